@@ -1,0 +1,5 @@
+import sys
+
+from robotkit.cli import main
+
+sys.exit(main())

@@ -1,0 +1,50 @@
+"""The ``robotkit`` command: one module per subcommand, registered here.
+
+Exit codes and flags are a contract (DESIGN.md, command-line contract): 2 means bad
+usage or invalid input, and every subcommand reports errors as one line on stderr,
+never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from importlib import import_module
+
+from robotkit import __version__
+
+# Each module has ``register(subparsers)`` which adds its parser and sets
+# ``handler`` (a callable taking the parsed namespace and returning an exit code).
+SUBCOMMANDS = ("check_url",)
+
+EXIT_USAGE = 2
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="robotkit",
+        description="The politeness layer a web robot embeds.",
+    )
+    parser.add_argument("--version", action="version", version=f"robotkit {__version__}")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    subparsers.required = True
+    for name in SUBCOMMANDS:
+        import_module(f"robotkit.cli.{name}").register(subparsers)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        code: int = args.handler(args)
+    except KeyboardInterrupt:
+        print("robotkit: interrupted", file=sys.stderr)
+        return 130
+    return code
+
+
+def error(message: str) -> None:
+    """One line on stderr, the form every subcommand uses for bad input."""
+    print(f"robotkit: error: {message}", file=sys.stderr)

@@ -1,0 +1,100 @@
+"""Who the robot is, said honestly in every request.
+
+A polite robot names itself (RFC 9110 section 10.1.5, User-Agent), gives a way to
+reach its operator (RFC 9110 section 10.1.2, From: a mailbox), and never poses as a
+browser. The same product token that opens the User-Agent is the name it answers to
+in robots.txt (RFC 9309 section 2.2.1).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from robotkit import __version__
+
+DEFAULT_ACCEPT = "text/html,application/xhtml+xml;q=0.9,text/plain;q=0.8,*/*;q=0.5"
+"""A crawler's Accept: HTML first, anything else acceptable at a lower weight."""
+
+DEFAULT_USER_AGENT = f"robotkit/{__version__} (+https://github.com/robotkit/robotkit)"
+
+# A pragmatic addr-spec check (RFC 5322 section 3.4.1 without comments or quoted
+# local parts): one @, a dot-atom local part, a domain with at least one dot.
+_EMAIL = re.compile(
+    r"^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*"
+    r"@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,63}$"
+)
+_TOKEN_END = re.compile(r"[/\s]")
+# A User-Agent that opens with a browser's product token hides the robot, and
+# would also make it answer to the browser's name in robots.txt.
+_BROWSER_TOKENS = frozenset({"mozilla", "opera", "chrome", "safari"})
+
+
+class IdentityError(ValueError):
+    """An identity that would not let a site owner tell who the robot is."""
+
+
+def product_token(user_agent: str) -> str:
+    """The robots.txt name of a robot: its User-Agent up to the first ``/`` or space.
+
+    ``ExampleBot/1.0 (+https://example.org/bot)`` answers to ``ExampleBot``
+    (RFC 9309 section 2.2.1; matching is case-insensitive and done by the rules).
+    """
+    stripped = user_agent.strip()
+    match = _TOKEN_END.search(stripped)
+    return stripped[: match.start()] if match else stripped
+
+
+def is_valid_email(address: str) -> bool:
+    return bool(_EMAIL.match(address)) and len(address) <= 254
+
+
+@dataclass(frozen=True)
+class Identity:
+    """The headers by which a site recognises this robot."""
+
+    user_agent: str = DEFAULT_USER_AGENT
+    from_: str | None = None
+    accept: str = DEFAULT_ACCEPT
+    extra_headers: tuple[tuple[str, str], ...] = field(default=())
+
+    def __post_init__(self) -> None:
+        if not self.user_agent.strip() or not product_token(self.user_agent):
+            raise IdentityError("the User-Agent must start with a product token")
+        if product_token(self.user_agent).lower() in _BROWSER_TOKENS:
+            raise IdentityError(
+                f"the User-Agent {self.user_agent!r} imitates a browser; "
+                "a robot must name itself honestly"
+            )
+        if self.from_ is not None and not is_valid_email(self.from_):
+            raise IdentityError(f"From must be a valid email address, not {self.from_!r}")
+
+    @classmethod
+    def build(
+        cls,
+        product: str,
+        version: str | None = None,
+        contact_url: str | None = None,
+        from_: str | None = None,
+    ) -> Identity:
+        """``build("ExampleBot", "1.0", "https://example.org/bot")`` gives
+        ``ExampleBot/1.0 (+https://example.org/bot)``, the conventional form."""
+        ua = product if version is None else f"{product}/{version}"
+        if contact_url:
+            ua += f" (+{contact_url})"
+        return cls(user_agent=ua, from_=from_)
+
+    @property
+    def product_token(self) -> str:
+        return product_token(self.user_agent)
+
+    def headers(self, referer: str | None = None) -> dict[str, str]:
+        """The identifying headers of one request; Referer is the page that linked
+        to it (RFC 9110 section 10.1.3), so a site can trace how the robot came."""
+        headers = {"User-Agent": self.user_agent, "Accept": self.accept}
+        if self.from_:
+            headers["From"] = self.from_
+        if referer:
+            headers["Referer"] = referer
+        headers.update(self.extra_headers)
+        return headers

@@ -1,0 +1,67 @@
+"""The one place where decisions and reason codes are defined.
+
+Reason codes are part of the command-line contract (DESIGN.md): scripts outside
+this repository match on them, so a code is added when needed and never renamed.
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+
+
+class Decision(str, Enum):
+    """What the robot may do with a URL: fetch it now, never, or later."""
+
+    ALLOW = "allow"
+    DISALLOW = "disallow"
+    DEFER = "defer"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+class Reason(str, Enum):
+    """Why a decision was taken; the value is the stable code printed and logged."""
+
+    ALLOWED = "allowed"
+
+    # robots.txt (RFC 9309 and DESIGN.md's status table)
+    ROBOTS_DISALLOW = "robots-disallow"
+    ROBOTS_DENY_ALL = "robots-deny-all"
+    ROBOTS_DEFERRED = "robots-deferred"
+    CRAWL_DELAY_TOO_LONG = "crawl-delay-too-long"
+
+    # URL validity
+    INVALID_URL = "invalid-url"
+    UNSUPPORTED_SCHEME = "unsupported-scheme"
+
+    # URL-shape trap rules (guard)
+    URL_TOO_LONG = "url-too-long"
+    PATH_TOO_DEEP = "path-too-deep"
+    REPEATED_PATH = "repeated-path"
+    TOO_MANY_PARAMS = "too-many-params"
+    BLACKLISTED = "blacklisted"
+
+    # content and crawl-level trap signals
+    DUPLICATE_URL = "duplicate-url"
+    DUPLICATE_CONTENT = "duplicate-content"
+    SOFT_404 = "soft-404"
+    TRAP_HOST = "trap-host"
+
+    # crawl scope and budgets
+    DEPTH_LIMIT = "depth-limit"
+    HOST_BUDGET = "host-budget"
+    NOFOLLOW = "nofollow"
+    OFF_SCOPE = "off-scope"
+
+    # fetching (client)
+    REDIRECT_LIMIT = "redirect-limit"
+    REDIRECT_LOOP = "redirect-loop"
+    PRIVATE_ADDRESS = "private-address"
+    BODY_TOO_LARGE = "body-too-large"
+    RESPONSE_TIMEOUT = "response-timeout"
+    NETWORK_ERROR = "network-error"
+    RATE_LIMITED = "rate-limited"
+
+    def __str__(self) -> str:
+        return self.value

@@ -1,0 +1,40 @@
+"""Shared fixtures: real HTTP servers on loopback and an injected clock."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+
+import pytest
+from pytest_httpserver import HTTPServer
+
+from robotkit.clock import ManualClock
+
+
+@pytest.fixture
+def clock() -> ManualClock:
+    return ManualClock()
+
+
+@pytest.fixture
+def make_server() -> Iterator[Callable[[str], HTTPServer]]:
+    """Start extra servers on other loopback addresses (127.0.0.2, ...), so that a
+    test can have several hosts; every server is stopped and checked at the end."""
+    servers: list[HTTPServer] = []
+
+    def start(host: str = "127.0.0.2") -> HTTPServer:
+        server = HTTPServer(host=host, port=0)
+        server.start()
+        servers.append(server)
+        return server
+
+    yield start
+    for server in servers:
+        server.clear()
+        if server.is_running():
+            server.stop()
+
+
+@pytest.fixture
+def httpserver2(make_server: Callable[[str], HTTPServer]) -> HTTPServer:
+    """A second host, 127.0.0.2, for tests that cross hosts."""
+    return make_server("127.0.0.2")
