@@ -1,0 +1,564 @@
+"""URL-shape trap rules and blacklists: refuse a URL before it is fetched.
+
+A crawler trap is a site (often by accident) that hands a robot an endless supply
+of URLs: calendars, relative links that keep appending a directory, session ids,
+faceted search. Most traps show in the URL's shape, so these rules look only at the
+URL, cost microseconds and need no network. Each rule has a name (:class:`Rule`), a
+stable reason code (:class:`robotkit.reasons.Reason`), a default in
+:class:`GuardConfig`, and is disabled by setting its limit to ``None``.
+
+The guard is judged on two numbers at once, traps refused and legitimate pages kept,
+so every default errs on the side of keeping a page that a human would find normal
+(``/2024/01/01/post``, ``/docs/v1/docs/v2/``, Drupal's ``/sites/example.com/files/``).
+
+Pure core: no I/O (except :meth:`Blacklist.from_file`, a convenience used once at
+start-up) and no clock. The only state is the auto-blacklist fed by
+:meth:`Guard.report_trap_signal`.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import re
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from enum import Enum
+from hashlib import blake2b
+from pathlib import Path
+from urllib.parse import SplitResult
+
+from robotkit.reasons import Reason
+from robotkit.urls import InvalidURL, split_url
+
+__all__ = [
+    "Blacklist",
+    "BlacklistEntry",
+    "BlacklistKind",
+    "BlacklistSyntaxError",
+    "Guard",
+    "GuardConfig",
+    "GuardVerdict",
+    "RepeatedRun",
+    "Rule",
+    "WorkCounter",
+    "find_repeated_run",
+    "path_segments",
+]
+
+
+class Rule(str, Enum):
+    """The name of the rule behind a verdict; the value is a stable code for logs."""
+
+    URL_SYNTAX = "url-syntax"
+    """The URL cannot be fetched at all (reason ``invalid-url`` or ``unsupported-scheme``)."""
+    URL_TOO_LONG = "url-too-long"
+    PATH_TOO_DEEP = "path-too-deep"
+    TOO_MANY_PARAMS = "too-many-params"
+    REPEATED_PATH = "repeated-path"
+    HOST_IN_PATH = "host-in-path"
+    """The URL's own host name appears again and again inside its path (reason
+    ``repeated-path``): the mark of a scheme-less link such as ``href="www.x.com/a"``
+    being resolved relative to the page, once per crawl step."""
+    BLACKLIST = "blacklist"
+    AUTO_BLACKLIST = "auto-blacklist"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+@dataclass(frozen=True)
+class GuardConfig:
+    """Limits of the URL-shape rules; ``None`` disables a rule.
+
+    Defaults and why:
+
+    - ``max_url_length`` 2083: the longest URL Internet Explorer would request, long
+      the de-facto ceiling sites design for; RFC 9110 section 4.1 recommends
+      supporting at least 8000 octets, so raise it for sites known to need it.
+    - ``max_path_depth`` 20 segments: Heritrix's ``TooManyPathSegmentsDecideRule``
+      default. Real source trees (``/src/main/java/org/apache/...``) reach 12-16, so
+      16 would cost legitimate pages; loops are caught sooner by ``repeated-path``.
+    - ``max_query_params`` 32: faceted search and analytics-heavy sites reach 15-20
+      legitimate parameters; a URL accumulating more is almost always a facet or
+      parameter-appending trap.
+    - ``min_path_repeats`` 3: a segment or run of segments of any period repeated
+      three times in a row (``/a/a/a``, ``/a/b/a/b/a/b``). Two repeats are common in
+      real sites (``/1/1/``, ``/news/news/``), three almost never; Nutch's default URL
+      filter draws the line at three as well.
+    - ``max_host_in_path`` 1: the URL's host may appear once as a path segment
+      (Drupal multisite serves ``/sites/example.com/files/``); a second occurrence
+      (``/x/example.com/y/example.com/``) means a scheme-less relative link keeps
+      being re-resolved.
+    - ``auto_blacklist_after`` 25 distinct URLs with trap signals under one region
+      (host plus ``auto_blacklist_depth`` directory segments, default 1) blacklist
+      that region: enough that a handful of broken links never cost a directory.
+    """
+
+    max_url_length: int | None = 2083
+    max_path_depth: int | None = 20
+    max_query_params: int | None = 32
+    min_path_repeats: int | None = 3
+    max_host_in_path: int | None = 1
+    auto_blacklist_after: int | None = 25
+    auto_blacklist_depth: int = 1
+
+    def __post_init__(self) -> None:
+        for name in ("max_url_length", "max_path_depth", "max_query_params"):
+            value = getattr(self, name)
+            if value is not None and value < 0:
+                raise ValueError(f"{name} must be >= 0 or None")
+        if self.min_path_repeats is not None and self.min_path_repeats < 2:
+            raise ValueError("min_path_repeats must be >= 2 or None")
+        if self.max_host_in_path is not None and self.max_host_in_path < 0:
+            raise ValueError("max_host_in_path must be >= 0 or None")
+        if self.auto_blacklist_after is not None and self.auto_blacklist_after < 1:
+            raise ValueError("auto_blacklist_after must be >= 1 or None")
+        if self.auto_blacklist_depth < 0:
+            raise ValueError("auto_blacklist_depth must be >= 0")
+
+
+@dataclass(frozen=True)
+class GuardVerdict:
+    """The guard's answer for one URL. ``rule`` is ``None`` when allowed."""
+
+    url: str
+    allowed: bool
+    reason: Reason
+    rule: Rule | None = None
+    detail: str = ""
+
+
+# --------------------------------------------------------------------------------------
+# Repeated runs of path segments
+
+
+@dataclass
+class WorkCounter:
+    """Counts the elementary steps of :func:`find_repeated_run`, so tests can show
+    the cost grows near-linearly without timing anything."""
+
+    ops: int = 0
+
+
+@dataclass(frozen=True)
+class RepeatedRun:
+    """``unit`` occurs ``repeats`` times back to back from segment ``start``."""
+
+    start: int
+    unit: tuple[str, ...]
+    repeats: int
+
+
+_MOD = (1 << 61) - 1
+_BASE = 0x5BD1E9955BD1E995 % _MOD
+
+
+def find_repeated_run(
+    segments: Sequence[str], min_repeats: int = 3, work: WorkCounter | None = None
+) -> RepeatedRun | None:
+    """The shortest-period run of segments repeated ``min_repeats`` times in a row.
+
+    For a period ``p``, a run ``w^r`` with ``|w| = p`` is exactly a stretch of at
+    least ``(r-1)p`` positions ``i`` where ``seg[i] == seg[i+p]``. Such a stretch is
+    at least ``p`` long, so it contains a position ``j = kp - 1``: sampling those
+    positions and measuring the longest common extension forwards and backwards
+    (binary search over polynomial prefix hashes) finds every run. The cost is
+    ``sum(n/p) * log n = O(n log^2 n)`` for ``n`` segments, instead of the
+    ``O(n^2)`` of comparing every period at every position, or the exponential
+    blow-up of a back-referencing regular expression. A hit is verified segment by
+    segment, so a hash collision can never refuse a good URL.
+    """
+    n = len(segments)
+    if min_repeats < 2 or n < min_repeats:
+        return None
+    ids: dict[str, int] = {}
+    prefix = [0] * (n + 1)
+    power = [1] * (n + 1)
+    for i, seg in enumerate(segments):
+        code = ids.setdefault(seg, len(ids) + 1)
+        prefix[i + 1] = (prefix[i] * _BASE + code) % _MOD
+        power[i + 1] = (power[i] * _BASE) % _MOD
+    seq = [ids[s] for s in segments]
+    if work is not None:
+        work.ops += n
+
+    def same(a: int, b: int, length: int) -> bool:
+        if work is not None:
+            work.ops += 1
+        ha = (prefix[a + length] - prefix[a] * power[length]) % _MOD
+        hb = (prefix[b + length] - prefix[b] * power[length]) % _MOD
+        return ha == hb
+
+    def extend(a: int, b: int, limit: int, forward: bool) -> int:
+        # Longest L <= limit with seq[a:a+L] == seq[b:b+L] (forward) or
+        # seq[a-L:a] == seq[b-L:b] (backward); binary search, as equality is monotone.
+        lo, hi = 0, limit
+        while lo < hi:
+            mid = (lo + hi + 1) // 2
+            ok = same(a, b, mid) if forward else same(a - mid, b - mid, mid)
+            if ok:
+                lo = mid
+            else:
+                hi = mid - 1
+        return lo
+
+    for p in range(1, n // min_repeats + 1):
+        need = (min_repeats - 1) * p
+        j = p - 1
+        while j + p < n:
+            if work is not None:
+                work.ops += 1
+            if seq[j] == seq[j + p]:
+                forward = extend(j, j + p, n - j - p, True)
+                backward = extend(j, j + p, min(j, p), False)
+                total = forward + backward
+                if total >= need:
+                    start = j - backward
+                    unit = tuple(segments[start : start + p])
+                    repeats = total // p + 1
+                    if all(
+                        tuple(segments[start + k * p : start + (k + 1) * p]) == unit
+                        for k in range(repeats)
+                    ):
+                        return RepeatedRun(start, unit, repeats)
+                # The match stretch ends at j + forward; the next one starts later.
+                j += max(p, (forward // p) * p)
+            else:
+                j += p
+    return None
+
+
+def path_segments(path: str) -> list[str]:
+    """The ``/``-separated segments of a path (RFC 3986 section 3.3), without the
+    empty one a trailing slash leaves, so ``/a/a/a`` and ``/a/a/a/`` are alike.
+    Empty segments inside (``//``) are kept: four slashes in a row are no accident."""
+    if not path or path == "/":
+        return []
+    segments = path.split("/")
+    if segments and segments[0] == "":
+        segments = segments[1:]
+    if segments and segments[-1] == "":
+        segments = segments[:-1]
+    return segments
+
+
+# --------------------------------------------------------------------------------------
+# Blacklists
+
+
+class BlacklistKind(str, Enum):
+    """What a blacklist entry matches; the value is the keyword of the file format."""
+
+    HOST = "host"
+    DOMAIN = "domain"
+    PREFIX = "prefix"
+    REGEX = "regex"
+    GLOB = "glob"
+    AUTO = "auto"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+@dataclass(frozen=True)
+class BlacklistEntry:
+    """One blacklist rule. ``source`` says where it came from (``file:line``,
+    ``code``, or for an automatic entry what triggered it)."""
+
+    kind: BlacklistKind
+    pattern: str
+    source: str = "code"
+
+    def describe(self) -> str:
+        return f"{self.kind}:{self.pattern} ({self.source})"
+
+
+class BlacklistSyntaxError(ValueError):
+    """A line of a blacklist file that cannot be understood."""
+
+    def __init__(self, source: str, line: int, text: str, problem: str) -> None:
+        super().__init__(f"{source}:{line}: {problem}: {text!r}")
+        self.source = source
+        self.line = line
+        self.text = text
+        self.problem = problem
+
+
+def _norm_host(host: str) -> str:
+    return host.strip().rstrip(".").lower()
+
+
+def _norm_prefix(prefix: str) -> str:
+    """Lower-case the scheme and host of a URL prefix (RFC 3986 section 6.2.2.1) so
+    it compares with lower-cased URL keys."""
+    scheme, sep, rest = prefix.partition("://")
+    if not sep:
+        return prefix
+    authority, slash, tail = rest.partition("/")
+    return f"{scheme.lower()}://{authority.lower()}{slash}{tail}"
+
+
+class Blacklist:
+    """Hosts, domains (suffix on a label boundary: ``domain:example.com`` covers
+    ``a.example.com`` but not ``badexample.com``), URL prefixes, regular expressions
+    (``re.search``) and globs (``fnmatch``, ``*`` crosses ``/``).
+
+    Prefixes, regular expressions and globs are matched against the URL key: scheme
+    and host lower-cased (and, once ``urls.normalize`` is used, fully normalized).
+
+    File format, one rule per line, ``#`` starts a comment line, blank lines ignored::
+
+        host: calendar.example.com
+        domain: spam.example
+        prefix: http://example.com/cgi-bin/
+        regex: [?&]sort=.*[?&]sort=
+        glob: *://*/print/*
+    """
+
+    def __init__(self, entries: Iterable[BlacklistEntry] = ()) -> None:
+        self._hosts: dict[str, BlacklistEntry] = {}
+        self._domains: dict[str, BlacklistEntry] = {}
+        self._prefixes: dict[str, list[tuple[str, BlacklistEntry]]] = {}
+        self._patterns: list[tuple[re.Pattern[str], BlacklistEntry]] = []
+        self._entries: list[BlacklistEntry] = []
+        for entry in entries:
+            self.add(entry)
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    @property
+    def entries(self) -> tuple[BlacklistEntry, ...]:
+        return tuple(self._entries)
+
+    def add(self, entry: BlacklistEntry) -> None:
+        """Add a rule; raises ``ValueError`` (``re.error``) for a bad regex."""
+        kind, pattern = entry.kind, entry.pattern.strip()
+        if not pattern:
+            raise ValueError(f"empty {kind} pattern")
+        if kind is BlacklistKind.HOST:
+            self._hosts.setdefault(_norm_host(pattern), entry)
+        elif kind is BlacklistKind.DOMAIN:
+            self._domains.setdefault(_norm_host(pattern).lstrip("."), entry)
+        elif kind in (BlacklistKind.PREFIX, BlacklistKind.AUTO):
+            norm = _norm_prefix(pattern)
+            host = _prefix_host(norm)
+            self._prefixes.setdefault(host, []).append((norm, entry))
+        elif kind is BlacklistKind.REGEX:
+            self._patterns.append((re.compile(pattern), entry))
+        else:
+            self._patterns.append((re.compile(fnmatch.translate(pattern)), entry))
+        self._entries.append(entry)
+
+    @classmethod
+    def from_text(cls, text: str, source: str = "<blacklist>") -> Blacklist:
+        """Parse the line format above; raises :class:`BlacklistSyntaxError`."""
+        blacklist = cls()
+        kinds = {k.value: k for k in BlacklistKind if k is not BlacklistKind.AUTO}
+        for number, raw in enumerate(text.splitlines(), start=1):
+            line = raw.strip()
+            if not line or line.startswith("#"):
+                continue
+            keyword, sep, value = line.partition(":")
+            kind = kinds.get(keyword.strip().lower())
+            if not sep or kind is None:
+                raise BlacklistSyntaxError(
+                    source, number, raw, "expected host:, domain:, prefix:, regex: or glob:"
+                )
+            try:
+                blacklist.add(BlacklistEntry(kind, value.strip(), f"{source}:{number}"))
+            except (ValueError, re.error) as exc:
+                raise BlacklistSyntaxError(source, number, raw, str(exc)) from None
+        return blacklist
+
+    @classmethod
+    def from_file(cls, path: str | Path) -> Blacklist:
+        """Read a blacklist file (UTF-8). The one I/O of this module, for start-up."""
+        file = Path(path)
+        return cls.from_text(file.read_text(encoding="utf-8", errors="replace"), str(file))
+
+    def match(self, key: str, host: str) -> BlacklistEntry | None:
+        """The first rule that covers a URL (its key and lower-cased host)."""
+        entry = self._hosts.get(host)
+        if entry is not None:
+            return entry
+        if self._domains:
+            label = host
+            while True:
+                entry = self._domains.get(label)
+                if entry is not None:
+                    return entry
+                dot = label.find(".")
+                if dot < 0:
+                    break
+                label = label[dot + 1 :]
+        for prefix, entry in self._prefixes.get(host, ()):
+            if key.startswith(prefix):
+                return entry
+        for pattern, entry in self._patterns:
+            if pattern.search(key):
+                return entry
+        return None
+
+
+def _prefix_host(prefix: str) -> str:
+    _, sep, rest = prefix.partition("://")
+    if not sep:
+        return ""
+    authority = rest.split("/", 1)[0].split("?", 1)[0]
+    host = authority.rsplit("@", 1)[-1]
+    if host.startswith("["):
+        return host[: host.find("]") + 1].strip("[]")
+    return host.split(":", 1)[0].rstrip(".")
+
+
+# --------------------------------------------------------------------------------------
+# The guard
+
+
+@dataclass
+class _RegionSignals:
+    urls: set[bytes] = field(default_factory=set)
+    reasons: Counter[Reason] = field(default_factory=Counter)
+
+
+@dataclass(frozen=True)
+class _URLView:
+    key: str
+    host: str
+    path: str
+    query: str
+
+
+class Guard:
+    """Applies the URL-shape rules and the blacklist to URLs, one ``check`` at a time.
+
+    Stateful only through the automatic blacklist: signals reported by the crawler
+    (duplicate content, soft 404s, refused trap URLs) accumulate per region, and a
+    region with ``auto_blacklist_after`` distinct signalled URLs is blacklisted.
+    """
+
+    def __init__(self, config: GuardConfig | None = None, blacklist: Blacklist | None = None):
+        self.config = config if config is not None else GuardConfig()
+        self.blacklist = blacklist if blacklist is not None else Blacklist()
+        self._signals: dict[str, _RegionSignals] = {}
+
+    def check(self, url: str) -> GuardVerdict:
+        """Run every enabled rule, cheapest first; never raises."""
+        try:
+            parts = split_url(url)
+        except InvalidURL as exc:
+            return GuardVerdict(url, False, exc.reason, Rule.URL_SYNTAX, exc.detail)
+        view = _view(url, parts)
+        cfg = self.config
+
+        entry = self.blacklist.match(view.key, view.host)
+        if entry is not None:
+            rule = Rule.AUTO_BLACKLIST if entry.kind is BlacklistKind.AUTO else Rule.BLACKLIST
+            return GuardVerdict(url, False, Reason.BLACKLISTED, rule, entry.describe())
+
+        if cfg.max_url_length is not None and len(view.key) > cfg.max_url_length:
+            detail = f"{len(view.key)} characters > {cfg.max_url_length}"
+            return GuardVerdict(url, False, Reason.URL_TOO_LONG, Rule.URL_TOO_LONG, detail)
+
+        if cfg.max_query_params is not None and view.query:
+            count = sum(1 for part in view.query.split("&") if part)
+            if count > cfg.max_query_params:
+                detail = f"{count} query parameters > {cfg.max_query_params}"
+                return GuardVerdict(
+                    url, False, Reason.TOO_MANY_PARAMS, Rule.TOO_MANY_PARAMS, detail
+                )
+
+        segments = path_segments(view.path)
+        if cfg.max_path_depth is not None and len(segments) > cfg.max_path_depth:
+            detail = f"{len(segments)} path segments > {cfg.max_path_depth}"
+            return GuardVerdict(url, False, Reason.PATH_TOO_DEEP, Rule.PATH_TOO_DEEP, detail)
+
+        if cfg.max_host_in_path is not None and segments:
+            names = {view.host, f"www.{view.host}"}
+            if view.host.startswith("www."):
+                names.add(view.host[4:])
+            count = sum(1 for seg in segments if seg.lower().rstrip(".") in names)
+            if count > cfg.max_host_in_path:
+                detail = f"host {view.host} appears {count} times in the path"
+                return GuardVerdict(url, False, Reason.REPEATED_PATH, Rule.HOST_IN_PATH, detail)
+
+        if cfg.min_path_repeats is not None:
+            run = find_repeated_run(segments, cfg.min_path_repeats)
+            if run is not None:
+                unit = "/".join(run.unit)
+                detail = f"/{unit} repeated {run.repeats} times from segment {run.start + 1}"
+                return GuardVerdict(url, False, Reason.REPEATED_PATH, Rule.REPEATED_PATH, detail)
+
+        return GuardVerdict(url, True, Reason.ALLOWED)
+
+    def report_trap_signal(self, url: str, reason: Reason) -> BlacklistEntry | None:
+        """Count a trap signal (a refused trap URL, duplicate content, a soft 404,
+        a parked template) against the URL's region; returns the automatic blacklist
+        entry when this signal crosses the threshold, else ``None``. The same URL
+        counts once. Invalid URLs are ignored."""
+        threshold = self.config.auto_blacklist_after
+        if threshold is None:
+            return None
+        try:
+            parts = split_url(url)
+        except InvalidURL:
+            return None
+        view = _view(url, parts)
+        region = _region(parts.scheme.lower(), parts.netloc, view, self.config)
+        signals = self._signals.get(region)
+        if signals is None:
+            if self.blacklist.match(region, view.host) is not None:
+                return None
+            signals = self._signals[region] = _RegionSignals()
+        digest = blake2b(view.key.encode("utf-8", "surrogatepass"), digest_size=8).digest()
+        if digest in signals.urls:
+            return None
+        signals.urls.add(digest)
+        signals.reasons[reason] += 1
+        total = len(signals.urls)
+        if total < threshold:
+            return None
+        breakdown = ", ".join(f"{n} {r.value}" for r, n in signals.reasons.most_common())
+        entry = BlacklistEntry(
+            BlacklistKind.AUTO, region, f"auto: {total} trap signals under {region} ({breakdown})"
+        )
+        self.blacklist.add(entry)
+        del self._signals[region]
+        return entry
+
+    def signal_count(self, url: str) -> int:
+        """How many distinct signalled URLs the region of ``url`` has so far."""
+        try:
+            parts = split_url(url)
+        except InvalidURL:
+            return 0
+        region = _region(parts.scheme.lower(), parts.netloc, _view(url, parts), self.config)
+        signals = self._signals.get(region)
+        return len(signals.urls) if signals is not None else 0
+
+
+def _view(url: str, parts: SplitResult) -> _URLView:
+    """The parts the rules look at: scheme and host lower-cased (RFC 3986 section
+    6.2.2.1) and the fragment dropped, as it is never sent to the server (RFC 3986
+    section 3.5)."""
+    scheme = parts.scheme.lower()
+    host = (parts.hostname or "").rstrip(".").lower()
+    netloc = parts.netloc.lower()
+    path = parts.path or "/"
+    key = f"{scheme}://{netloc}{path}"
+    if parts.query:
+        key = f"{key}?{parts.query}"
+    return _URLView(key, host, path, parts.query)
+
+
+def _region(scheme: str, netloc: str, view: _URLView, config: GuardConfig) -> str:
+    """Host plus the first ``auto_blacklist_depth`` directory segments (never the
+    last segment of a path without a trailing slash, which names a page)."""
+    segments = path_segments(view.path)
+    if not view.path.endswith("/"):
+        segments = segments[:-1]
+    dirs = segments[: config.auto_blacklist_depth]
+    tail = "".join(f"{seg}/" for seg in dirs)
+    return f"{scheme}://{netloc.lower()}/{tail}"
