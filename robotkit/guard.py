@@ -26,10 +26,9 @@ from dataclasses import dataclass, field
 from enum import Enum
 from hashlib import blake2b
 from pathlib import Path
-from urllib.parse import SplitResult
 
 from robotkit.reasons import Reason
-from robotkit.urls import InvalidURL, split_url
+from robotkit.urls import InvalidURL, NormalizedURL, NormalizePolicy, normalize, normalize_key
 
 __all__ = [
     "Blacklist",
@@ -286,17 +285,22 @@ class BlacklistSyntaxError(ValueError):
 
 
 def _norm_host(host: str) -> str:
-    return host.strip().rstrip(".").lower()
+    """A host as :func:`robotkit.urls.normalize` spells it (lower case, punycode, no
+    trailing dot), so ``host:bücher.example`` matches ``xn--bcher-kva.example``."""
+    text = host.strip().rstrip(".").lower()
+    try:
+        return normalize(f"http://{text}/").host
+    except InvalidURL:
+        return text
 
 
 def _norm_prefix(prefix: str) -> str:
-    """Lower-case the scheme and host of a URL prefix (RFC 3986 section 6.2.2.1) so
-    it compares with lower-cased URL keys."""
-    scheme, sep, rest = prefix.partition("://")
-    if not sep:
+    """A URL prefix normalized like the keys it is compared with (RFC 3986 section
+    6.2.2); left as written if it is not a whole URL."""
+    try:
+        return normalize_key(prefix)
+    except InvalidURL:
         return prefix
-    authority, slash, tail = rest.partition("/")
-    return f"{scheme.lower()}://{authority.lower()}{slash}{tail}"
 
 
 class Blacklist:
@@ -403,14 +407,10 @@ class Blacklist:
 
 
 def _prefix_host(prefix: str) -> str:
-    _, sep, rest = prefix.partition("://")
-    if not sep:
+    try:
+        return normalize(prefix).host
+    except InvalidURL:
         return ""
-    authority = rest.split("/", 1)[0].split("?", 1)[0]
-    host = authority.rsplit("@", 1)[-1]
-    if host.startswith("["):
-        return host[: host.find("]") + 1].strip("[]")
-    return host.split(":", 1)[0].rstrip(".")
 
 
 # --------------------------------------------------------------------------------------
@@ -423,65 +423,75 @@ class _RegionSignals:
     reasons: Counter[Reason] = field(default_factory=Counter)
 
 
-@dataclass(frozen=True)
-class _URLView:
-    key: str
-    host: str
-    path: str
-    query: str
-
-
 class Guard:
     """Applies the URL-shape rules and the blacklist to URLs, one ``check`` at a time.
 
+    Rules look at the URL's de-duplication key (:func:`robotkit.urls.normalize` with
+    ``policy``): dot segments resolved, percent-encoding normalized, tracking and
+    session parameters removed, so junk a site appends cannot push a good page over a
+    limit, and ``/a/./a/%61`` is seen as ``/a/a/a``.
+
     Stateful only through the automatic blacklist: signals reported by the crawler
-    (duplicate content, soft 404s, refused trap URLs) accumulate per region, and a
+    (duplicate content, soft 404s, parked templates) accumulate per region, and a
     region with ``auto_blacklist_after`` distinct signalled URLs is blacklisted.
     """
 
-    def __init__(self, config: GuardConfig | None = None, blacklist: Blacklist | None = None):
+    def __init__(
+        self,
+        config: GuardConfig | None = None,
+        blacklist: Blacklist | None = None,
+        policy: NormalizePolicy | None = None,
+    ) -> None:
         self.config = config if config is not None else GuardConfig()
         self.blacklist = blacklist if blacklist is not None else Blacklist()
+        self.policy = policy
         self._signals: dict[str, _RegionSignals] = {}
 
-    def check(self, url: str) -> GuardVerdict:
-        """Run every enabled rule, cheapest first; never raises."""
-        try:
-            parts = split_url(url)
-        except InvalidURL as exc:
-            return GuardVerdict(url, False, exc.reason, Rule.URL_SYNTAX, exc.detail)
-        view = _view(url, parts)
-        cfg = self.config
+    def check(self, url: str | NormalizedURL) -> GuardVerdict:
+        """Run every enabled rule, cheapest first; never raises. Pass a
+        :class:`NormalizedURL` the crawler already has to skip normalizing again."""
+        if isinstance(url, NormalizedURL):
+            norm, original = url, url.original
+        else:
+            original = url
+            try:
+                norm = normalize(url, self.policy)
+            except InvalidURL as exc:
+                return GuardVerdict(original, False, exc.reason, Rule.URL_SYNTAX, exc.detail)
+        return self._check(original, norm)
 
-        entry = self.blacklist.match(view.key, view.host)
+    def _check(self, url: str, norm: NormalizedURL) -> GuardVerdict:
+        cfg = self.config
+        entry = self.blacklist.match(norm.key, norm.host)
         if entry is not None:
             rule = Rule.AUTO_BLACKLIST if entry.kind is BlacklistKind.AUTO else Rule.BLACKLIST
             return GuardVerdict(url, False, Reason.BLACKLISTED, rule, entry.describe())
 
-        if cfg.max_url_length is not None and len(view.key) > cfg.max_url_length:
-            detail = f"{len(view.key)} characters > {cfg.max_url_length}"
+        if cfg.max_url_length is not None and len(norm.key) > cfg.max_url_length:
+            detail = f"{len(norm.key)} characters > {cfg.max_url_length}"
             return GuardVerdict(url, False, Reason.URL_TOO_LONG, Rule.URL_TOO_LONG, detail)
 
-        if cfg.max_query_params is not None and view.query:
-            count = sum(1 for part in view.query.split("&") if part)
+        if cfg.max_query_params is not None and norm.query:
+            count = sum(1 for part in norm.query.split("&") if part)
             if count > cfg.max_query_params:
                 detail = f"{count} query parameters > {cfg.max_query_params}"
                 return GuardVerdict(
                     url, False, Reason.TOO_MANY_PARAMS, Rule.TOO_MANY_PARAMS, detail
                 )
 
-        segments = path_segments(view.path)
+        segments = path_segments(norm.path)
         if cfg.max_path_depth is not None and len(segments) > cfg.max_path_depth:
             detail = f"{len(segments)} path segments > {cfg.max_path_depth}"
             return GuardVerdict(url, False, Reason.PATH_TOO_DEEP, Rule.PATH_TOO_DEEP, detail)
 
         if cfg.max_host_in_path is not None and segments:
-            names = {view.host, f"www.{view.host}"}
-            if view.host.startswith("www."):
-                names.add(view.host[4:])
+            host = norm.host
+            names = {host, f"www.{host}"}
+            if host.startswith("www."):
+                names.add(host[4:])
             count = sum(1 for seg in segments if seg.lower().rstrip(".") in names)
             if count > cfg.max_host_in_path:
-                detail = f"host {view.host} appears {count} times in the path"
+                detail = f"host {host} appears {count} times in the path"
                 return GuardVerdict(url, False, Reason.REPEATED_PATH, Rule.HOST_IN_PATH, detail)
 
         if cfg.min_path_repeats is not None:
@@ -493,26 +503,22 @@ class Guard:
 
         return GuardVerdict(url, True, Reason.ALLOWED)
 
-    def report_trap_signal(self, url: str, reason: Reason) -> BlacklistEntry | None:
-        """Count a trap signal (a refused trap URL, duplicate content, a soft 404,
-        a parked template) against the URL's region; returns the automatic blacklist
+    def report_trap_signal(self, url: str | NormalizedURL, reason: Reason) -> BlacklistEntry | None:
+        """Count a trap signal (duplicate content, a soft 404, a parked template, a
+        refused trap URL) against the URL's region; returns the automatic blacklist
         entry when this signal crosses the threshold, else ``None``. The same URL
         counts once. Invalid URLs are ignored."""
         threshold = self.config.auto_blacklist_after
-        if threshold is None:
+        norm = self._normalized(url)
+        if threshold is None or norm is None:
             return None
-        try:
-            parts = split_url(url)
-        except InvalidURL:
-            return None
-        view = _view(url, parts)
-        region = _region(parts.scheme.lower(), parts.netloc, view, self.config)
+        region = self.region_of(norm)
         signals = self._signals.get(region)
         if signals is None:
-            if self.blacklist.match(region, view.host) is not None:
+            if self.blacklist.match(region, norm.host) is not None:
                 return None
             signals = self._signals[region] = _RegionSignals()
-        digest = blake2b(view.key.encode("utf-8", "surrogatepass"), digest_size=8).digest()
+        digest = blake2b(norm.key.encode("utf-8", "surrogatepass"), digest_size=8).digest()
         if digest in signals.urls:
             return None
         signals.urls.add(digest)
@@ -528,37 +534,26 @@ class Guard:
         del self._signals[region]
         return entry
 
-    def signal_count(self, url: str) -> int:
+    def signal_count(self, url: str | NormalizedURL) -> int:
         """How many distinct signalled URLs the region of ``url`` has so far."""
-        try:
-            parts = split_url(url)
-        except InvalidURL:
-            return 0
-        region = _region(parts.scheme.lower(), parts.netloc, _view(url, parts), self.config)
-        signals = self._signals.get(region)
+        norm = self._normalized(url)
+        signals = self._signals.get(self.region_of(norm)) if norm is not None else None
         return len(signals.urls) if signals is not None else 0
 
+    def region_of(self, norm: NormalizedURL) -> str:
+        """The auto-blacklist region of a URL: its origin plus the first
+        ``auto_blacklist_depth`` directory segments (never the last segment of a path
+        without a trailing slash, which names a page, not a directory)."""
+        segments = path_segments(norm.path)
+        if not norm.path.endswith("/"):
+            segments = segments[:-1]
+        tail = "".join(f"{seg}/" for seg in segments[: self.config.auto_blacklist_depth])
+        return f"{norm.origin}/{tail}"
 
-def _view(url: str, parts: SplitResult) -> _URLView:
-    """The parts the rules look at: scheme and host lower-cased (RFC 3986 section
-    6.2.2.1) and the fragment dropped, as it is never sent to the server (RFC 3986
-    section 3.5)."""
-    scheme = parts.scheme.lower()
-    host = (parts.hostname or "").rstrip(".").lower()
-    netloc = parts.netloc.lower()
-    path = parts.path or "/"
-    key = f"{scheme}://{netloc}{path}"
-    if parts.query:
-        key = f"{key}?{parts.query}"
-    return _URLView(key, host, path, parts.query)
-
-
-def _region(scheme: str, netloc: str, view: _URLView, config: GuardConfig) -> str:
-    """Host plus the first ``auto_blacklist_depth`` directory segments (never the
-    last segment of a path without a trailing slash, which names a page)."""
-    segments = path_segments(view.path)
-    if not view.path.endswith("/"):
-        segments = segments[:-1]
-    dirs = segments[: config.auto_blacklist_depth]
-    tail = "".join(f"{seg}/" for seg in dirs)
-    return f"{scheme}://{netloc.lower()}/{tail}"
+    def _normalized(self, url: str | NormalizedURL) -> NormalizedURL | None:
+        if isinstance(url, NormalizedURL):
+            return url
+        try:
+            return normalize(url, self.policy)
+        except InvalidURL:
+            return None

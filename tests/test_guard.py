@@ -22,6 +22,7 @@ from robotkit.guard import (
     path_segments,
 )
 from robotkit.reasons import Reason
+from robotkit.urls import normalize
 
 # (url, expected reason, expected rule) for traps; look-alikes must be allowed.
 TRAPS = [
@@ -355,3 +356,41 @@ def test_auto_blacklist_depth_and_disable() -> None:
     assert off.check("http://x.ex/a/0").allowed
     assert off.report_trap_signal("not a url", Reason.SOFT_404) is None
     assert Guard().report_trap_signal("not a url", Reason.SOFT_404) is None
+
+
+# --------------------------------------------------------------------------------------
+# The rules see the normalized key
+
+
+def test_rules_look_through_dot_segments_and_percent_encoding() -> None:
+    verdict = Guard().check("http://ex.com/a/./a/b/../%61/")
+    assert verdict.rule is Rule.REPEATED_PATH
+    assert verdict.url == "http://ex.com/a/./a/b/../%61/"
+
+
+def test_tracking_parameters_do_not_count_against_limits() -> None:
+    junk = "&".join(f"utm_x{i}=1" for i in range(40))
+    assert Guard().check(f"http://ex.com/p?id=1&{junk}").allowed
+    assert not Guard().check("http://ex.com/p?" + "&".join(f"k{i}=1" for i in range(40))).allowed
+
+
+def test_check_accepts_a_normalized_url() -> None:
+    norm = normalize("http://ex.com/x/x/x")
+    verdict = Guard().check(norm)
+    assert (verdict.url, verdict.rule) == ("http://ex.com/x/x/x", Rule.REPEATED_PATH)
+
+
+def test_blacklist_hosts_are_normalized_like_urls() -> None:
+    blacklist = Blacklist.from_text("host: Bücher.Example.\nprefix: HTTP://EX.com:80/a/./b/")
+    guard = Guard(blacklist=blacklist)
+    assert guard.check("http://xn--bcher-kva.example/").reason is Reason.BLACKLISTED
+    assert guard.check("http://ex.com/a/b/c").reason is Reason.BLACKLISTED
+    assert guard.check("http://ex.com/a/c").allowed
+
+
+def test_auto_blacklist_region_keeps_the_port() -> None:
+    guard = Guard(GuardConfig(auto_blacklist_after=1))
+    entry = guard.report_trap_signal("http://ex.com:8080/cal/1", Reason.SOFT_404)
+    assert entry is not None and entry.pattern == "http://ex.com:8080/cal/"
+    assert guard.check("http://ex.com/cal/1").allowed
+    assert not guard.check("http://ex.com:8080/cal/2").allowed
