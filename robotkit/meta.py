@@ -26,11 +26,12 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
-from email.utils import parsedate_to_datetime
 from html.parser import HTMLParser
 from types import MappingProxyType
 from typing import Any
 from urllib.parse import urljoin, urlsplit, urlunsplit
+
+from robotkit.robots.freshness import parse_http_date
 
 _IMAGE_PREVIEW_ORDER = {"none": 0, "standard": 1, "large": 2}
 
@@ -132,16 +133,13 @@ ALLOW_ALL = RobotsDirectives()
 def parse_date(text: str) -> float | None:
     """Unix seconds of an ``unavailable_after`` date: RFC 822/850/1123 or ISO 8601
     (both forms are in use); None when unreadable, so the directive is ignored."""
-    text = text.strip()
-    if not text:
-        return None
+    seconds = parse_http_date(text)
+    if seconds is not None:
+        return seconds
     try:
-        when = parsedate_to_datetime(text)
-    except (TypeError, ValueError, IndexError):
-        try:
-            when = datetime.fromisoformat(text.replace("Z", "+00:00"))
-        except ValueError:
-            return None
+        when = datetime.fromisoformat(text.strip().replace("Z", "+00:00"))
+    except ValueError:
+        return None
     if when.tzinfo is None:
         when = when.replace(tzinfo=timezone.utc)
     return when.timestamp()

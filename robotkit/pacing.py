@@ -280,6 +280,6 @@ def parse_retry_after(value: str | None, now: float) -> float | None:
         when = parsedate_to_datetime(text)
     except (TypeError, ValueError, IndexError):
         return None
-    if when.tzinfo is None:
+    if when.tzinfo is None:  # the obsolete date forms carry no zone: they mean GMT
         when = when.replace(tzinfo=timezone.utc)
     return max(now, when.timestamp())
