@@ -1,0 +1,159 @@
+"""How long a robots.txt answer stays good, and when to ask again.
+
+RFC 9309 section 2.4: crawlers SHOULD NOT use a cached robots.txt for more than
+24 hours, and may use standard HTTP caching (RFC 9111) to decide. We take the
+freshness lifetime of RFC 9111 section 4.2.1 and clamp it to a floor (so that a
+``no-cache`` file is not fetched before every page) and the 24 h ceiling.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from datetime import timezone
+from email.utils import parsedate_to_datetime
+
+from robotkit.pacing import parse_retry_after
+
+DEFAULT_MIN_TTL = 60.0
+"""Floor of a robots.txt's lifetime: at most one fetch a minute per origin."""
+
+MAX_TTL = 86_400.0
+"""Ceiling of a robots.txt's lifetime: RFC 9309 section 2.4's 24 hours."""
+
+DEFAULT_TTL = MAX_TTL
+"""Lifetime when the server says nothing (DESIGN.md: 24 h)."""
+
+BACKOFF_START = 60.0
+"""First wait after an unavailable robots.txt without Retry-After."""
+
+BACKOFF_CAP = 86_400.0
+"""Longest wait between two attempts on an unavailable robots.txt (and the cap on a
+Retry-After): a day, so an origin is re-tried at least daily, like the 24 h
+ceiling on a good copy, and the 30-day rule of RFC 9309 2.3.1.4 can be reached."""
+
+_MAX_AGE = re.compile(r"(?:^|,)\s*max-age\s*=\s*\"?(\d+)\"?\s*(?:,|$)", re.IGNORECASE)
+_NO_CACHE = re.compile(r"(?:^|,)\s*(?:no-store|no-cache)\b", re.IGNORECASE)
+
+
+class Headers:
+    """Response headers as the core needs them: case-insensitive, repeated fields
+    joined with ``, `` (RFC 9110 section 5.3)."""
+
+    __slots__ = ("_fields",)
+
+    def __init__(self, pairs: Iterable[tuple[str, str]] | Mapping[str, str] = ()) -> None:
+        items = pairs.items() if isinstance(pairs, Mapping) else pairs
+        fields: dict[str, str] = {}
+        for name, value in items:
+            key = name.lower()
+            fields[key] = f"{fields[key]}, {value}" if key in fields else value
+        self._fields = fields
+
+    def get(self, name: str) -> str | None:
+        return self._fields.get(name.lower())
+
+    def __repr__(self) -> str:
+        return f"Headers({self._fields!r})"
+
+
+def parse_http_date(text: str | None) -> float | None:
+    """An HTTP-date (RFC 9110 section 5.6.7) as Unix seconds, or None if invalid."""
+    if not text:
+        return None
+    try:
+        parsed = parsedate_to_datetime(text.strip())
+    except (TypeError, ValueError, IndexError):
+        return None
+    if parsed.tzinfo is None:  # the obsolete forms carry no zone: they mean GMT
+        parsed = parsed.replace(tzinfo=timezone.utc)
+    return parsed.timestamp()
+
+
+def _seconds(text: str | None) -> float | None:
+    if text is None or not text.strip().isdigit():
+        return None
+    return float(int(text.strip()))
+
+
+def clamp(seconds: float, floor: float, ceiling: float = MAX_TTL) -> float:
+    return max(floor, min(ceiling, seconds))
+
+
+def lifetime(headers: Headers, now: float, floor: float = DEFAULT_MIN_TTL) -> float:
+    """Seconds a response stays fresh, from its caching headers.
+
+    ``max-age`` less ``Age`` (RFC 9111 sections 4.2.1 and 4.2.3), else ``Expires``
+    less ``Date`` (the receipt time when Date is missing; an invalid Expires means
+    already stale, section 5.3), else 24 h; ``no-store``/``no-cache`` ask us to
+    check every time, which the floor turns into "as often as we allow ourselves".
+    """
+    control = headers.get("cache-control") or ""
+    if _NO_CACHE.search(control):
+        return floor
+    match = _MAX_AGE.search(control)
+    if match:
+        age = _seconds(headers.get("age")) or 0.0
+        return clamp(float(match.group(1)) - age, floor)
+    expires_text = headers.get("expires")
+    if expires_text is not None:
+        expires = parse_http_date(expires_text)
+        if expires is None:
+            return floor
+        date = parse_http_date(headers.get("date"))
+        return clamp(expires - (date if date is not None else now), floor)
+    return clamp(DEFAULT_TTL, floor)
+
+
+def retry_after(headers: Headers, now: float) -> float | None:
+    """Seconds to wait from a ``Retry-After`` (RFC 9110 section 10.2.3): a number
+    of seconds or an HTTP-date; None when absent or unreadable."""
+    when = parse_retry_after(headers.get("retry-after"), now)
+    return None if when is None else max(0.0, when - now)
+
+
+def backoff(failures: int) -> float:
+    """Wait after ``failures`` consecutive failures without Retry-After: a minute,
+    doubling each time, capped at :data:`BACKOFF_CAP`."""
+    exponent = min(max(failures, 1) - 1, 32)
+    return min(BACKOFF_START * 2.0**exponent, BACKOFF_CAP)
+
+
+def defer_for(headers: Headers | None, failures: int, now: float, floor: float) -> float:
+    """How long to hold an unavailable origin: Retry-After if given, else backoff;
+    never less than the floor (a deferral is reported, not retried within a run)
+    and never more than :data:`BACKOFF_CAP`."""
+    wait = retry_after(headers, now) if headers is not None else None
+    if wait is None:
+        wait = backoff(failures)
+    return clamp(wait, floor, BACKOFF_CAP)
+
+
+@dataclass(frozen=True)
+class Validators:
+    """What lets a stale copy be revalidated cheaply (RFC 9110 section 13.1)."""
+
+    etag: str | None = None
+    last_modified: str | None = None
+
+    @classmethod
+    def from_headers(cls, headers: Headers) -> Validators | None:
+        etag, modified = headers.get("etag"), headers.get("last-modified")
+        return cls(etag, modified) if etag or modified else None
+
+    def updated(self, headers: Headers) -> Validators:
+        """A 304 may carry new validators (RFC 9111 section 4.3.4)."""
+        return Validators(
+            headers.get("etag") or self.etag,
+            headers.get("last-modified") or self.last_modified,
+        )
+
+    def conditional_headers(self) -> dict[str, str]:
+        """If-None-Match takes precedence when both are sent (RFC 9110 13.2.2)."""
+        out: dict[str, str] = {}
+        if self.etag:
+            out["If-None-Match"] = self.etag
+        if self.last_modified:
+            out["If-Modified-Since"] = self.last_modified
+        return out
