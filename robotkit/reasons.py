@@ -62,6 +62,7 @@ class Reason(str, Enum):
     RESPONSE_TIMEOUT = "response-timeout"
     NETWORK_ERROR = "network-error"
     RATE_LIMITED = "rate-limited"
+    HOST_BACKOFF = "host-backoff"
 
     def __str__(self) -> str:
         return self.value
