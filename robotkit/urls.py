@@ -615,8 +615,10 @@ def _check_punycode(label: str) -> None:
     try:
         idna.ulabel(label)
     except (idna.IDNAError, UnicodeError, ValueError):
-        try:
-            label[4:].encode("ascii").decode("punycode")
+        try:  # IDNA 2003 (emoji labels): the label must round-trip
+            decoded = label[4:].encode("ascii").decode("punycode")
+            if encodings.idna.ToASCII(decoded).decode("ascii").lower() != label:
+                raise ValueError(label)
         except (UnicodeError, ValueError):
             raise _Bad(Reason.INVALID_URL, f"invalid punycode label {label!r}") from None
 
