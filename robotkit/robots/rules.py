@@ -1,0 +1,551 @@
+"""robots.txt rules: protego decides, every decision names the line that decided it.
+
+protego parses the records and matches paths; it gives no line numbers and leaves
+to its caller what RFC 9309 asks of a crawler before parsing. This module does that
+part and keeps, per group, an index of the Allow/Disallow lines so that a verdict
+explains itself ("disallowed by line 12, ``Disallow: /private``") at almost no cost.
+
+How the two fit together, and why:
+
+* One line tokenizer (``_directive``), tolerant the way protego is (``Disallow /x``
+  without a colon, ``User agent``, the common misspellings of Disallow), reads the
+  file once. From what it reads we write a *canonical* robots.txt, one line per
+  original line, that protego parses. protego therefore sees exactly the records and
+  groups that the explanation index sees, whatever its own tokenizer would make of
+  odd lines, and the line numbers of both are the file's own.
+* In the canonical text every named group gets an opaque id of fixed length. We
+  choose the group (RFC 9309 section 2.2.1, as Google does: exact, case-insensitive
+  product token, else ``*``) and ask protego with that id, so protego's own
+  substring-based agent matching can only ever pick the group we chose.
+* protego's verdict is final. The explanation is then looked up only among the
+  rules of the verdict's kind (Allow rules for an allowed URL, Disallow rules for a
+  disallowed one), with protego's precedence (longest pattern, Allow wins ties,
+  first line wins among equals), so explanation and verdict can never contradict
+  each other. The lookup is a few dict probes for plain prefixes plus a scan of the
+  wildcard rules; the ``RuleMatch`` objects are built once per line at index time.
+
+Deliberate differences from calling protego directly on the file are listed in
+``DIFFERENCES``; the differential test over the corpus checks each of them.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_left
+from dataclasses import dataclass
+from urllib.parse import quote
+
+from protego import Protego
+
+MAX_ROBOTS_BYTES = 500 * 1024
+"""RFC 9309 section 2.5: a crawler must parse at least 500 KiB; we parse exactly that."""
+
+DIFFERENCES: dict[str, str] = {
+    "agent-exact": "a group applies to the product token it names exactly "
+    "(case-insensitively), else the '*' group; protego also matches a group whose "
+    "name is a prefix or a word inside the token (RFC 9309 section 2.2.1, Google)",
+    "agent-cut": "a group's user-agent value is cut at its first whitespace or '/', "
+    "so 'User-agent: Foo Bar' and 'User-agent: Foo/1.0' name Foo (Google)",
+    "line-breaks": "only CR, LF and CRLF end a line (RFC 9309 section 2.2); protego's "
+    "str.splitlines() also breaks at VT, FF, FS, GS, RS, NEL, LS and PS",
+}
+"""Where a verdict differs from ``Protego.parse(text).can_fetch(url, token)``."""
+
+_BOM = b"\xef\xbb\xbf"
+_LINE_END = re.compile(r"\r\n|\r|\n")
+# Characters other than CR and LF that str.splitlines() treats as line breaks.
+_EXTRA_BREAKS = "\v\f\x1c\x1d\x1e\x85\u2028\u2029"
+_ENCODE_BREAKS = str.maketrans({c: quote(c) for c in _EXTRA_BREAKS})
+_HAS_EXTRA_BREAK = re.compile(f"[{re.escape(_EXTRA_BREAKS)}]").search
+
+# Directive names as protego accepts them (including the misspellings of Disallow it
+# tolerates, as Google's parser does), mapped to one canonical spelling each.
+_USER_AGENT = "user-agent"
+_ALLOW = "allow"
+_DISALLOW = "disallow"
+_SITE_WIDE = frozenset({"sitemap", "host"})
+_FIELDS: dict[str, str] = {
+    "user-agent": _USER_AGENT,
+    "useragent": _USER_AGENT,
+    "user agent": _USER_AGENT,
+    "allow": _ALLOW,
+    "disallow": _DISALLOW,
+    "dissallow": _DISALLOW,
+    "dissalow": _DISALLOW,
+    "disalow": _DISALLOW,
+    "diasllow": _DISALLOW,
+    "disallaw": _DISALLOW,
+    "sitemap": "sitemap",
+    "sitemaps": "sitemap",
+    "site-map": "sitemap",
+    "crawl-delay": "crawl-delay",
+    "crawl delay": "crawl-delay",
+    "request-rate": "request-rate",
+    "request rate": "request-rate",
+    "visit-time": "visit-time",
+    "visit time": "visit-time",
+    "host": "host",
+}
+_UNKNOWN = "x-unknown"  # any other "field: value" line; it still ends a group
+_AGENT_END = re.compile(r"[\s/]")
+
+
+@dataclass(frozen=True)
+class RuleRef:
+    """A line of the robots.txt file, for explanations."""
+
+    line: int  # 1-based line number in the file (after BOM strip)
+    text: str  # the line exactly as written (no line terminator)
+
+
+@dataclass(frozen=True)
+class RuleMatch:
+    """A verdict and what decided it."""
+
+    allowed: bool
+    group: str | None  # user-agent of the group that applied ('*' or the token)
+    rule: RuleRef | None  # the Allow/Disallow line that decided; None if none matched
+
+
+def decode_body(body: bytes) -> tuple[str, bool]:
+    """The text of a robots.txt body and whether it was truncated. Never raises.
+
+    RFC 9309 section 2.5 lets a crawler stop at 500 KiB; we cut at the last line
+    end within that limit so that a rule is never read half-way. Section 2.2 asks
+    for UTF-8: a byte order mark is dropped and invalid bytes become U+FFFD instead
+    of failing the whole file (Google's parser is as lenient).
+    """
+    data = bytes(body)
+    truncated = len(data) > MAX_ROBOTS_BYTES
+    if truncated:
+        head = data[:MAX_ROBOTS_BYTES]
+        data = head[: max(head.rfind(b"\n"), head.rfind(b"\r")) + 1]
+    if data.startswith(_BOM):
+        data = data[len(_BOM) :]
+    return data.decode("utf-8", "replace"), truncated
+
+
+def _directive(line: str) -> tuple[str, str] | None:
+    """(canonical field, value) of a line, or None when the line is no directive.
+
+    Comments start at ``#`` (RFC 9309 section 2.2). Like protego, a line whose
+    field is unknown but reads as ``field: value`` still counts (as ``_UNKNOWN``),
+    and a line without a usable colon gets a second chance as ``field value``.
+    """
+    hash_pos = line.find("#")
+    if hash_pos != -1:
+        line = line[:hash_pos]
+    line = line.strip()
+    if not line:
+        return None
+    unknown_value: str | None = None
+    if ":" in line:
+        name, raw_value = line.split(":", 1)
+        name = name.strip().lower()
+        field = _FIELDS.get(name)
+        if field is not None:
+            return field, raw_value.strip()
+        if not raw_value or raw_value[0].isspace():
+            return _UNKNOWN, raw_value.strip()
+        unknown_value = raw_value.strip()
+    words = line.split()
+    for count in (1, 2):
+        field = _FIELDS.get(" ".join(words[:count]).lower())
+        if field is not None:
+            return field, " ".join(words[count:])
+    return None if unknown_value is None else (_UNKNOWN, unknown_value)
+
+
+def agent_name(value: str) -> str:
+    """The name a ``User-agent`` value gives its group, lowercased; ``""`` names none.
+
+    Cut at the first whitespace or ``/`` (``Foo Bar`` and ``Foo/1.0`` name ``foo``)
+    as Google's parser does; a ``*`` inside a name is dropped (``Foobot*`` names
+    ``foobot``), as protego does; ``*`` alone is the catch-all group.
+    """
+    match = _AGENT_END.search(value)
+    name = (value[: match.start()] if match else value).lower()
+    return name if name == "*" else name.replace("*", "")
+
+
+def robot_name(user_agent: str) -> str:
+    """The robot's name as matched against groups: up to the first ``/`` or
+    whitespace, lowercased (RFC 9309 section 2.2.1: case-insensitive)."""
+    stripped = user_agent.strip()
+    match = _AGENT_END.search(stripped)
+    return (stripped[: match.start()] if match else stripped).lower()
+
+
+# --- patterns and paths -----------------------------------------------------------
+#
+# RFC 9309 section 2.2.2 compares octets after percent-encoding normalization. We
+# normalize paths and patterns the way protego does, so that the line we name is
+# the one protego's precedence picked: escapes are decoded except %2F and %25 (and
+# %2A in patterns, where a literal '*' would become a wildcard), then everything but
+# unreserved characters, '/', '%', '=' (and '*' in patterns) is encoded again.
+
+_ESCAPE = re.compile(rb"%([0-9A-Fa-f]{2})")
+_PATH_KEEP = frozenset({b"2F", b"25"})
+_PATTERN_KEEP = frozenset({b"2F", b"25", b"2A"})
+_PLAIN_PATTERN = re.compile(r"[A-Za-z0-9_.~/=*-]+\$?").fullmatch
+_PLAIN_PATH = re.compile(r"/[A-Za-z0-9_.~/=-]*").fullmatch
+_ALWAYS_SAFE = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-~/=")
+# ASCII without '%': one translate() encodes what needs encoding; TAB, CR and LF
+# are dropped, as urllib.parse.urlsplit (used by protego) drops them.
+_ASCII_QUOTE = str.maketrans(
+    {
+        **{chr(i): f"%{i:02X}" for i in range(128) if chr(i) not in _ALWAYS_SAFE},
+        "\t": None,
+        "\r": None,
+        "\n": None,
+    }
+)
+_SIMPLE_ASCII = re.compile(r"[^%\x80-\U0010ffff]*").fullmatch
+
+
+def _normalize(text: str, keep: frozenset[bytes], safe: str) -> str:
+    def unescape(match: re.Match[bytes]) -> bytes:
+        code = match.group(1).upper()
+        return b"%" + code if code in keep else bytes.fromhex(code.decode())
+
+    raw = _ESCAPE.sub(unescape, text.encode("utf-8", "surrogatepass"))
+    return quote(raw.decode("utf-8", "replace"), safe=safe)
+
+
+def canonical_path(path: str) -> str:
+    """A path and query (starting with ``/``) in the form patterns are compared to."""
+    if _PLAIN_PATH(path):
+        return path
+    if _SIMPLE_ASCII(path):
+        return path.translate(_ASCII_QUOTE)
+    for char in "\t\r\n":
+        path = path.replace(char, "")
+    return _normalize(path, _PATH_KEEP, "/%=")
+
+
+def canonical_pattern(value: str) -> str:
+    """An Allow/Disallow value normalized like a path; a final ``$`` stays an anchor
+    (RFC 9309 section 2.2.3) and any other ``$`` is a literal dollar sign."""
+    if _PLAIN_PATTERN(value):
+        return value
+    if value.startswith(("https://", "http://")):
+        # A rule written as a URL by mistake matches paths containing that URL.
+        value = "/" + value
+    anchor = "$" if value.endswith("$") else ""
+    if anchor:
+        value = value[:-1]
+    return _normalize(value, _PATTERN_KEEP, "/%*=") + anchor
+
+
+def rule_patterns(allow: bool, value: str) -> list[str]:
+    """The normalized patterns protego derives from one Allow/Disallow value.
+
+    Besides the value itself: when it contains ``$``, the same value with every
+    ``$`` literal (protego matches both readings); for an Allow ending in
+    ``/index.html``, the directory itself, anchored (Google does the same).
+    """
+    patterns = rule_patterns(allow, value.replace("$", "%24")) if "$" in value else []
+    pattern = canonical_pattern(value)
+    if pattern:
+        patterns.append(pattern)
+        if allow and pattern.endswith("/index.html"):
+            patterns.append(pattern[: -len("index.html")] + "$")
+    return patterns
+
+
+def _split_wildcards(pattern: str) -> tuple[str, tuple[str, ...], str, bool]:
+    """A pattern with ``*`` as (first part, middle parts, last part, anchored);
+    runs of ``*`` count as one."""
+    anchored = pattern.endswith("$")
+    parts = (pattern[:-1] if anchored else pattern).split("*")
+    return parts[0], tuple(p for p in parts[1:-1] if p), parts[-1], anchored
+
+
+def _wildcards_match(
+    first: str, middle: tuple[str, ...], last: str, anchored: bool, path: str
+) -> bool:
+    """Linear time: each literal part is found left to right and never revisited
+    (leftmost placement leaves the most room for the parts after it), so patterns
+    like ``/*a*a*a*b`` cannot backtrack catastrophically."""
+    if not path.startswith(first):
+        return False
+    pos = len(first)
+    for part in middle:
+        found = path.find(part, pos)
+        if found == -1:
+            return False
+        pos = found + len(part)
+    if anchored:
+        return len(path) - len(last) >= pos and path.endswith(last)
+    return not last or path.find(last, pos) != -1
+
+
+def pattern_matches(pattern: str, path: str) -> bool:
+    """RFC 9309 section 2.2.3: ``*`` is any run of characters, a final ``$`` ends
+    the path; otherwise a pattern matches a prefix. Both sides are normalized."""
+    if "*" in pattern:
+        return _wildcards_match(*_split_wildcards(pattern), path)
+    if pattern.endswith("$"):
+        return path == pattern[:-1]
+    return path.startswith(pattern)
+
+
+# --- the per-group explanation index ----------------------------------------------
+
+
+_Hit = tuple[tuple[int, int], RuleMatch]  # ((-priority, order), what to answer)
+
+
+@dataclass(frozen=True)
+class _Wildcard:
+    first: str
+    middle: tuple[str, ...]
+    last: str
+    anchored: bool
+    hit: _Hit
+
+
+class _Index:
+    """The rules of one kind (Allow or Disallow) of one group, ready to name the
+    rule protego's precedence picks for a path: the longest pattern, and among
+    patterns of equal length the earliest line (RFC 9309 section 2.2.2)."""
+
+    __slots__ = ("anchored", "lengths", "prefixes", "wildcards")
+
+    def __init__(self, entries: list[tuple[str, int, RuleMatch]]) -> None:
+        self.prefixes: dict[str, _Hit] = {}
+        self.anchored: dict[str, _Hit] = {}
+        wildcards: list[_Wildcard] = []
+        for pattern, order, match in entries:
+            hit = ((-len(pattern), order), match)
+            if "*" in pattern:
+                wildcards.append(_Wildcard(*_split_wildcards(pattern), hit))
+            elif pattern.endswith("$"):
+                self.anchored.setdefault(pattern[:-1], hit)
+            else:
+                self.prefixes.setdefault(pattern, hit)
+        wildcards.sort(key=lambda w: w.hit[0])
+        self.wildcards = tuple(wildcards)
+        # Ascending, so that bisect finds the longest prefix a path can hold.
+        self.lengths = sorted({len(p) for p in self.prefixes})
+
+    def find(self, path: str) -> _Hit | None:
+        """The deciding rule among these for ``path``: a plain pattern matches only
+        as a prefix, so one dict probe per distinct pattern length finds the
+        longest; exact (``$``) patterns are one probe; wildcards are scanned in
+        precedence order only while they could still beat what was found."""
+        best: _Hit | None = None
+        prefixes = self.prefixes
+        lengths = self.lengths
+        for i in range(bisect_left(lengths, len(path) + 1) - 1, -1, -1):
+            best = prefixes.get(path[: lengths[i]])
+            if best is not None:
+                break
+        if self.anchored:
+            hit = self.anchored.get(path)
+            if hit is not None and (best is None or hit[0] < best[0]):
+                best = hit
+        for w in self.wildcards:
+            if best is not None and w.hit[0] > best[0]:
+                break
+            if _wildcards_match(w.first, w.middle, w.last, w.anchored, path):
+                return w.hit
+        return best
+
+
+class _Group:
+    """One group, after merging every group that names the same agent
+    (RFC 9309 section 2.2.1)."""
+
+    __slots__ = ("_allow", "_disallow", "lines", "name", "no_match", "pid", "unexplained")
+
+    def __init__(self, name: str, pid: str) -> None:
+        self.name = name
+        self.pid = pid  # the id protego knows this group by
+        self.lines: list[tuple[bool, str, RuleRef]] = []
+        self.no_match = RuleMatch(True, name, None)
+        self.unexplained = RuleMatch(False, name, None)
+        self._allow: _Index | None = None
+        self._disallow: _Index | None = None
+
+    def index(self, allowed: bool) -> _Index:
+        """Built on first use, like protego's own index: a file declares many
+        groups and a robot consults one."""
+        if self._allow is None or self._disallow is None:
+            entries: tuple[list[tuple[str, int, RuleMatch]], ...] = ([], [])
+            order = 0
+            for is_allow, value, ref in self.lines:
+                match = RuleMatch(is_allow, self.name, ref)
+                for pattern in rule_patterns(is_allow, value):
+                    entries[is_allow].append((pattern, order, match))
+                    order += 1
+            self._disallow, self._allow = _Index(entries[0]), _Index(entries[1])
+        return self._allow if allowed else self._disallow
+
+    def decide(self, path: str) -> RuleMatch:
+        """Our own verdict with protego's precedence (longest match, Allow wins a
+        tie); used only where protego cannot answer."""
+        allow = self.index(True).find(path)
+        disallow = self.index(False).find(path)
+        if disallow is None:
+            return self.no_match if allow is None else allow[1]
+        if allow is not None and allow[0][0] <= disallow[0][0]:
+            return allow[1]
+        return disallow[1]
+
+
+# --- the public face ----------------------------------------------------------------
+
+_NO_GROUP = RuleMatch(True, None, None)
+_ROBOTS_TXT = "/robots.txt"
+_ABSOLUTE = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://[^/?#]*").match
+_MAX_REMEMBERED_TOKENS = 64
+
+
+def split_target(url: str) -> str:
+    """The path and query of an absolute URL, or of a path, starting with ``/``;
+    the fragment is never part of what rules match (RFC 9309 section 2.2.2)."""
+    found = _ABSOLUTE(url)
+    target = url[found.end() :] if found else url
+    if "#" in target:
+        target = target.partition("#")[0]
+    return target if target.startswith("/") else "/" + target
+
+
+class RobotsRules:
+    """A parsed robots.txt, ready to answer for any robot and URL."""
+
+    sitemaps: tuple[str, ...]
+    truncated: bool
+
+    def __init__(
+        self,
+        protego: Protego | None,
+        groups: dict[str, _Group],
+        sitemaps: tuple[str, ...],
+        truncated: bool,
+    ) -> None:
+        self._protego = protego
+        self._groups = groups
+        self._selected: dict[str, _Group | None] = {}
+        self.sitemaps = sitemaps
+        self.truncated = truncated
+
+    def __repr__(self) -> str:
+        return f"<RobotsRules groups={sorted(self._groups)!r} truncated={self.truncated}>"
+
+    @classmethod
+    def allow_all(cls) -> RobotsRules:
+        """The rules of an empty file: every URL allowed (RFC 9309 section 2.3.1.3)."""
+        return cls(None, {}, (), False)
+
+    @classmethod
+    def parse(cls, body: bytes | str) -> RobotsRules:
+        """Parse a robots.txt body (bytes as fetched, or text). Never raises."""
+        if isinstance(body, str):
+            body = body.encode("utf-8", "surrogatepass")
+        text, truncated = decode_body(body)
+        groups: dict[str, _Group] = {}
+        current: list[_Group] = []
+        previous_field: str | None = None
+        canonical: list[str] = []
+        for number, line in enumerate(_LINE_END.split(text), 1):
+            directive = _directive(line)
+            if directive is None:
+                canonical.append("")
+                continue
+            field, value = directive
+            # A user-agent line after any other record starts a new group
+            # (RFC 9309 section 2.1); Sitemap and Host stand outside groups.
+            if field == _USER_AGENT and previous_field not in (None, _USER_AGENT):
+                current = []
+            if field not in _SITE_WIDE:
+                previous_field = field
+            if value and _HAS_EXTRA_BREAK(value):
+                value = value.translate(_ENCODE_BREAKS)
+            if field == _USER_AGENT:
+                name = agent_name(value)
+                if not name:
+                    canonical.append("user-agent:")
+                    continue
+                group = groups.get(name)
+                if group is None:
+                    pid = "*" if name == "*" else f"robotkit-group-{len(groups):012d}"
+                    group = groups[name] = _Group(name, pid)
+                if group not in current:
+                    current.append(group)
+                canonical.append(f"user-agent: {group.pid}")
+                continue
+            canonical.append(f"{field}: {value}" if value else f"{field}:")
+            if value and field in (_ALLOW, _DISALLOW):
+                ref = RuleRef(number, line)
+                for group in current:
+                    group.lines.append((field == _ALLOW, value, ref))
+        protego: Protego | None
+        try:
+            protego = Protego.parse("\n".join(canonical))
+            sitemaps = tuple(protego.sitemaps)
+        except Exception:  # protego failing must not fail the robot: our index decides
+            protego, sitemaps = None, ()
+        return cls(protego, groups, sitemaps, truncated)
+
+    @property
+    def groups(self) -> tuple[str, ...]:
+        """The agent names of the (merged) groups, lowercased, in file order."""
+        return tuple(self._groups)
+
+    def _group(self, product_token: str) -> _Group | None:
+        """RFC 9309 section 2.2.1: the group naming the token (case-insensitively),
+        else the ``*`` group, else none."""
+        if product_token in self._selected:
+            return self._selected[product_token]
+        if len(self._selected) >= _MAX_REMEMBERED_TOKENS:
+            self._selected.clear()
+        name = robot_name(product_token)
+        group = self._groups.get(name) or self._groups.get("*")
+        self._selected[product_token] = group
+        return group
+
+    def match(self, url: str, product_token: str) -> RuleMatch:
+        """The verdict for ``url`` (absolute, or a path with its query) and the line
+        that decided it. ``/robots.txt`` itself is always allowed (RFC 9309 2.2.2)."""
+        group = self._group(product_token)
+        if group is None:
+            return _NO_GROUP
+        target = split_target(url)
+        if target.startswith(_ROBOTS_TXT) and (
+            len(target) == len(_ROBOTS_TXT) or target[len(_ROBOTS_TXT)] in "?;"
+        ):
+            return _NO_GROUP
+        path = canonical_path(target)
+        if self._protego is None:
+            return group.decide(path)
+        try:
+            allowed = self._protego.can_fetch(
+                target if target[1:2] != "/" else "http://robotkit.invalid" + target,
+                group.pid,
+            )
+        except Exception:  # a URL protego cannot digest: our own index decides
+            return group.decide(path)
+        hit = group.index(allowed).find(path)
+        if hit is not None:
+            return hit[1]
+        return group.no_match if allowed else group.unexplained
+
+    def crawl_delay(self, product_token: str) -> float | None:
+        """Seconds between requests asked by the group that applies, if any."""
+        group = self._group(product_token)
+        if group is None or self._protego is None:
+            return None
+        delay = self._protego.crawl_delay(group.pid)
+        return None if delay is None else float(delay)
+
+    def request_rate(self, product_token: str) -> float | None:
+        """``Request-rate: n/s`` as seconds per request (s / n), if any."""
+        group = self._group(product_token)
+        if group is None or self._protego is None:
+            return None
+        rate = self._protego.request_rate(group.pid)
+        if rate is None:
+            return None
+        return float(rate.seconds) / float(rate.requests)
