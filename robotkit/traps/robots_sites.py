@@ -165,7 +165,7 @@ class RobotsRedirects(RobotsSite):
     a second one; the last hop answers the rules. The rules still apply to the
     original origin (RFC 9309 section 2.3.1.2)."""
 
-    caught_by = (Reason.ROBOTS_DISALLOW,)
+    caught_by: tuple[Reason, ...] = (Reason.ROBOTS_DISALLOW,)
     STATUSES = (301, 302, 307, 308)
 
     def __init__(self, hops: int = 3, second_host: str = "127.0.0.2") -> None:
@@ -176,6 +176,7 @@ class RobotsRedirects(RobotsSite):
         self.hops = hops
         self.extra_hosts = (second_host,)
         self.name = "robots-3xx" if obeyed else "robots-3xx-too-many"
+        self.caught_by = (Reason.ROBOTS_DISALLOW,) if obeyed else ()
         outcome = "rules obeyed" if obeyed else "one too many: as 404, allow all"
         self.summary = f"robots.txt redirects {hops} times across two hosts ({outcome})"
 

@@ -60,8 +60,8 @@ class SymlinkLoop(TrapSite):
         self.name = f"symlink-loop-{period}"
         cycle = "/".join(SEGMENTS[:period])
         self.summary = (
-            f"a directory symlinked into itself, period {period} "
-            f"(/files/loop/{cycle}/{cycle}/..., and without trailing slash)"
+            f"a directory symlinked into itself, period {period}: "
+            f"/files/loop/{cycle}/{cycle}/..., also without trailing slash"
         )
         real_slash = [SLASH_ROOT + "".join(s + "/" for s in SEGMENTS[:n]) for n in range(period)]
         real_noslash = [
