@@ -1,7 +1,17 @@
 """robots.txt: rules (protego + explanation), status semantics, freshness, cache."""
 
+from robotkit.robots.cache import OriginState as OriginState
+from robotkit.robots.cache import RobotsCache as RobotsCache
+from robotkit.robots.engine import FetchNeeded as FetchNeeded
+from robotkit.robots.engine import RobotsEngine as RobotsEngine
+from robotkit.robots.engine import RobotsResponse as RobotsResponse
 from robotkit.robots.rules import MAX_ROBOTS_BYTES as MAX_ROBOTS_BYTES
 from robotkit.robots.rules import RobotsRules as RobotsRules
 from robotkit.robots.rules import RuleMatch as RuleMatch
 from robotkit.robots.rules import RuleRef as RuleRef
 from robotkit.robots.rules import decode_body as decode_body
+from robotkit.robots.status import FetchFailure as FetchFailure
+from robotkit.robots.status import Hop as Hop
+from robotkit.robots.status import Profile as Profile
+from robotkit.robots.status import RobotsOutcome as RobotsOutcome
+from robotkit.robots.verdict import Verdict as Verdict

@@ -38,21 +38,32 @@ _NO_CACHE = re.compile(r"(?:^|,)\s*(?:no-store|no-cache)\b", re.IGNORECASE)
 
 
 class Headers:
-    """Response headers as the core needs them: case-insensitive, repeated fields
-    joined with ``, `` (RFC 9110 section 5.3)."""
+    """Response headers as the core needs them: case-insensitive, repeated list
+    fields joined with ``, `` (RFC 9110 section 5.3)."""
 
     __slots__ = ("_fields",)
 
     def __init__(self, pairs: Iterable[tuple[str, str]] | Mapping[str, str] = ()) -> None:
         items = pairs.items() if isinstance(pairs, Mapping) else pairs
-        fields: dict[str, str] = {}
+        fields: dict[str, list[str]] = {}
         for name, value in items:
-            key = name.lower()
-            fields[key] = f"{fields[key]}, {value}" if key in fields else value
+            fields.setdefault(name.lower(), []).append(value.strip())
         self._fields = fields
 
     def get(self, name: str) -> str | None:
-        return self._fields.get(name.lower())
+        values = self._fields.get(name.lower())
+        return None if values is None else ", ".join(values)
+
+    def single(self, name: str) -> str | None:
+        """A field that must appear once (Date, Expires, ...): None when absent
+        or when repeated with different values, which makes it unusable."""
+        values = self._fields.get(name.lower())
+        if not values or any(value != values[0] for value in values):
+            return None
+        return values[0]
+
+    def __contains__(self, name: str) -> bool:
+        return name.lower() in self._fields
 
     def __repr__(self) -> str:
         return f"Headers({self._fields!r})"
@@ -85,8 +96,8 @@ def lifetime(headers: Headers, now: float, floor: float = DEFAULT_MIN_TTL) -> fl
     """Seconds a response stays fresh, from its caching headers.
 
     ``max-age`` less ``Age`` (RFC 9111 sections 4.2.1 and 4.2.3), else ``Expires``
-    less ``Date`` (the receipt time when Date is missing; an invalid Expires means
-    already stale, section 5.3), else 24 h; ``no-store``/``no-cache`` ask us to
+    less ``Date`` (the receipt time when Date is missing or ambiguous; an invalid
+    Expires means already stale, section 5.3), else 24 h; ``no-store``/``no-cache`` ask us to
     check every time, which the floor turns into "as often as we allow ourselves".
     """
     control = headers.get("cache-control") or ""
@@ -94,14 +105,17 @@ def lifetime(headers: Headers, now: float, floor: float = DEFAULT_MIN_TTL) -> fl
         return floor
     match = _MAX_AGE.search(control)
     if match:
-        age = _seconds(headers.get("age")) or 0.0
+        age = _seconds(headers.single("age")) or 0.0
         return clamp(float(match.group(1)) - age, floor)
-    expires_text = headers.get("expires")
-    if expires_text is not None:
-        expires = parse_http_date(expires_text)
+    if "expires" in headers:
+        # RFC 9111 section 4.2: an Expires that cannot be read (or is repeated
+        # with different values) means the response is already stale.
+        expires = parse_http_date(headers.single("expires"))
         if expires is None:
             return floor
-        date = parse_http_date(headers.get("date"))
+        # A missing, unreadable or ambiguous Date: use the receipt time
+        # (RFC 9110 section 6.6.1).
+        date = parse_http_date(headers.single("date"))
         return clamp(expires - (date if date is not None else now), floor)
     return clamp(DEFAULT_TTL, floor)
 
@@ -109,7 +123,7 @@ def lifetime(headers: Headers, now: float, floor: float = DEFAULT_MIN_TTL) -> fl
 def retry_after(headers: Headers, now: float) -> float | None:
     """Seconds to wait from a ``Retry-After`` (RFC 9110 section 10.2.3): a number
     of seconds or an HTTP-date; None when absent or unreadable."""
-    when = parse_retry_after(headers.get("retry-after"), now)
+    when = parse_retry_after(headers.single("retry-after"), now)
     return None if when is None else max(0.0, when - now)
 
 
@@ -139,14 +153,14 @@ class Validators:
 
     @classmethod
     def from_headers(cls, headers: Headers) -> Validators | None:
-        etag, modified = headers.get("etag"), headers.get("last-modified")
+        etag, modified = headers.single("etag"), headers.single("last-modified")
         return cls(etag, modified) if etag or modified else None
 
     def updated(self, headers: Headers) -> Validators:
         """A 304 may carry new validators (RFC 9111 section 4.3.4)."""
         return Validators(
-            headers.get("etag") or self.etag,
-            headers.get("last-modified") or self.last_modified,
+            headers.single("etag") or self.etag,
+            headers.single("last-modified") or self.last_modified,
         )
 
     def conditional_headers(self) -> dict[str, str]:

@@ -1,0 +1,7 @@
+"""The I/O shell: httpx clients and the robots.txt fetcher (DESIGN.md)."""
+
+from __future__ import annotations
+
+from robotkit.http.robots import AsyncRobotsChecker, RobotsChecker, RobotsOptions
+
+__all__ = ["AsyncRobotsChecker", "RobotsChecker", "RobotsOptions"]

@@ -1,0 +1,368 @@
+"""The robots.txt fetcher: the thin I/O shell around :class:`RobotsEngine`.
+
+It performs the GETs the engine asks for, one hop at a time (so the engine sees
+every redirect), with the robot's identifying headers, a body cut at 500 KiB, and
+a total deadline per fetch that a drip-feeding server cannot stretch. Concurrent
+checks on one origin share one fetch; fetches for different origins run in
+parallel, up to ``max_parallel`` at once. The sync and async faces differ only in
+how they wait.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import socket
+import threading
+import time
+from concurrent.futures import Future
+from dataclasses import dataclass
+from pathlib import Path
+from types import TracebackType
+from typing import Any, TypeVar
+
+import httpx
+
+from robotkit.clock import Clock, system_clock
+from robotkit.identity import Identity
+from robotkit.robots.cache import DEFAULT_CACHE_SIZE, OriginState
+from robotkit.robots.engine import FetchNeeded, RobotsEngine, RobotsResponse, file_state
+from robotkit.robots.freshness import DEFAULT_MIN_TTL
+from robotkit.robots.rules import MAX_ROBOTS_BYTES, RobotsRules
+from robotkit.robots.status import FetchFailure, Profile
+from robotkit.robots.verdict import Verdict
+from robotkit.urls import Origin
+
+DEFAULT_DEADLINE = 10.0
+"""Seconds one robots.txt fetch (all its redirects included) may take in total."""
+
+DEFAULT_MAX_PARALLEL = 10
+"""robots.txt fetches for different origins in flight at once."""
+
+READ_LIMIT = MAX_ROBOTS_BYTES + 1
+"""Bytes read from a body: the 500 KiB kept, and one more to know it was cut."""
+
+
+def _answer(response: httpx.Response, body: bytes) -> RobotsResponse:
+    return RobotsResponse.http(response.status_code, response.headers.multi_items(), body)
+
+
+def _failure(error: BaseException) -> RobotsResponse:
+    """Map an httpx/OS error to the facts the engine needs."""
+    kind = (
+        FetchFailure.TIMEOUT
+        if isinstance(error, (httpx.TimeoutException, TimeoutError))
+        else FetchFailure.NETWORK_ERROR
+    )
+    text = str(error) or type(error).__name__
+    return RobotsResponse.failed(kind, f"{kind.value}: {text}")
+
+
+def _timed_out(deadline: float) -> RobotsResponse:
+    return RobotsResponse.failed(
+        FetchFailure.TIMEOUT, f"timeout: no complete answer within {deadline:g} s"
+    )
+
+
+def _wants_body(status: int) -> bool:
+    """Only a 2xx body is parsed; other bodies are not worth waiting for."""
+    return 200 <= status < 300
+
+
+def _read_file(path: str | os.PathLike[str]) -> OriginState:
+    """A local robots.txt, cut like a fetched one (reads at most 500 KiB + 1)."""
+    source = Path(path)
+    with source.open("rb") as handle:
+        data = handle.read(READ_LIMIT)
+    return file_state(RobotsRules.parse(data), source.resolve().as_uri())
+
+
+@dataclass(frozen=True)
+class RobotsOptions:
+    """How a checker treats robots.txt: one value to share between the CLI, the
+    polite client and the crawler."""
+
+    profile: Profile = Profile.CLASSIC
+    min_ttl: float = DEFAULT_MIN_TTL
+    """Freshness floor in seconds (``--robots-min-ttl``)."""
+    deadline: float = DEFAULT_DEADLINE
+    """Total seconds one fetch, redirects included, may take (``--timeout``)."""
+    max_parallel: int = DEFAULT_MAX_PARALLEL
+    """Fetches for different origins in flight at once."""
+    cache_size: int = DEFAULT_CACHE_SIZE
+    """Origins remembered at once."""
+
+    def __post_init__(self) -> None:
+        if not self.deadline > 0:
+            raise ValueError("deadline must be positive")
+        if self.max_parallel < 1:
+            raise ValueError("max_parallel must be at least 1")
+        if not self.min_ttl >= 0:
+            raise ValueError("min_ttl must not be negative")
+
+
+_C = TypeVar("_C", bound="_Base")
+
+
+class _Base:
+    def __init__(
+        self,
+        identity: Identity | None = None,
+        *,
+        options: RobotsOptions = RobotsOptions(),
+        clock: Clock = system_clock,
+        _fixed: OriginState | None = None,
+    ) -> None:
+        self.identity = identity if identity is not None else Identity()
+        self.options = options
+        self.engine = RobotsEngine(
+            profile=options.profile,
+            min_ttl=options.min_ttl,
+            cache_size=options.cache_size,
+            fixed=_fixed,
+        )
+        self.clock = clock
+        self.fetches = 0
+        """robots.txt GETs sent so far (each redirect hop counts)."""
+
+    @classmethod
+    def from_file(
+        cls: type[_C],
+        path: str | os.PathLike[str],
+        identity: Identity | None = None,
+        *,
+        clock: Clock = system_clock,
+    ) -> _C:
+        """A checker that answers every URL, whatever its origin, from a local
+        robots.txt (no network). Raises ``OSError`` when the file cannot be read."""
+        return cls(identity, clock=clock, _fixed=_read_file(path))
+
+    @property
+    def product_token(self) -> str:
+        return self.identity.product_token
+
+    def _headers(self, request: FetchNeeded) -> dict[str, str]:
+        return {**self.identity.headers(), **request.headers}
+
+
+class RobotsChecker(_Base):
+    """Sync robots.txt verdicts over an ``httpx.Client`` (given, or our own).
+
+    Thread-safe: call :meth:`check` from many threads; one fetch per origin.
+    A client passed in is used as is (its transport may pace requests) and not
+    closed by :meth:`close`; redirects are followed here, never by httpx.
+    """
+
+    def __init__(
+        self,
+        identity: Identity | None = None,
+        *,
+        options: RobotsOptions = RobotsOptions(),
+        client: httpx.Client | None = None,
+        transport: httpx.BaseTransport | None = None,
+        clock: Clock = system_clock,
+        _fixed: OriginState | None = None,
+    ) -> None:
+        super().__init__(identity, options=options, clock=clock, _fixed=_fixed)
+        self._own_client = client is None and _fixed is None
+        self.client = client if client is not None else httpx.Client(transport=transport)
+        self._lock = threading.Lock()
+        self._inflight: dict[Origin, Future[OriginState]] = {}
+        self._slots = threading.BoundedSemaphore(options.max_parallel)
+
+    def check(self, url: str) -> Verdict:
+        """The verdict for ``url``, fetching its robots.txt first if needed."""
+        token = self.product_token
+        with self._lock:
+            event = self.engine.check(url, token, self.clock())
+            if isinstance(event, Verdict):
+                return event
+            future = self._inflight.get(event.origin)
+            owner = future is None
+            if future is None:
+                future = self._inflight[event.origin] = Future()
+        if owner:
+            try:
+                with self._slots:
+                    future.set_result(self._fetch(event))
+            except BaseException as error:
+                future.set_exception(error)
+                raise
+            finally:
+                with self._lock:
+                    del self._inflight[event.origin]
+        return self.engine.decide(url, future.result(), token, self.clock())
+
+    def _fetch(self, event: FetchNeeded) -> OriginState:
+        deadline = time.monotonic() + self.options.deadline
+        while True:
+            response = self._get(event, deadline)
+            with self._lock:
+                result = self.engine.receive(event, response, self.clock())
+            if isinstance(result, OriginState):
+                return result
+            event = result
+
+    def _get(self, event: FetchNeeded, deadline: float) -> RobotsResponse:
+        """One GET. A watchdog shuts the socket at the deadline, so neither a
+        stalled nor a dripping server (headers or body) can hold us longer;
+        on a reused connection the deadline is checked between chunks."""
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            return _timed_out(self.options.deadline)
+        streams: list[Any] = []
+        cut = threading.Event()
+
+        def trace(name: str, info: dict[str, Any]) -> None:
+            if name.endswith(("connect_tcp.complete", "start_tls.complete")):
+                streams.append(info.get("return_value"))
+
+        def watchdog() -> None:
+            cut.set()
+            for stream in streams:
+                sock = stream.get_extra_info("socket") if stream is not None else None
+                if isinstance(sock, socket.socket):
+                    with contextlib.suppress(OSError):
+                        sock.shutdown(socket.SHUT_RDWR)
+
+        timer = threading.Timer(remaining, watchdog)
+        timer.daemon = True
+        self.fetches += 1
+        timer.start()
+        try:
+            with self.client.stream(
+                "GET",
+                event.url,
+                headers=self._headers(event),
+                follow_redirects=False,
+                timeout=httpx.Timeout(remaining),
+                extensions={"trace": trace},
+            ) as response:
+                body = bytearray()
+                if _wants_body(response.status_code):
+                    for chunk in response.iter_bytes():
+                        body += chunk
+                        if cut.is_set() or time.monotonic() > deadline:
+                            return _timed_out(self.options.deadline)
+                        if len(body) >= READ_LIMIT:
+                            break
+                return _answer(response, bytes(body[:READ_LIMIT]))
+        except (httpx.HTTPError, OSError) as error:
+            return _timed_out(self.options.deadline) if cut.is_set() else _failure(error)
+        finally:
+            timer.cancel()
+
+    def close(self) -> None:
+        if self._own_client:
+            self.client.close()
+
+    def __enter__(self) -> RobotsChecker:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+
+class AsyncRobotsChecker(_Base):
+    """Async robots.txt verdicts over an ``httpx.AsyncClient`` (given, or our own).
+
+    Concurrent ``await check(url)`` calls on one origin share one fetch; at most
+    ``max_parallel`` fetches run at once, and the deadline is enforced by
+    ``asyncio.wait_for`` around each fetch. Use it from one event loop.
+    """
+
+    def __init__(
+        self,
+        identity: Identity | None = None,
+        *,
+        options: RobotsOptions = RobotsOptions(),
+        client: httpx.AsyncClient | None = None,
+        transport: httpx.AsyncBaseTransport | None = None,
+        clock: Clock = system_clock,
+        _fixed: OriginState | None = None,
+    ) -> None:
+        super().__init__(identity, options=options, clock=clock, _fixed=_fixed)
+        self._own_client = client is None and _fixed is None
+        self.client = client if client is not None else httpx.AsyncClient(transport=transport)
+        self._inflight: dict[Origin, asyncio.Future[OriginState]] = {}
+        self._slots: asyncio.Semaphore | None = None
+
+    async def check(self, url: str) -> Verdict:
+        """The verdict for ``url``, fetching its robots.txt first if needed."""
+        token = self.product_token
+        event = self.engine.check(url, token, self.clock())
+        if isinstance(event, Verdict):
+            return event
+        future = self._inflight.get(event.origin)
+        if future is None:
+            future = self._inflight[event.origin] = asyncio.get_running_loop().create_future()
+            try:
+                future.set_result(await self._fetch(event))
+            except asyncio.CancelledError:
+                future.cancel()
+                raise
+            except BaseException as error:
+                future.set_exception(error)
+                raise
+            finally:
+                del self._inflight[event.origin]
+        state = await asyncio.shield(future)
+        return self.engine.decide(url, state, token, self.clock())
+
+    async def _fetch(self, event: FetchNeeded) -> OriginState:
+        if self._slots is None:
+            self._slots = asyncio.Semaphore(self.options.max_parallel)
+        async with self._slots:
+            loop = asyncio.get_running_loop()
+            deadline = loop.time() + self.options.deadline
+            while True:
+                remaining = deadline - loop.time()
+                try:
+                    response = await asyncio.wait_for(self._get(event), max(remaining, 0.0))
+                except asyncio.TimeoutError:
+                    response = _timed_out(self.options.deadline)
+                result = self.engine.receive(event, response, self.clock())
+                if isinstance(result, OriginState):
+                    return result
+                event = result
+
+    async def _get(self, event: FetchNeeded) -> RobotsResponse:
+        self.fetches += 1
+        try:
+            async with self.client.stream(
+                "GET",
+                event.url,
+                headers=self._headers(event),
+                follow_redirects=False,
+                timeout=httpx.Timeout(self.options.deadline),
+            ) as response:
+                body = bytearray()
+                if _wants_body(response.status_code):
+                    async for chunk in response.aiter_bytes():
+                        body += chunk
+                        if len(body) >= READ_LIMIT:
+                            break
+                return _answer(response, bytes(body[:READ_LIMIT]))
+        except (httpx.HTTPError, OSError) as error:
+            return _failure(error)
+
+    async def aclose(self) -> None:
+        if self._own_client:
+            await self.client.aclose()
+
+    async def __aenter__(self) -> AsyncRobotsChecker:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.aclose()

@@ -1,0 +1,691 @@
+"""The robots.txt fetcher over real sockets, asserting what the servers saw.
+
+Time is a ManualClock (cache expiry without sleeping); only the drip-feeding
+servers sleep, and no assertion depends on how long anything took.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import socket
+import threading
+from collections.abc import Callable, Iterator
+from email.utils import formatdate
+from typing import Any
+
+import httpx
+import pytest
+from pytest_httpserver import HTTPServer
+from werkzeug import Request, Response
+
+from robotkit.clock import ManualClock
+from robotkit.http.robots import AsyncRobotsChecker, RobotsChecker, RobotsOptions
+from robotkit.identity import Identity
+from robotkit.reasons import Decision, Reason
+from robotkit.robots.status import Profile, RobotsOutcome
+from robotkit.robots.verdict import Verdict
+
+BOT = Identity.build("ExampleBot", "1.0", "https://example.org/bot", from_="ops@example.org")
+RULES = "User-agent: *\nDisallow: /private\n"
+DAY = 86_400.0
+
+
+@pytest.fixture(scope="module")
+def _second_host() -> Iterator[HTTPServer]:
+    server = HTTPServer(host="127.0.0.2", port=0)
+    server.start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def httpserver2(_second_host: HTTPServer) -> Iterator[HTTPServer]:
+    """127.0.0.2, started once for this module (stopping a server costs 0.5 s)."""
+    yield _second_host
+    _second_host.clear()
+
+
+def robots_hits(server: HTTPServer) -> list[Request]:
+    return [request for request, _ in server.log if request.path == "/robots.txt"]
+
+
+def sync_checker(clock: ManualClock, **options: Any) -> RobotsChecker:
+    return RobotsChecker(BOT, clock=clock, options=RobotsOptions(**options))
+
+
+def check_async(clock: ManualClock, urls: list[str], **options: Any) -> list[Verdict]:
+    async def run() -> list[Verdict]:
+        async with AsyncRobotsChecker(
+            BOT, clock=clock, options=RobotsOptions(**options)
+        ) as checker:
+            return list(await asyncio.gather(*(checker.check(url) for url in urls)))
+
+    return asyncio.run(run())
+
+
+def http_date(when: float) -> str:
+    return formatdate(when, usegmt=True)
+
+
+# -- status table, both profiles -------------------------------------------------
+
+STATUS_ROWS = [
+    # status, profile, decision, reason, outcome
+    (200, Profile.CLASSIC, Decision.DISALLOW, Reason.ROBOTS_DISALLOW, RobotsOutcome.RULES),
+    (200, Profile.RFC9309, Decision.DISALLOW, Reason.ROBOTS_DISALLOW, RobotsOutcome.RULES),
+    (404, Profile.CLASSIC, Decision.ALLOW, Reason.ALLOWED, RobotsOutcome.ALLOW_ALL),
+    (404, Profile.RFC9309, Decision.ALLOW, Reason.ALLOWED, RobotsOutcome.ALLOW_ALL),
+    (410, Profile.CLASSIC, Decision.ALLOW, Reason.ALLOWED, RobotsOutcome.ALLOW_ALL),
+    (410, Profile.RFC9309, Decision.ALLOW, Reason.ALLOWED, RobotsOutcome.ALLOW_ALL),
+    (400, Profile.CLASSIC, Decision.ALLOW, Reason.ALLOWED, RobotsOutcome.ALLOW_ALL),
+    (451, Profile.RFC9309, Decision.ALLOW, Reason.ALLOWED, RobotsOutcome.ALLOW_ALL),
+    (401, Profile.CLASSIC, Decision.DISALLOW, Reason.ROBOTS_DENY_ALL, RobotsOutcome.DENY_ALL),
+    (401, Profile.RFC9309, Decision.ALLOW, Reason.ALLOWED, RobotsOutcome.ALLOW_ALL),
+    (403, Profile.CLASSIC, Decision.DISALLOW, Reason.ROBOTS_DENY_ALL, RobotsOutcome.DENY_ALL),
+    (403, Profile.RFC9309, Decision.ALLOW, Reason.ALLOWED, RobotsOutcome.ALLOW_ALL),
+    (429, Profile.CLASSIC, Decision.DEFER, Reason.ROBOTS_DEFERRED, RobotsOutcome.DEFERRED),
+    (429, Profile.RFC9309, Decision.DEFER, Reason.ROBOTS_DEFERRED, RobotsOutcome.DEFERRED),
+    (500, Profile.CLASSIC, Decision.DEFER, Reason.ROBOTS_DEFERRED, RobotsOutcome.DEFERRED),
+    (503, Profile.RFC9309, Decision.DEFER, Reason.ROBOTS_DEFERRED, RobotsOutcome.DEFERRED),
+]
+
+
+@pytest.mark.parametrize(("status", "profile", "decision", "reason", "outcome"), STATUS_ROWS)
+def test_status_row(
+    httpserver: HTTPServer,
+    clock: ManualClock,
+    status: int,
+    profile: Profile,
+    decision: Decision,
+    reason: Reason,
+    outcome: RobotsOutcome,
+) -> None:
+    httpserver.expect_request("/robots.txt").respond_with_data(RULES, status=status)
+    with sync_checker(clock, profile=profile) as checker:
+        verdict = checker.check(httpserver.url_for("/private/page"))
+        again = checker.check(httpserver.url_for("/other"))
+    assert (verdict.decision, verdict.reason, verdict.outcome) == (decision, reason, outcome)
+    assert verdict.robots_status == status
+    assert again.outcome is outcome
+    assert len(robots_hits(httpserver)) == 1  # the second check used the cache
+
+
+@pytest.mark.parametrize("status", [429, 503])
+@pytest.mark.parametrize("as_date", [False, True])
+def test_retry_after_seconds_and_date(
+    httpserver: HTTPServer, clock: ManualClock, status: int, as_date: bool
+) -> None:
+    value = http_date(clock.now + 3600) if as_date else "3600"
+    httpserver.expect_request("/robots.txt").respond_with_data(
+        "busy", status=status, headers={"Retry-After": value}
+    )
+    with sync_checker(clock) as checker:
+        url = httpserver.url_for("/a")
+        verdict = checker.check(url)
+        assert verdict.decision is Decision.DEFER
+        assert verdict.retry_after(clock.now) == 3600
+        assert verdict.to_json(clock.now)["retry_after"] == 3600
+        clock.advance(3599)
+        assert checker.check(url).retry_after(clock.now) == 1  # held, not re-fetched
+        assert len(robots_hits(httpserver)) == 1
+        clock.advance(2)
+        checker.check(url)
+    assert len(robots_hits(httpserver)) == 2
+
+
+def test_deferral_without_retry_after_backs_off(httpserver: HTTPServer, clock: ManualClock) -> None:
+    httpserver.expect_request("/robots.txt").respond_with_data("down", status=500)
+    with sync_checker(clock) as checker:
+        url = httpserver.url_for("/a")
+        waits = []
+        for _ in range(3):
+            verdict = checker.check(url)
+            waits.append(verdict.retry_after(clock.now))
+            clock.advance(verdict.retry_after(clock.now) or 0)
+    assert waits == [60, 120, 240]
+    assert len(robots_hits(httpserver)) == 3
+
+
+def closed_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@pytest.mark.parametrize("profile", list(Profile))
+def test_connection_refused_defers(clock: ManualClock, profile: Profile) -> None:
+    url = f"http://127.0.0.1:{closed_port()}/page"
+    with sync_checker(clock, profile=profile) as checker:
+        verdict = checker.check(url)
+    assert verdict.decision is Decision.DEFER and verdict.reason is Reason.ROBOTS_DEFERRED
+    assert verdict.robots_status is None and "network-error" in verdict.detail
+    (async_verdict,) = check_async(clock, [url], profile=profile)
+    assert async_verdict.decision is Decision.DEFER and async_verdict.robots_status is None
+
+
+# -- drip-feeding and stalled servers -------------------------------------------
+
+
+class RawServer:
+    """A socket server that misbehaves on purpose: ``talk(conn, stop)`` answers."""
+
+    def __init__(self, talk: Callable[[socket.socket, threading.Event], None]) -> None:
+        self.sock = socket.socket()
+        self.sock.bind(("127.0.0.1", 0))
+        self.sock.listen()
+        self.sock.settimeout(0.05)
+        self.stop = threading.Event()
+        self.requests: list[bytes] = []
+        self.talk = talk
+        self.thread = threading.Thread(target=self._serve, daemon=True)
+        self.thread.start()
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.sock.getsockname()[1]}"
+
+    def _serve(self) -> None:
+        while not self.stop.is_set():
+            try:
+                conn, _ = self.sock.accept()
+            except OSError:
+                continue
+            threading.Thread(target=self._handle, args=(conn,), daemon=True).start()
+
+    def _handle(self, conn: socket.socket) -> None:
+        with conn:
+            data = b""
+            while b"\r\n\r\n" not in data:
+                chunk = conn.recv(4096)
+                if not chunk:
+                    return
+                data += chunk
+            self.requests.append(data)
+            with contextlib.suppress(OSError):
+                self.talk(conn, self.stop)
+
+    def close(self) -> None:
+        self.stop.set()
+        self.thread.join()
+        self.sock.close()
+
+
+def drip(payload: bytes) -> Callable[[socket.socket, threading.Event], None]:
+    def talk(conn: socket.socket, stop: threading.Event) -> None:
+        for byte in payload:
+            conn.sendall(bytes([byte]))
+            if stop.wait(0.05):
+                return
+
+    return talk
+
+
+DRIP_BODY = b"HTTP/1.1 200 OK\r\nContent-Length: 100000\r\n\r\n" + b"#" * 100_000
+DRIP_HEADERS = b"HTTP/1.1 200 OK\r\n" + b"X-Slow: " + b"a" * 100_000
+
+
+@pytest.fixture(params=[DRIP_BODY, DRIP_HEADERS], ids=["body", "headers"])
+def dripping(request: pytest.FixtureRequest) -> Iterator[RawServer]:
+    server = RawServer(drip(request.param))
+    yield server
+    server.close()
+
+
+def test_drip_feeding_server_is_cut_at_deadline_sync(
+    dripping: RawServer, clock: ManualClock
+) -> None:
+    with sync_checker(clock, deadline=0.5) as checker:
+        verdict = checker.check(dripping.url + "/page")
+    assert verdict.decision is Decision.DEFER
+    assert verdict.robots_status is None and "timeout" in verdict.detail
+    assert len(dripping.requests) == 1
+
+
+def test_drip_feeding_server_is_cut_at_deadline_async(
+    dripping: RawServer, clock: ManualClock
+) -> None:
+    (verdict,) = check_async(clock, [dripping.url + "/page"], deadline=0.5)
+    assert verdict.decision is Decision.DEFER
+    assert verdict.robots_status is None and "timeout" in verdict.detail
+
+
+def test_stalled_server_times_out(clock: ManualClock) -> None:
+    server = RawServer(lambda conn, stop: stop.wait(10) and None)
+    try:
+        with sync_checker(clock, deadline=0.3) as checker:
+            verdict = checker.check(server.url + "/")
+    finally:
+        server.close()
+    assert verdict.decision is Decision.DEFER and "timeout" in verdict.detail
+
+
+# -- redirects ----------------------------------------------------------------------
+
+
+def build_chain(hops: int, a: HTTPServer, b: HTTPServer, final_body: str = RULES) -> list[str]:
+    """robots.txt on ``a`` redirects ``hops`` times, alternating hosts; returns
+    the URLs requested in order."""
+    servers = [a, b]
+    urls = [a.url_for("/robots.txt")]
+    for hop in range(1, hops + 1):
+        server = servers[hop % 2]
+        urls.append(server.url_for(f"/hop{hop}"))
+    for index, _url in enumerate(urls):
+        server = servers[index % 2]
+        path = "/robots.txt" if index == 0 else f"/hop{index}"
+        if index < hops:
+            server.expect_request(path).respond_with_data(
+                "", status=301 if index % 2 else 302, headers={"Location": urls[index + 1]}
+            )
+        else:
+            server.expect_request(path).respond_with_data(final_body)
+    return urls
+
+
+@pytest.mark.parametrize("hops", [1, 2, 3, 4, 5])
+def test_redirect_chains_across_hosts(
+    httpserver: HTTPServer, httpserver2: HTTPServer, clock: ManualClock, hops: int
+) -> None:
+    urls = build_chain(hops, httpserver, httpserver2)
+    with sync_checker(clock) as checker:
+        verdict = checker.check(httpserver.url_for("/private/x"))
+    assert verdict.reason is Reason.ROBOTS_DISALLOW
+    assert verdict.robots_status == 200
+    assert verdict.robots_url == httpserver.url_for("/robots.txt")
+    assert [hop.url for hop in verdict.redirects] == urls[:-1]
+    seen = [r.url for r, _ in httpserver.log] + [r.url for r, _ in httpserver2.log]
+    assert sorted(seen) == sorted(urls)
+    # every hop carried the robot's identity
+    assert all(r.headers["User-Agent"] == BOT.user_agent for r, _ in httpserver2.log)
+
+
+def test_sixth_redirect_counts_as_404(
+    httpserver: HTTPServer, httpserver2: HTTPServer, clock: ManualClock
+) -> None:
+    urls = build_chain(6, httpserver, httpserver2)
+    (verdict,) = check_async(clock, [httpserver.url_for("/private/x")])
+    assert verdict.decision is Decision.ALLOW
+    assert verdict.outcome is RobotsOutcome.ALLOW_ALL
+    assert len(verdict.redirects) == 6 and "more than 5" in verdict.detail
+    seen = {r.url for r, _ in httpserver.log} | {r.url for r, _ in httpserver2.log}
+    assert urls[-1] not in seen  # the 6th target was never fetched
+    assert seen == set(urls[:-1])
+
+
+def test_redirect_loop_counts_as_404(
+    httpserver: HTTPServer, httpserver2: HTTPServer, clock: ManualClock
+) -> None:
+    httpserver.expect_request("/robots.txt").respond_with_data(
+        "", status=301, headers={"Location": httpserver2.url_for("/loop")}
+    )
+    httpserver2.expect_request("/loop").respond_with_data(
+        "", status=308, headers={"Location": httpserver.url_for("/robots.txt")}
+    )
+    with sync_checker(clock) as checker:
+        verdict = checker.check(httpserver.url_for("/private"))
+    assert verdict.decision is Decision.ALLOW and verdict.outcome is RobotsOutcome.ALLOW_ALL
+    assert "loop" in verdict.detail and verdict.robots_status == 308
+    assert len(httpserver.log) == 1 and len(httpserver2.log) == 1
+
+
+def test_rules_apply_to_the_original_origin(
+    httpserver: HTTPServer, httpserver2: HTTPServer, clock: ManualClock
+) -> None:
+    httpserver.expect_request("/robots.txt").respond_with_data(
+        "", status=301, headers={"Location": httpserver2.url_for("/robots.txt")}
+    )
+    httpserver2.expect_request("/robots.txt").respond_with_data(RULES)
+    with sync_checker(clock) as checker:
+        assert checker.check(httpserver.url_for("/private")).reason is Reason.ROBOTS_DISALLOW
+        # the target origin has its own entry: its robots.txt is fetched for itself
+        assert checker.check(httpserver2.url_for("/private")).redirects == ()
+    assert len(robots_hits(httpserver2)) == 2
+
+
+# -- bodies: size, BOM, encoding -------------------------------------------------
+
+
+def big_robots() -> bytes:
+    head = b"User-agent: *\nDisallow: /early\n"
+    filler = b"# " + b"x" * 98 + b"\n"
+    body = head + filler * (600 * 1024 // len(filler))
+    assert len(body) > 590 * 1024
+    return body + b"Disallow: /late\n"
+
+
+def test_600_kib_robots_rules_past_500_kib_do_not_apply(
+    httpserver: HTTPServer, clock: ManualClock, tmp_path: object
+) -> None:
+    httpserver.expect_request("/robots.txt").respond_with_data(big_robots())
+    with sync_checker(clock) as checker:
+        early = checker.check(httpserver.url_for("/early"))
+        late = checker.check(httpserver.url_for("/late"))
+    assert early.reason is Reason.ROBOTS_DISALLOW
+    assert late.decision is Decision.ALLOW
+    assert "500 KiB" in late.detail
+    assert len(robots_hits(httpserver)) == 1
+    (async_late,) = check_async(clock, [httpserver.url_for("/late")])
+    assert async_late.decision is Decision.ALLOW
+
+
+def test_big_local_file_is_cut_too(tmp_path: pytest.TempPathFactory) -> None:
+    path = tmp_path / "robots.txt"  # type: ignore[operator]
+    path.write_bytes(big_robots())
+    checker = RobotsChecker.from_file(path, BOT)
+    assert checker.check("http://any.test/early").reason is Reason.ROBOTS_DISALLOW
+    late = checker.check("http://other.test/late")
+    assert late.decision is Decision.ALLOW and late.robots_status is None
+    assert late.robots_url is not None and late.robots_url.startswith("file://")
+
+
+def test_bom_is_stripped(httpserver: HTTPServer, clock: ManualClock) -> None:
+    httpserver.expect_request("/robots.txt").respond_with_data(
+        b"\xef\xbb\xbfUser-agent: ExampleBot\nDisallow: /bom\n"
+    )
+    with sync_checker(clock) as checker:
+        verdict = checker.check(httpserver.url_for("/bom"))
+    assert verdict.reason is Reason.ROBOTS_DISALLOW
+    assert verdict.rule is not None and verdict.rule.line == 2
+
+
+def test_invalid_utf8_is_decoded_leniently(httpserver: HTTPServer, clock: ManualClock) -> None:
+    httpserver.expect_request("/robots.txt").respond_with_data(
+        b"User-agent: *\nDisallow: /caf\xe9\xff\nDisallow: /x\n"
+    )
+    with sync_checker(clock) as checker:
+        verdict = checker.check(httpserver.url_for("/x/1"))
+    assert verdict.reason is Reason.ROBOTS_DISALLOW
+    assert verdict.rule is not None and verdict.rule.line == 3
+
+
+# -- freshness with the injected clock ---------------------------------------------
+
+
+def test_expiry_by_max_age(httpserver: HTTPServer, clock: ManualClock) -> None:
+    httpserver.expect_request("/robots.txt").respond_with_data(
+        RULES, headers={"Cache-Control": "max-age=300"}
+    )
+    with sync_checker(clock) as checker:
+        checker.check(httpserver.url_for("/"))
+        clock.advance(299)
+        checker.check(httpserver.url_for("/"))
+        assert len(robots_hits(httpserver)) == 1
+        clock.advance(2)
+        checker.check(httpserver.url_for("/"))
+    assert len(robots_hits(httpserver)) == 2
+
+
+def test_expiry_by_expires(httpserver: HTTPServer, clock: ManualClock) -> None:
+    httpserver.expect_request("/robots.txt").respond_with_data(
+        RULES, headers={"Date": http_date(clock.now), "Expires": http_date(clock.now + 600)}
+    )
+    with sync_checker(clock) as checker:
+        checker.check(httpserver.url_for("/"))
+        clock.advance(599)
+        checker.check(httpserver.url_for("/"))
+        assert len(robots_hits(httpserver)) == 1
+        clock.advance(2)
+        checker.check(httpserver.url_for("/"))
+    assert len(robots_hits(httpserver)) == 2
+
+
+@pytest.mark.parametrize(
+    ("cache_control", "min_ttl", "lifetime"),
+    [("max-age=5", 60.0, 60.0), ("no-cache", 120.0, 120.0), ("max-age=999999", 60.0, DAY)],
+)
+def test_floor_and_ceiling(
+    httpserver: HTTPServer,
+    clock: ManualClock,
+    cache_control: str,
+    min_ttl: float,
+    lifetime: float,
+) -> None:
+    httpserver.expect_request("/robots.txt").respond_with_data(
+        RULES, headers={"Cache-Control": cache_control}
+    )
+    with sync_checker(clock, min_ttl=min_ttl) as checker:
+        checker.check(httpserver.url_for("/"))
+        clock.advance(lifetime - 1)
+        checker.check(httpserver.url_for("/"))
+        assert len(robots_hits(httpserver)) == 1
+        clock.advance(2)
+        checker.check(httpserver.url_for("/"))
+    assert len(robots_hits(httpserver)) == 2
+
+
+def test_304_revalidation_renews_the_copy(httpserver: HTTPServer, clock: ManualClock) -> None:
+    modified = http_date(clock.now - DAY)
+
+    def handler(request: Request) -> Response:
+        if request.headers.get("If-None-Match") == '"v1"':
+            return Response(status=304, headers={"Cache-Control": "max-age=600", "ETag": '"v1"'})
+        return Response(
+            RULES,
+            headers={"ETag": '"v1"', "Last-Modified": modified, "Cache-Control": "max-age=100"},
+        )
+
+    httpserver.expect_request("/robots.txt").respond_with_handler(handler)
+    with sync_checker(clock) as checker:
+        url = httpserver.url_for("/private")
+        assert checker.check(url).reason is Reason.ROBOTS_DISALLOW
+        clock.advance(101)
+        renewed = checker.check(url)
+        assert renewed.reason is Reason.ROBOTS_DISALLOW and "304" in renewed.detail
+        hits = robots_hits(httpserver)
+        assert len(hits) == 2
+        assert "If-None-Match" not in hits[0].headers
+        assert hits[1].headers["If-None-Match"] == '"v1"'
+        assert hits[1].headers["If-Modified-Since"] == modified
+        clock.advance(599)  # the 304's own max-age is the new lifetime
+        checker.check(url)
+        assert len(robots_hits(httpserver)) == 2
+        clock.advance(2)
+        checker.check(url)
+    assert len(robots_hits(httpserver)) == 3
+
+
+class Flaky:
+    """200 with rules first, then 503 forever."""
+
+    def __init__(self, good: bool = True) -> None:
+        self.good = good
+
+    def __call__(self, request: Request) -> Response:
+        if self.good:
+            self.good = False
+            return Response(RULES, headers={"Cache-Control": "max-age=100"})
+        return Response("down", status=503)
+
+
+@pytest.mark.parametrize(
+    ("profile", "had_copy", "decision", "outcome"),
+    [
+        (Profile.RFC9309, True, Decision.DISALLOW, RobotsOutcome.RULES),
+        (Profile.RFC9309, False, Decision.ALLOW, RobotsOutcome.ALLOW_ALL),
+        (Profile.CLASSIC, True, Decision.DEFER, RobotsOutcome.DEFERRED),
+    ],
+)
+def test_thirty_days_unreachable(
+    httpserver: HTTPServer,
+    clock: ManualClock,
+    profile: Profile,
+    had_copy: bool,
+    decision: Decision,
+    outcome: RobotsOutcome,
+) -> None:
+    httpserver.expect_request("/robots.txt").respond_with_handler(Flaky(had_copy))
+    url = httpserver.url_for("/private")
+    with sync_checker(clock, profile=profile) as checker:
+        first = checker.check(url)
+        assert first.decision is (Decision.DISALLOW if had_copy else Decision.DEFER)
+        clock.advance(101)
+        assert checker.check(url).decision is Decision.DEFER  # unreachable: defer
+        clock.advance(29 * DAY)
+        assert checker.check(url).decision is Decision.DEFER  # still within 30 days
+        clock.advance(DAY)
+        late = checker.check(url)
+    assert (late.decision, late.outcome) == (decision, outcome)
+    assert late.robots_status == 503
+    assert len(robots_hits(httpserver)) == 4
+
+
+# -- one fetch per origin, origins in parallel ------------------------------------
+
+
+def gated(gate: threading.Event) -> Callable[[Request], Response]:
+    def handler(request: Request) -> Response:
+        gate.wait(5)
+        return Response(RULES)
+
+    return handler
+
+
+def test_100_threads_on_one_origin_share_one_fetch(
+    httpserver: HTTPServer, clock: ManualClock
+) -> None:
+    gate = threading.Event()
+    httpserver.expect_request("/robots.txt").respond_with_handler(gated(gate))
+    verdicts: list[Verdict] = []
+    barrier = threading.Barrier(101)
+    with sync_checker(clock) as checker:
+
+        def work(n: int) -> None:
+            barrier.wait()
+            verdicts.append(checker.check(httpserver.url_for(f"/private/{n}")))
+
+        threads = [threading.Thread(target=work, args=(n,)) for n in range(100)]
+        for thread in threads:
+            thread.start()
+        barrier.wait()
+        gate.set()
+        for thread in threads:
+            thread.join()
+    assert len(verdicts) == 100
+    assert {v.reason for v in verdicts} == {Reason.ROBOTS_DISALLOW}
+    assert len(robots_hits(httpserver)) == 1
+
+
+def test_100_tasks_on_one_origin_share_one_fetch(
+    httpserver: HTTPServer, clock: ManualClock
+) -> None:
+    httpserver.expect_request("/robots.txt").respond_with_data(RULES)
+    urls = [httpserver.url_for(f"/private/{n}") for n in range(100)]
+    verdicts = check_async(clock, urls)
+    assert [v.url for v in verdicts] == urls
+    assert {v.reason for v in verdicts} == {Reason.ROBOTS_DISALLOW}
+    assert len(robots_hits(httpserver)) == 1
+
+
+def test_a_slow_origin_does_not_delay_another_sync(
+    httpserver: HTTPServer, httpserver2: HTTPServer, clock: ManualClock
+) -> None:
+    slow_arrived, fast_done = threading.Event(), threading.Event()
+    waited: list[bool] = []
+
+    def slow(request: Request) -> Response:
+        slow_arrived.set()
+        waited.append(fast_done.wait(5))  # True only if the other fetch ran meanwhile
+        return Response(RULES)
+
+    httpserver.expect_request("/robots.txt").respond_with_handler(slow)
+    httpserver2.expect_request("/robots.txt").respond_with_data(RULES)
+    order: list[str] = []
+    with sync_checker(clock) as checker:
+
+        def check_slow() -> None:
+            checker.check(httpserver.url_for("/"))
+            order.append("slow")
+
+        thread = threading.Thread(target=check_slow)
+        thread.start()
+        assert slow_arrived.wait(5)  # the slow fetch is in flight
+        checker.check(httpserver2.url_for("/"))
+        order.append("fast")
+        fast_done.set()
+        thread.join()
+    assert order == ["fast", "slow"]
+    assert waited == [True]
+
+
+def test_a_slow_origin_does_not_delay_another_async(
+    httpserver: HTTPServer, httpserver2: HTTPServer, clock: ManualClock
+) -> None:
+    fast_done = threading.Event()
+    waited: list[bool] = []
+
+    def slow(request: Request) -> Response:
+        waited.append(fast_done.wait(5))
+        return Response(RULES)
+
+    httpserver.expect_request("/robots.txt").respond_with_handler(slow)
+    httpserver2.expect_request("/robots.txt").respond_with_data(RULES)
+
+    async def run() -> list[str]:
+        order: list[str] = []
+        async with AsyncRobotsChecker(BOT, clock=clock) as checker:
+
+            async def one(url: str, name: str) -> None:
+                await checker.check(url)
+                order.append(name)
+                if name == "fast":
+                    fast_done.set()
+
+            await asyncio.gather(
+                one(httpserver.url_for("/"), "slow"), one(httpserver2.url_for("/"), "fast")
+            )
+        return order
+
+    assert asyncio.run(run()) == ["fast", "slow"]
+    assert waited == [True]
+
+
+def test_parallel_limit_one_serializes_origins(
+    httpserver: HTTPServer, httpserver2: HTTPServer, clock: ManualClock
+) -> None:
+    """The counter-test: with max_parallel=1 the slow fetch does hold the other."""
+    fast_done = threading.Event()
+    waited: list[bool] = []
+
+    def slow(request: Request) -> Response:
+        waited.append(fast_done.wait(0.3))
+        return Response(RULES)
+
+    httpserver.expect_request("/robots.txt").respond_with_handler(slow)
+    httpserver2.expect_request("/robots.txt").respond_with_data(RULES)
+
+    async def run() -> None:
+        async with AsyncRobotsChecker(
+            BOT, clock=clock, options=RobotsOptions(max_parallel=1)
+        ) as checker:
+            await asyncio.gather(
+                checker.check(httpserver.url_for("/")), checker.check(httpserver2.url_for("/"))
+            )
+            fast_done.set()
+
+    asyncio.run(run())
+    assert waited == [False]
+
+
+# -- identity and embedding ------------------------------------------------------------
+
+
+def test_identifying_headers(httpserver: HTTPServer, clock: ManualClock) -> None:
+    httpserver.expect_request("/robots.txt").respond_with_data(RULES)
+    with sync_checker(clock) as checker:
+        checker.check(httpserver.url_for("/"))
+    (request,) = robots_hits(httpserver)
+    assert request.headers["User-Agent"] == "ExampleBot/1.0 (+https://example.org/bot)"
+    assert request.headers["From"] == "ops@example.org"
+    assert request.headers["Accept"] == BOT.accept
+
+
+def test_callers_client_is_used_and_left_open(httpserver: HTTPServer, clock: ManualClock) -> None:
+    httpserver.expect_request("/robots.txt").respond_with_data(RULES)
+    seen: list[str] = []
+    client = httpx.Client(event_hooks={"request": [lambda request: seen.append(str(request.url))]})
+    with RobotsChecker(BOT, client=client, clock=clock) as checker:
+        checker.check(httpserver.url_for("/private"))
+    assert seen == [httpserver.url_for("/robots.txt")]
+    assert not client.is_closed
+    client.close()
