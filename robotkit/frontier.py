@@ -36,7 +36,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from enum import Enum
 from hashlib import sha256
-from typing import Any, Final
+from typing import Any, BinaryIO, Final
 
 from robotkit.clock import Clock
 from robotkit.reasons import Reason
@@ -168,6 +168,18 @@ class _Host:
         self.queued -= 1
         return entry
 
+    def remove(self, key: str) -> bool:
+        """Take a queued entry out by key (journal replay of a URL done)."""
+        for depth, bucket in self.queues.items():
+            for i, entry in enumerate(bucket):
+                if entry.key == key:
+                    del bucket[i]
+                    if not bucket:
+                        del self.queues[depth]
+                    self.queued -= 1
+                    return True
+        return False
+
     def active(self) -> Iterator[FrontierEntry]:
         """Queued entries in service order, the busy one first."""
         if self.busy is not None:
@@ -218,6 +230,7 @@ class Frontier:
         self._done = 0
         self._rejected: Counter[Reason] = Counter()
         self.generation = 0  # checkpoints written or restored so far
+        self._journal: _Journal | None = None
 
     # -- adding ---------------------------------------------------------------
 
@@ -249,6 +262,8 @@ class Frontier:
         if not self.seen.add(key):
             self._rejected[Reason.DUPLICATE_URL] += 1
             return DUPLICATE
+        if self._journal is not None:
+            self._journal.write(["a", *_origin_list(host), url, key, depth, referer])
         return self._admit(self._host(host), FrontierEntry(url, key, depth, referer, host))
 
     def _admit(self, host: _Host, entry: FrontierEntry) -> AddResult:
@@ -339,6 +354,8 @@ class Frontier:
 
     def set_ready_at(self, host: Origin, when: float) -> None:
         """The crawler's pacing says ``host`` may not be fetched before ``when``."""
+        if self._journal is not None:
+            self._journal.write(["t", *_origin_list(host), when])
         state = self._host(host)
         state.ready_at = when
         if state.busy is None and state.queues:
@@ -360,6 +377,11 @@ class Frontier:
         """``entry`` was fetched (or given up): its host may be served again, from
         ``ready_at`` if given."""
         host = self._release_busy(entry)
+        if self._journal is not None:
+            self._journal.write(["d", *_origin_list(entry.host), entry.key, ready_at])
+        self._finish(host, ready_at)
+
+    def _finish(self, host: _Host, ready_at: float | None) -> None:
         host.done += 1
         self._done += 1
         if ready_at is not None:
@@ -371,6 +393,8 @@ class Frontier:
         back at the head of its host's queue, to be served from ``ready_at``."""
         host = self._release_busy(entry)
         if ready_at is not None:
+            if self._journal is not None:
+                self._journal.write(["t", *_origin_list(entry.host), ready_at])
             host.ready_at = ready_at
         self._enqueue(host, entry, front=True)
         self._schedule(host)
@@ -390,6 +414,8 @@ class Frontier:
         now fit. Returns how many were released."""
         if budget is not None and budget < 0:
             raise ValueError("budget must be at least 0")
+        if self._journal is not None:
+            self._journal.write(["b", budget, None if host is None else _origin_list(host)])
         if host is None:
             self.host_budget = budget
             targets = list(self._hosts.values())
@@ -403,6 +429,8 @@ class Frontier:
         """Hold back every queued and future URL of ``host`` with ``reason`` (e.g. the
         guard found a trap region). Returns how many queued URLs were parked; the
         one in flight, if any, is not recalled."""
+        if self._journal is not None:
+            self._journal.write(["p", *_origin_list(host), str(reason)])
         state = self._host(host)
         state.park_reason = reason
         moved = 0
@@ -421,6 +449,8 @@ class Frontier:
 
     def unpark_host(self, host: Origin) -> int:
         """Undo :meth:`park_host`; parked URLs return within the host's budget."""
+        if self._journal is not None:
+            self._journal.write(["u", *_origin_list(host)])
         state = self._host(host)
         state.park_reason = None
         return self._release(state)
@@ -484,13 +514,67 @@ class Frontier:
         them again rather than losing them.
         """
         self.generation += 1
-        _atomic_write(os.fspath(path), self._encode())
+        path = os.fspath(path)
+        _atomic_write(path, self._encode())
+        journal = self._journal
+        if journal is not None and journal.checkpoint_path == os.path.abspath(path):
+            self._journal = _Journal.start(path, self.generation, journal.sync)
+            journal.close()
         return self.generation
+
+    # -- journal ----------------------------------------------------------------
+
+    def open_journal(self, path: str | os.PathLike[str], *, sync: bool = False) -> None:
+        """Record every change between checkpoints in ``<path>.journal``.
+
+        Writes a checkpoint to ``path`` first, then appends one line per URL
+        queued or parked, per URL done and per pacing, budget or parking change.
+        Each line is flushed to the operating system before the call returns, so
+        a killed process (SIGKILL included) loses nothing that was recorded;
+        ``sync=True`` also fsyncs each line, for power loss, at the cost of a disk
+        flush per URL. Each checkpoint to ``path`` starts a fresh journal;
+        :meth:`restore` replays the journal that belongs to its checkpoint.
+        Refusals (duplicates, depth limit) are not journaled: only their counts in
+        :meth:`stats` can be behind after a restore.
+        """
+        self.close_journal()
+        self._journal = _Journal(os.path.abspath(os.fspath(path)), None, sync)
+        self.checkpoint(path)
+
+    def close_journal(self) -> None:
+        if self._journal is not None:
+            self._journal.close()
+            self._journal = None
+
+    def _replay(self, record: list[Any]) -> None:
+        op = record[0]
+        if op == "a":
+            _, scheme, name, port, url, key, depth, referer = record
+            self.add(url, key, depth, referer, host=Origin(scheme, name, port))
+        elif op == "d":
+            _, scheme, name, port, key, ready_at = record
+            state = self._host(Origin(scheme, name, port))
+            if state.remove(key):
+                self._queued -= 1
+            self._finish(state, ready_at)
+        elif op == "t":
+            _, scheme, name, port, when = record
+            self.set_ready_at(Origin(scheme, name, port), when)
+        elif op == "b":
+            _, budget, origin = record
+            self.set_host_budget(budget, None if origin is None else Origin(*origin))
+        elif op == "p":
+            _, scheme, name, port, reason = record
+            self.park_host(Origin(scheme, name, port), Reason(reason))
+        elif op == "u":
+            _, scheme, name, port = record
+            self.unpark_host(Origin(scheme, name, port))
+        else:
+            raise CheckpointError(f"unknown journal record {op!r}")
 
     def _encode(self) -> Iterator[bytes]:
         snap = self.seen.snapshot()
         hosts = list(self._hosts.values())
-        index = {state.origin: i for i, state in enumerate(hosts)}
         header = {
             "generation": self.generation,
             "max_depth": self.max_depth,
@@ -511,25 +595,20 @@ class Frontier:
         yield FORMAT + b" %d\n" % VERSION
         yield _line(header)
         for state in hosts:
-            origin = state.origin
+            # One line per host: json's C encoder makes one big list far cheaper
+            # than a line per URL. A key equal to its URL is stored as null.
             yield _line(
                 [
-                    origin.scheme,
-                    origin.host,
-                    origin.port,
+                    *_origin_list(state.origin),
                     state.ready_at,
                     state.admitted,
                     state.done,
                     None if state.park_reason is None else str(state.park_reason),
                     state.budget,
+                    [_entry_list(entry) for entry in state.active()],
+                    [_entry_list(entry) for entry in state.parked],
                 ]
             )
-        for state in hosts:
-            i = index[state.origin]
-            for entry in state.active():
-                yield _line([i, 0, entry.url, entry.key, entry.depth, entry.referer])
-            for entry in state.parked:
-                yield _line([i, 1, entry.url, entry.key, entry.depth, entry.referer])
         yield from snap.blobs
 
     @classmethod
@@ -547,11 +626,14 @@ class Frontier:
         except OSError as exc:
             raise CheckpointError(f"cannot read checkpoint {os.fspath(path)!r}: {exc}") from None
         try:
-            return cls._decode(_verified(data), clock)
+            frontier = cls._decode(_verified(data), clock)
+            for record in _Journal.records(_Journal.path_for(path), frontier.generation):
+                frontier._replay(record)
         except CheckpointError:
             raise
         except (ValueError, KeyError, IndexError, TypeError) as exc:
             raise CheckpointError(f"corrupt checkpoint {os.fspath(path)!r}: {exc}") from None
+        return frontier
 
     @classmethod
     def _decode(cls, data: bytes, clock: Clock | None) -> Frontier:
@@ -585,31 +667,94 @@ class Frontier:
         frontier.generation = header["generation"]
         frontier._done = header["done"]
         frontier._rejected = Counter({Reason(k): v for k, v in header["rejected"].items()})
-        hosts: list[_Host] = []
+        entries = 0
         for _ in range(header["hosts"]):
-            scheme, name, port, ready_at, admitted, done, reason, budget = json.loads(lines.next())
+            (scheme, name, port, ready_at, admitted, done, reason, budget, active, parked) = (
+                json.loads(lines.next())
+            )
             state = frontier._host(Origin(scheme, name, port))
             state.ready_at = float(ready_at)
             state.done = done
             state.park_reason = None if reason is None else Reason(reason)
             state.budget = budget
-            state.admitted = admitted
-            hosts.append(state)
-        admitted = [state.admitted for state in hosts]
-        for _ in range(header["entries"]):
-            i, parked, url, key, depth, referer = json.loads(lines.next())
-            state = hosts[i]
-            entry = FrontierEntry(url, key, depth, referer, state.origin)
-            if parked:
-                state.parked.append(entry)
-                frontier._parked += 1
-            else:
-                frontier._enqueue(state, entry)
-        if lines.pos != len(data) - len(rest) + entry_end:
+            for url, key, depth, referer in active:
+                frontier._enqueue(
+                    state,
+                    FrontierEntry(url, url if key is None else key, depth, referer, state.origin),
+                )
+            for url, key, depth, referer in parked:
+                state.parked.append(
+                    FrontierEntry(url, url if key is None else key, depth, referer, state.origin)
+                )
+            state.admitted = admitted  # _enqueue counted the queued ones again
+            frontier._parked += len(parked)
+            entries += len(active) + len(parked)
+        if entries != header["entries"] or lines.pos != len(data) - len(rest) + entry_end:
             raise CheckpointError("checkpoint entries do not match their count")
-        for state, count in zip(hosts, admitted, strict=True):
-            state.admitted = count  # _enqueue counted the queued ones again
         return frontier
+
+
+def _origin_list(origin: Origin) -> list[Any]:
+    return [origin.scheme, origin.host, origin.port]
+
+
+def _entry_list(entry: FrontierEntry) -> list[Any]:
+    return [entry.url, None if entry.key == entry.url else entry.key, entry.depth, entry.referer]
+
+
+class _Journal:
+    """The append-only log of changes since a checkpoint: a first line naming the
+    checkpoint generation it continues, then one JSON array per change."""
+
+    MAGIC: Final = b"robotkit-frontier-journal"
+
+    def __init__(self, checkpoint_path: str, file: BinaryIO | None, sync: bool) -> None:
+        self.checkpoint_path = checkpoint_path
+        self.file = file
+        self.sync = sync
+
+    @staticmethod
+    def path_for(checkpoint_path: str | os.PathLike[str]) -> str:
+        return os.fspath(checkpoint_path) + ".journal"
+
+    @classmethod
+    def start(cls, checkpoint_path: str, generation: int, sync: bool) -> _Journal:
+        """A fresh journal for ``generation``, swapped in atomically: until the
+        rename, the old journal (of an older generation) is ignored by restore."""
+        path = cls.path_for(checkpoint_path)
+        _atomic_write(path, [cls.MAGIC + b" %d %d\n" % (VERSION, generation)], trailer=False)
+        return cls(os.path.abspath(checkpoint_path), open(path, "ab"), sync)
+
+    def write(self, record: list[Any]) -> None:
+        if self.file is None:
+            return
+        self.file.write(_line(record))
+        self.file.flush()
+        if self.sync:
+            os.fsync(self.file.fileno())
+
+    def close(self) -> None:
+        if self.file is not None:
+            self.file.close()
+            self.file = None
+
+    @classmethod
+    def records(cls, path: str, generation: int) -> Iterator[list[Any]]:
+        """The records of the journal at ``path`` if it continues ``generation``;
+        a last line cut short by a crash was never recorded and is skipped."""
+        try:
+            with open(path, "rb") as f:
+                data = f.read()
+        except FileNotFoundError:
+            return
+        lines = data.split(b"\n")
+        head = lines[0].split(b" ")
+        if len(head) != 3 or head[0] != cls.MAGIC or int(head[1]) != VERSION:
+            raise CheckpointError(f"not a frontier journal: {path!r}")
+        if int(head[2]) != generation:
+            return  # an older journal, already inside the checkpoint
+        for line in lines[1:-1]:  # the part after the last newline is torn or empty
+            yield json.loads(line)
 
 
 def _line(value: Any) -> bytes:
@@ -650,7 +795,7 @@ def _verified(data: bytes) -> bytes:
     return body
 
 
-def _atomic_write(path: str, chunks: Iterable[bytes]) -> None:
+def _atomic_write(path: str, chunks: Iterable[bytes], trailer: bool = True) -> None:
     """Write-temp, fsync, rename, fsync-directory: the POSIX recipe for replacing a
     file so that a crash leaves the old or the new file whole."""
     directory = os.path.dirname(os.path.abspath(path))
@@ -661,7 +806,8 @@ def _atomic_write(path: str, chunks: Iterable[bytes]) -> None:
             for chunk in chunks:
                 digest.update(chunk)
                 f.write(chunk)
-            f.write(TRAILER + digest.hexdigest().encode() + b"\n")
+            if trailer:
+                f.write(TRAILER + digest.hexdigest().encode() + b"\n")
             f.flush()
             os.fsync(f.fileno())
         os.replace(tmp, path)

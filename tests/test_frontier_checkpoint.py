@@ -1,0 +1,303 @@
+"""Checkpoint, journal and resume: round trips, refusal of damaged files, and a
+crawl killed with SIGKILL that resumes without losing anything it recorded."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+from hashlib import sha256
+from pathlib import Path
+
+import pytest
+
+from robotkit.frontier import (
+    BloomSeenSet,
+    CheckpointError,
+    ExactSeenSet,
+    Frontier,
+    FrontierEntry,
+)
+from robotkit.reasons import Reason
+from robotkit.urls import origin_of
+
+A = origin_of("http://a.example/")
+B = origin_of("http://b.example/")
+WORKER = Path(__file__).with_name("frontier_crash_worker.py")
+
+
+def served(f: Frontier, now: float = 1e12) -> list[FrontierEntry]:
+    out = []
+    while (entry := f.next(now)) is not None:
+        out.append(entry)
+        f.mark_done(entry)
+    return out
+
+
+def build() -> Frontier:
+    """A frontier in every state at once: queued at several depths, in flight,
+    parked by budget and by a trap, paced, with a per-host budget override."""
+    f = Frontier(max_depth=3, host_budget=3)
+    f.add("http://a.example/", "http://a.example/", 0)
+    for i in range(5):
+        f.add(f"http://a.example/{i}", f"http://a.example/{i}", 1, "http://a.example/")
+    f.add("http://b.example/é?q=1", "http://b.example/%C3%A9?q=1", 2, "http://a.example/0")
+    f.add("http://c.example/t", "http://c.example/t", 1)
+    f.add("http://c.example/u", "http://c.example/u", 1)
+    f.add("http://a.example/deep", "http://a.example/deep", 4)  # refused: depth
+    f.add("http://a.example/", "http://a.example/", 1)  # refused: duplicate
+    first = f.next(0.0)
+    assert first is not None and first.url == "http://a.example/"
+    f.set_ready_at(B, 500.0)
+    f.park_host(origin_of("http://c.example/"), Reason.TRAP_HOST)
+    f.set_host_budget(4, host=B)
+    return f
+
+
+@pytest.mark.parametrize(
+    "seen", [lambda: ExactSeenSet(16), lambda: BloomSeenSet(1000, 0.001)], ids=["exact", "bloom"]
+)
+def test_round_trip_keeps_everything(tmp_path: Path, seen: type[ExactSeenSet]) -> None:
+    f = build()
+    f.seen = seen()
+    for entry in [
+        "http://a.example/",
+        *[f"http://a.example/{i}" for i in range(5)],
+        "http://b.example/%C3%A9?q=1",
+        "http://c.example/t",
+        "http://c.example/u",
+    ]:
+        f.seen.add(entry)
+    path = tmp_path / "frontier.ckpt"
+    assert f.checkpoint(path) == 1
+    g = Frontier.restore(path)
+
+    assert type(g.seen) is type(f.seen) and len(g.seen) == len(f.seen) == 9
+    assert all(k in g.seen for k in ["http://a.example/", "http://b.example/%C3%A9?q=1"])
+    assert "http://never.example/" not in g.seen
+    assert (g.max_depth, g.host_budget, g.generation) == (3, 3, 1)
+    assert g.budget_of(B) == 4 and g.budget_of(A) == 3
+    assert g.ready_at(B) == 500.0
+    before, after = f.stats(), g.stats()
+    # The URL in flight when the checkpoint was taken comes back as queued.
+    assert after.queued == before.queued + before.in_flight and after.in_flight == 0
+    assert (after.parked, after.done, after.rejected) == (
+        before.parked,
+        before.done,
+        before.rejected,
+    )
+    assert after.parked_by_reason == {Reason.HOST_BUDGET: 3, Reason.TRAP_HOST: 2}
+    # Same order of service: the in-flight URL first, then breadth-first.
+    urls = [(e.url, e.depth, e.referer) for e in served(g)]
+    assert urls == [
+        ("http://a.example/", 0, None),
+        ("http://a.example/0", 1, "http://a.example/"),
+        ("http://a.example/1", 1, "http://a.example/"),
+        ("http://b.example/é?q=1", 2, "http://a.example/0"),
+    ]
+    # Budget accounting survived: one more slot opens one parked URL.
+    assert g.set_host_budget(4) == 1
+    assert g.unpark_host(origin_of("http://c.example/")) == 2
+
+
+def test_checkpoint_of_an_empty_frontier(tmp_path: Path) -> None:
+    path = tmp_path / "empty"
+    Frontier().checkpoint(path)
+    g = Frontier.restore(path)
+    assert len(g) == 0 and g.next(0.0) is None and g.next_ready_time() is None
+
+
+def test_checkpoint_replaces_atomically_and_leaves_no_temp_files(tmp_path: Path) -> None:
+    f = build()
+    path = tmp_path / "c"
+    f.checkpoint(path)
+    f.add("http://a.example/new", "http://a.example/new", 1)
+    assert f.checkpoint(path) == 2
+    assert sorted(os.listdir(tmp_path)) == ["c"]
+    assert Frontier.restore(path).generation == 2
+
+
+@pytest.mark.parametrize("cut", [1, 30, 200, -70, -1])
+def test_a_truncated_checkpoint_is_refused(tmp_path: Path, cut: int) -> None:
+    path = tmp_path / "c"
+    build().checkpoint(path)
+    data = path.read_bytes()
+    path.write_bytes(data[:cut])
+    with pytest.raises(CheckpointError):
+        Frontier.restore(path)
+
+
+def test_a_corrupted_checkpoint_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "c"
+    build().checkpoint(path)
+    data = bytearray(path.read_bytes())
+    data[len(data) // 2] ^= 0x01
+    path.write_bytes(bytes(data))
+    with pytest.raises(CheckpointError, match="checksum"):
+        Frontier.restore(path)
+
+
+def test_not_a_checkpoint_or_missing(tmp_path: Path) -> None:
+    path = tmp_path / "c"
+    path.write_bytes(b"hello\n")
+    with pytest.raises(CheckpointError):
+        Frontier.restore(path)
+    with pytest.raises(CheckpointError, match="cannot read"):
+        Frontier.restore(tmp_path / "missing")
+
+
+def test_a_newer_format_version_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "c"
+    build().checkpoint(path)
+    data = path.read_bytes().replace(b"robotkit-frontier 1\n", b"robotkit-frontier 9\n", 1)
+    body = data[: data.rindex(b"\nsha256 ")]
+    path.write_bytes(body + b"\nsha256 " + sha256(body).hexdigest().encode() + b"\n")
+    with pytest.raises(CheckpointError, match="version 9"):
+        Frontier.restore(path)
+
+
+# -- journal -----------------------------------------------------------------
+
+
+def test_journal_replays_changes_since_the_last_checkpoint(tmp_path: Path) -> None:
+    path = tmp_path / "j"
+    f = Frontier(host_budget=2)
+    f.open_journal(path)
+    assert (tmp_path / "j.journal").exists()
+    for i in range(4):
+        f.add(f"http://a.example/{i}", f"a{i}", 1)
+    f.add("http://b.example/", "b", 0)
+    entry = f.next(0.0)
+    assert entry is not None and entry.key == "b"
+    f.mark_done(entry, ready_at=40.0)
+    entry = f.next(0.0)
+    assert entry is not None and entry.key == "a0"
+    f.requeue(entry, ready_at=90.0)
+    f.park_host(B, Reason.TRAP_HOST)
+    f.add("http://b.example/x", "bx", 1)
+    f.unpark_host(B)
+    f.set_host_budget(3, host=A)
+    f.set_ready_at(A, 100.0)
+    # No checkpoint since open_journal: everything is in the journal only.
+    g = Frontier.restore(path)
+    assert g.generation == 1
+    assert len(g.seen) == 6 and "bx" in g.seen
+    assert g.stats().done == 1 and g.ready_at(B) == 40.0 and g.ready_at(A) == 100.0
+    assert [e.key for e, _ in g.parked()] == ["a3"]
+    assert [e.key for e in served(g, 200.0)] == ["bx", "a0", "a1", "a2"]
+    f.close_journal()
+
+
+def test_journal_restarts_at_each_checkpoint_and_a_torn_tail_is_skipped(tmp_path: Path) -> None:
+    path = tmp_path / "j"
+    f = Frontier()
+    f.open_journal(path)
+    f.add("http://a.example/1", "1")
+    assert f.checkpoint(path) == 2
+    journal = tmp_path / "j.journal"
+    assert journal.read_bytes() == b"robotkit-frontier-journal 1 2\n"
+    f.add("http://a.example/2", "2")
+    f.close_journal()
+    with journal.open("ab") as out:
+        out.write(b'["a","http","a.example",80,"http://a.exa')  # killed mid-write
+    g = Frontier.restore(path)
+    assert len(g.seen) == 2 and len(g) == 2
+
+
+def test_a_journal_of_an_older_generation_is_ignored(tmp_path: Path) -> None:
+    """Killed between writing checkpoint G+1 and starting journal G+1: the old
+    journal's records are already inside the checkpoint and must not apply twice."""
+    path = tmp_path / "j"
+    f = Frontier()
+    f.open_journal(path)
+    f.add("http://a.example/1", "1")
+    old_journal = (tmp_path / "j.journal").read_bytes()
+    f.close_journal()
+    f.checkpoint(path)
+    (tmp_path / "j.journal").write_bytes(old_journal)
+    g = Frontier.restore(path)
+    assert g.generation == 2 and len(g) == 1
+
+
+# -- SIGKILL ---------------------------------------------------------------------
+
+
+def run_and_kill(path: Path, mode: str, checkpoints: int, kill_on: str) -> list[list[str]]:
+    """Start the worker, read its reports, and SIGKILL it at the first ``kill_on``
+    report ("writing": in the middle of writing a checkpoint; "checkpoint": just
+    after one) once ``checkpoints`` checkpoints have been reported."""
+    proc = subprocess.Popen(
+        [sys.executable, str(WORKER), str(path), mode],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert proc.stdout is not None
+    reports: list[list[str]] = []
+    written = 0
+    killed = False
+    try:
+        for line in proc.stdout:
+            reports.append(line.split())
+            written += reports[-1][0] == "checkpoint"
+            if written >= checkpoints and reports[-1][0] == kill_on:
+                if kill_on == "writing":
+                    # Wait (bounded) for the temporary file, to kill mid-write.
+                    for _ in range(20_000):
+                        if any(name.endswith(".tmp") for name in os.listdir(path.parent)):
+                            break
+                killed = True
+                break
+    finally:
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+    assert killed, "the worker ended before it was killed"
+    assert proc.returncode == -signal.SIGKILL
+    return reports
+
+
+def worker_url(n: int) -> str:
+    return f"http://h{n % 7}.example/p/{n}"
+
+
+@pytest.mark.parametrize(
+    ("checkpoints", "kill_on"), [(3, "checkpoint"), (2, "writing"), (5, "writing")]
+)
+def test_sigkill_during_checkpoints_resumes_from_the_last_whole_one(
+    tmp_path: Path, checkpoints: int, kill_on: str
+) -> None:
+    path = tmp_path / "crawl.ckpt"
+    reports = run_and_kill(path, "checkpoint", checkpoints, kill_on)
+    reported_gen = max(int(r[1]) for r in reports if r[0] == "checkpoint")
+    g = Frontier.restore(path)  # never half-written: the checksum would refuse it
+    # The worker may have finished another checkpoint before the signal landed.
+    assert g.generation >= reported_gen
+    prefill, batch = int(reports[0][1]), int(reports[0][2])
+    n = prefill + g.generation * batch  # the worker checkpoints after every batch
+    assert len(g.seen) == n
+    assert all(worker_url(i) in g.seen for i in range(n))
+    assert worker_url(n) not in g.seen
+    s = g.stats()
+    assert s.done == 3 * g.generation
+    assert s.queued + s.parked + s.done == n
+    assert s.parked_by_reason == {Reason.HOST_BUDGET: n - 7 * 100}
+    leftovers = [p for p in os.listdir(tmp_path) if p != "crawl.ckpt"]
+    assert all(p.endswith(".tmp") for p in leftovers)  # at most the killed write's temp file
+
+
+def test_sigkill_with_a_journal_loses_nothing_recorded(tmp_path: Path) -> None:
+    path = tmp_path / "crawl.ckpt"
+    reports = run_and_kill(path, "journal", 3, "done")
+    added = max(int(r[1]) for r in reports if r[0] == "added")
+    done = {r[1] for r in reports if r[0] == "done"}
+    g = Frontier.restore(path)
+    # Everything reported is there; maybe a little more (recorded, not yet reported).
+    assert all(worker_url(i) in g.seen for i in range(added))
+    total = len(g.seen)
+    assert total >= added and worker_url(total) not in g.seen
+    s = g.stats()
+    assert s.done >= len(done)
+    assert s.queued + s.parked + s.done == total
+    remaining = {e.key for e in served(g)} | {e.key for e, _ in g.parked()}
+    assert not remaining & done  # a URL recorded done is not fetched again
+    assert len(remaining) == total - s.done
