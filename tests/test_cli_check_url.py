@@ -1,0 +1,230 @@
+"""``robotkit check-url``: DESIGN.md's contract (flags, JSON Lines, exit codes)."""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from pytest_httpserver import HTTPServer
+
+from robotkit.cli import main
+
+ROBOTS = "User-agent: *\nCrawl-delay: 2\nDisallow: /private\n\nUser-agent: OtherBot\nDisallow: /\n"
+CONTRACT = [
+    "url",
+    "allowed",
+    "decision",
+    "reason",
+    "robots_url",
+    "robots_status",
+    "rule",
+    "crawl_delay",
+    "retry_after",
+]
+
+
+@pytest.fixture
+def robots_file(tmp_path: Path) -> Path:
+    path = tmp_path / "robots.txt"
+    path.write_text(ROBOTS)
+    return path
+
+
+def records(out: str) -> list[dict[str, object]]:
+    return [json.loads(line) for line in out.splitlines()]
+
+
+def test_json_lines_fields_in_input_order(
+    robots_file: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    urls = ["http://a.test/private/x", "https://b.test/open"]
+    code = main(["check-url", *urls, "--robots-file", str(robots_file), "--json"])
+    out = records(capsys.readouterr().out)
+    assert code == 1
+    assert [r["url"] for r in out] == urls
+    assert list(out[0])[: len(CONTRACT)] == CONTRACT
+    assert out[0] == out[0] | {
+        "allowed": False,
+        "decision": "disallow",
+        "reason": "robots-disallow",
+        "robots_url": robots_file.resolve().as_uri(),
+        "robots_status": None,
+        "rule": {"line": 3, "text": "Disallow: /private"},
+        "crawl_delay": 2.0,
+        "retry_after": None,
+    }
+    assert out[1]["allowed"] is True and out[1]["reason"] == "allowed" and out[1]["rule"] is None
+
+
+def test_user_agent_selects_the_group(
+    robots_file: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code = main(
+        [
+            "check-url",
+            "http://a.test/x",
+            "--robots-file",
+            str(robots_file),
+            "--json",
+            "--user-agent",
+            "OtherBot/2.0 (+https://other.example)",
+        ]
+    )
+    (record,) = records(capsys.readouterr().out)
+    assert code == 1 and record["rule"] == {"line": 6, "text": "Disallow: /"}
+
+
+def test_all_allowed_exits_0(robots_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["check-url", "http://a.test/", "--robots-file", str(robots_file)]) == 0
+    out = capsys.readouterr().out
+    assert "http://a.test/" in out and "allow" in out  # the rich table
+
+
+def test_invalid_url_gets_a_record_and_exit_2_after_the_others(
+    robots_file: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["check-url", "ftp://a.test/x", "http://a.test/private", "not a url", "--json"]
+    code = main([*argv, "--robots-file", str(robots_file)])
+    captured = capsys.readouterr()
+    out = records(captured.out)
+    assert code == 2
+    assert [(r["decision"], r["reason"]) for r in out] == [
+        ("disallow", "unsupported-scheme"),
+        ("disallow", "robots-disallow"),
+        ("disallow", "invalid-url"),
+    ]
+    assert captured.err.count("\n") == 1 and captured.err.startswith("robotkit: error:")
+    assert "ftp://a.test/x" in captured.err and "1 more" in captured.err
+
+
+def test_input_file_and_stdin(
+    robots_file: Path,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    listing = tmp_path / "urls.txt"
+    listing.write_text("  http://a.test/1  \n\n\t\nhttp://a.test/private\n")
+    code = main(
+        [
+            "check-url",
+            "http://a.test/0",
+            "--input",
+            str(listing),
+            "--json",
+            "--robots-file",
+            str(robots_file),
+        ]
+    )
+    assert code == 1
+    urls = [r["url"] for r in records(capsys.readouterr().out)]
+    assert urls == ["http://a.test/0", "http://a.test/1", "http://a.test/private"]
+    monkeypatch.setattr(sys, "stdin", io.StringIO("http://a.test/2\n\nhttp://a.test/3\n"))
+    assert main(["check-url", "--input", "-", "--json", "--robots-file", str(robots_file)]) == 0
+    assert [r["url"] for r in records(capsys.readouterr().out)] == [
+        "http://a.test/2",
+        "http://a.test/3",
+    ]
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["http://a.test/", "--robots-file", "/nonexistent/robots.txt"],
+        ["--input", "/nonexistent/urls.txt"],
+        ["http://a.test/", "--from", "not-an-email"],
+        ["http://a.test/", "--user-agent", "Mozilla/5.0"],
+        [],
+    ],
+)
+def test_bad_usage_is_one_line_and_exit_2(
+    argv: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["check-url", *argv]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.startswith("robotkit: error:") and captured.err.count("\n") == 1
+
+
+def test_fetches_once_per_origin_with_identity(
+    httpserver: HTTPServer, capsys: pytest.CaptureFixture[str]
+) -> None:
+    httpserver.expect_request("/robots.txt").respond_with_data(ROBOTS)
+    urls = [httpserver.url_for(f"/private/{n}") for n in range(30)]
+    code = main(
+        [
+            "check-url",
+            *urls,
+            "--json",
+            "--user-agent",
+            "ExampleBot/1.0",
+            "--from",
+            "ops@example.org",
+        ]
+    )
+    out = records(capsys.readouterr().out)
+    assert code == 1
+    assert [r["url"] for r in out] == urls
+    assert {r["robots_status"] for r in out} == {200}
+    hits = [req for req, _ in httpserver.log if req.path == "/robots.txt"]
+    assert len(hits) == 1
+    assert hits[0].headers["User-Agent"] == "ExampleBot/1.0"
+    assert hits[0].headers["From"] == "ops@example.org"
+
+
+def test_deferred_exits_3_with_retry_after(
+    httpserver: HTTPServer, capsys: pytest.CaptureFixture[str]
+) -> None:
+    httpserver.expect_request("/robots.txt").respond_with_data(
+        "busy", status=503, headers={"Retry-After": "7200"}
+    )
+    code = main(["check-url", httpserver.url_for("/a"), httpserver.url_for("/b"), "--json"])
+    out = records(capsys.readouterr().out)
+    assert code == 3
+    assert [(r["decision"], r["reason"], r["robots_status"]) for r in out] == [
+        ("defer", "robots-deferred", 503)
+    ] * 2
+    assert all(7190 <= r["retry_after"] <= 7200 for r in out)  # type: ignore[operator]
+    assert len(httpserver.log) == 1  # reported, not retried
+
+
+def test_profile_flag(httpserver: HTTPServer, capsys: pytest.CaptureFixture[str]) -> None:
+    httpserver.expect_request("/robots.txt").respond_with_data("no", status=403)
+    url = httpserver.url_for("/page")
+    assert main(["check-url", url, "--json"]) == 1
+    assert records(capsys.readouterr().out)[0]["reason"] == "robots-deny-all"
+    assert main(["check-url", url, "--json", "--profile", "rfc9309"]) == 0
+    assert records(capsys.readouterr().out)[0]["reason"] == "allowed"
+
+
+def test_subprocess_exit_codes_and_no_traceback(robots_file: Path) -> None:
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "robotkit",
+            "check-url",
+            "--robots-file",
+            str(robots_file),
+            "http://a.test/ok",
+            "mailto:x@example.org",
+            "--json",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert run.returncode == 2
+    assert len(run.stdout.splitlines()) == 2
+    assert "Traceback" not in run.stderr and run.stderr.count("\n") == 1
+    bad = subprocess.run(
+        [sys.executable, "-m", "robotkit", "check-url", "http://a.test/", "--profile", "nope"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert bad.returncode == 2 and "Traceback" not in bad.stderr

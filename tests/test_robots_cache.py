@@ -1,0 +1,119 @@
+"""The origin cache: keys, bounds, and what survives expiry (engine fed with facts)."""
+
+from __future__ import annotations
+
+from robotkit.robots.cache import RETAIN
+from robotkit.robots.engine import FetchNeeded, RobotsEngine, RobotsResponse
+from robotkit.robots.status import FetchFailure, Profile, RobotsOutcome
+from robotkit.robots.verdict import Verdict
+from robotkit.urls import origin_of
+
+NOW = 1_700_000_000.0
+TOKEN = "ExampleBot"
+RULES = b"User-agent: *\nDisallow: /private\n"
+DAY = 86_400.0
+
+
+def load(
+    engine: RobotsEngine,
+    url: str,
+    response: RobotsResponse,
+    now: float = NOW,
+) -> FetchNeeded:
+    event = engine.check(url, TOKEN, now)
+    assert isinstance(event, FetchNeeded)
+    result = engine.receive(event, response, now)
+    assert not isinstance(result, FetchNeeded)
+    return event
+
+
+def test_key_is_scheme_host_port() -> None:
+    engine = RobotsEngine()
+    load(engine, "http://Example.com/a", RobotsResponse.http(200, {}, RULES))
+    assert isinstance(engine.check("http://example.COM:80/b", TOKEN, NOW), Verdict)
+    for other in ("https://example.com/b", "http://example.com:8080/b", "http://www.example.com/"):
+        event = engine.check(other, TOKEN, NOW)
+        assert isinstance(event, FetchNeeded), other
+        assert event.origin == origin_of(other)
+
+
+def test_cache_is_bounded_least_recently_used_goes() -> None:
+    engine = RobotsEngine(cache_size=2)
+    for host in ("a", "b"):
+        load(engine, f"http://{host}.test/", RobotsResponse.http(200, {}, RULES))
+    engine.check("http://a.test/x", TOKEN, NOW)  # a is now the most recent
+    load(engine, "http://c.test/", RobotsResponse.http(200, {}, RULES))
+    assert len(engine.cache) == 2
+    assert engine.state(origin_of("http://b.test/"), NOW) is None
+    assert engine.state(origin_of("http://a.test/"), NOW) is not None
+
+
+def test_expired_entry_without_validator_is_dropped_in_classic() -> None:
+    engine = RobotsEngine()
+    load(
+        engine, "http://a.test/", RobotsResponse.http(200, {"Cache-Control": "max-age=600"}, RULES)
+    )
+    assert engine.state(origin_of("http://a.test/"), NOW + 599) is not None
+    assert engine.state(origin_of("http://a.test/"), NOW + 601) is None
+    event = engine.check("http://a.test/", TOKEN, NOW + 601)
+    assert isinstance(event, FetchNeeded) and event.headers == {}
+
+
+def test_expired_entry_with_validators_is_kept_for_a_conditional_get() -> None:
+    engine = RobotsEngine()
+    headers = {"Cache-Control": "max-age=600", "ETag": 'W/"1"', "Last-Modified": "x"}
+    load(engine, "http://a.test/", RobotsResponse.http(200, headers, RULES))
+    later = NOW + 20 * DAY
+    event = engine.check("http://a.test/private", TOKEN, later)
+    assert isinstance(event, FetchNeeded)
+    assert event.headers == {"If-None-Match": 'W/"1"', "If-Modified-Since": "x"}
+    renewed = engine.receive(
+        event, RobotsResponse.http(304, {"ETag": 'W/"2"', "Cache-Control": "max-age=60"}), later
+    )
+    assert not isinstance(renewed, FetchNeeded)
+    assert renewed.validators is not None and renewed.validators.etag == 'W/"2"'
+    assert renewed.expires_at == later + 60
+    result = engine.check("http://a.test/private", TOKEN, later + 1)
+    assert isinstance(result, Verdict) and not result.allowed
+    # an entry is retired once even revalidation is no longer worth it
+    assert engine.state(origin_of("http://a.test/"), later + 60 + RETAIN + 1) is None
+
+
+def test_conditional_headers_go_to_the_url_that_gave_the_copy() -> None:
+    engine = RobotsEngine()
+    event = engine.check("http://a.test/", TOKEN, NOW)
+    assert isinstance(event, FetchNeeded)
+    hop = engine.receive(event, RobotsResponse.http(301, {"Location": "http://b.test/r"}), NOW)
+    assert isinstance(hop, FetchNeeded)
+    engine.receive(hop, RobotsResponse.http(200, {"ETag": '"e"'}, RULES), NOW)
+    later = NOW + 2 * DAY
+    first = engine.check("http://a.test/", TOKEN, later)
+    assert isinstance(first, FetchNeeded) and first.headers == {}
+    second = engine.receive(first, RobotsResponse.http(301, {"Location": "http://b.test/r"}), later)
+    assert isinstance(second, FetchNeeded) and second.headers == {"If-None-Match": '"e"'}
+
+
+def test_rfc9309_keeps_a_good_copy_through_30_days() -> None:
+    engine = RobotsEngine(profile=Profile.RFC9309)
+    load(engine, "http://a.test/", RobotsResponse.http(200, {"Cache-Control": "max-age=60"}, RULES))
+    later = NOW + 31 * DAY
+    state = engine.state(origin_of("http://a.test/"), later)
+    assert state is not None and state.outcome is RobotsOutcome.RULES
+    load(engine, "http://a.test/", RobotsResponse.failed(FetchFailure.TIMEOUT), later)
+    deferred = engine.state(origin_of("http://a.test/"), later)
+    assert deferred is not None and deferred.outcome is RobotsOutcome.DEFERRED
+    assert deferred.last_good is state
+
+
+def test_unreachable_streak_is_remembered_across_expiry() -> None:
+    engine = RobotsEngine(min_ttl=0)
+    t = NOW
+    for expected in (60, 120, 240, 480):
+        load(engine, "http://a.test/", RobotsResponse.failed(FetchFailure.NETWORK_ERROR), t)
+        state = engine.state(origin_of("http://a.test/"), t)
+        assert state is not None and state.expires_at - t == expected
+        assert state.unreachable_since == NOW
+        t = state.expires_at
+    load(engine, "http://a.test/", RobotsResponse.http(200, {}, RULES), t)
+    state = engine.state(origin_of("http://a.test/"), t)
+    assert state is not None and state.failures == 0 and state.unreachable_since is None
