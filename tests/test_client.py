@@ -1,0 +1,365 @@
+"""The polite transports and clients over real sockets: what the server saw.
+
+Times are read on the server side (same process, ``time.monotonic``). A gap is
+asserted only as a lower bound set by our own delay, never as a wall-clock ceiling.
+"""
+
+from __future__ import annotations
+
+import gzip
+import itertools
+import time
+from collections.abc import Callable, Iterator
+
+import httpx
+import pytest
+from pytest_httpserver import HTTPServer
+from werkzeug import Request, Response
+
+from robotkit.guard import GuardVerdict
+from robotkit.http.client import PoliteClient
+from robotkit.http.transport import (
+    AddressPolicy,
+    AddressRefused,
+    Deferred,
+    Disallowed,
+    FetchLimits,
+    HostSkipped,
+    PoliteTransport,
+    RedirectRefused,
+    ResponseTooSlow,
+    facts,
+)
+from robotkit.identity import Identity
+from robotkit.outcome import Outcome
+from robotkit.pacing import PacingPolicy
+from robotkit.reasons import Reason
+
+BOT = Identity.build("ExampleBot", "1.0", "https://example.org/bot", from_="bot@example.org")
+ALLOW_ALL = "User-agent: *\nDisallow:\n"
+
+Events = list[tuple[str, str, float, float]]
+
+
+def client(delay: float = 0.0, backoff: float = 0.1, **options: object) -> PoliteClient:
+    """A polite client for loopback servers; backoff kept short for test speed."""
+    limits = options.pop("limits", FetchLimits(max_wait=5.0))
+    options.setdefault("allow_private", True)
+    transport = PoliteTransport(
+        identity=BOT,
+        policy=PacingPolicy(delay=delay, backoff_base=backoff),
+        limits=limits,  # type: ignore[arg-type]
+        **options,  # type: ignore[arg-type]
+    )
+    return PoliteClient(transport=transport)
+
+
+def timed(server: HTTPServer, events: Events, path: str, respond: Callable[[], Response]) -> None:
+    """Serve ``path``, recording (host, path, start, end) as the server saw them."""
+
+    def handler(request: Request) -> Response:
+        start = time.monotonic()
+        response = respond()
+        events.append((server.host, request.path, start, time.monotonic()))
+        return response
+
+    server.expect_request(path).respond_with_handler(handler)
+
+
+def paths(server: HTTPServer) -> list[str]:
+    return [request.path for request, _ in server.log]
+
+
+def test_exact_identity_headers_and_robots_first(httpserver: HTTPServer) -> None:
+    httpserver.expect_request("/robots.txt").respond_with_data(ALLOW_ALL)
+    httpserver.expect_request("/page").respond_with_data("ok")
+    with client() as http:
+        response = http.fetch(httpserver.url_for("/page"), referer="https://example.org/from")
+    assert response.status_code == 200
+    assert paths(httpserver) == ["/robots.txt", "/page"]
+    sent = httpserver.log[1][0].headers
+    assert sent["User-Agent"] == "ExampleBot/1.0 (+https://example.org/bot)"
+    assert sent["From"] == "bot@example.org"
+    assert sent["Accept"].startswith("text/html")
+    assert sent["Referer"] == "https://example.org/from"
+    assert sent["Accept-Encoding"] == "gzip, deflate"
+    assert "python-httpx" not in str(sent)
+    robots_headers = httpserver.log[0][0].headers
+    assert robots_headers["User-Agent"] == sent["User-Agent"]
+    assert "Referer" not in robots_headers
+
+
+def test_gaps_to_one_host_at_least_the_delay_robots_txt_included(httpserver: HTTPServer) -> None:
+    events: Events = []
+    timed(httpserver, events, "/robots.txt", lambda: Response(ALLOW_ALL))
+    for n in range(3):
+        timed(httpserver, events, f"/p{n}", lambda: Response("ok"))
+    with client(delay=0.2) as http:
+        for n in range(3):
+            http.fetch(httpserver.url_for(f"/p{n}"))
+    assert [path for _, path, _, _ in events] == ["/robots.txt", "/p0", "/p1", "/p2"]
+    for (_, _, _, end), (_, _, start, _) in itertools.pairwise(events):
+        assert start - end >= 0.2
+
+
+def test_crawl_delay_raises_the_gap(httpserver: HTTPServer) -> None:
+    events: Events = []
+    timed(httpserver, events, "/robots.txt", lambda: Response("User-agent: *\nCrawl-delay: 0.3\n"))
+    timed(httpserver, events, "/a", lambda: Response("a"))
+    timed(httpserver, events, "/b", lambda: Response("b"))
+    with client(delay=0.05) as http:
+        http.fetch(httpserver.url_for("/a"))
+        http.fetch(httpserver.url_for("/b"))
+        assert http.polite.pacer.gap((httpserver.host, httpserver.port)) == 0.3
+    assert events[2][2] - events[1][3] >= 0.3
+
+
+def test_crawl_delay_above_ceiling_skips_host(httpserver: HTTPServer) -> None:
+    httpserver.expect_request("/robots.txt").respond_with_data("User-agent: *\nCrawl-delay: 90\n")
+    with client() as http, pytest.raises(HostSkipped) as caught:
+        http.fetch(httpserver.url_for("/page"))
+    assert caught.value.reason is Reason.CRAWL_DELAY_TOO_LONG
+    assert paths(httpserver) == ["/robots.txt"]
+
+
+@pytest.mark.parametrize("status", [429, 503])
+def test_retry_after_holds_the_host(httpserver: HTTPServer, status: int) -> None:
+    events: Events = []
+    timed(httpserver, events, "/robots.txt", lambda: Response(ALLOW_ALL))
+    answers = iter([Response("slow down", status=status, headers={"Retry-After": "1"})])
+    timed(httpserver, events, "/page", lambda: next(answers, Response("ok")))
+    with client() as http:
+        first = http.fetch(httpserver.url_for("/page"))
+        assert facts(first).retry_at is not None
+        assert facts(first).outcome is (
+            Outcome.RATE_LIMITED if status == 429 else Outcome.SERVER_ERROR
+        )
+        second = http.fetch(httpserver.url_for("/page"))
+    assert second.status_code == 200
+    assert events[2][2] - events[1][3] >= 1.0
+
+
+def test_retry_after_longer_than_max_wait_defers(httpserver: HTTPServer) -> None:
+    httpserver.expect_request("/robots.txt").respond_with_data(ALLOW_ALL)
+    httpserver.expect_request("/page").respond_with_data(
+        "busy", status=503, headers={"Retry-After": "3600"}
+    )
+    with client() as http:
+        assert http.fetch(httpserver.url_for("/page")).status_code == 503
+        with pytest.raises(Deferred) as caught:
+            http.fetch(httpserver.url_for("/page"))
+    assert caught.value.reason is Reason.RATE_LIMITED
+    assert caught.value.retry_at >= time.time() + 3500
+    assert paths(httpserver).count("/page") == 1
+
+
+def test_conditional_refetch_and_304(httpserver: HTTPServer) -> None:
+    httpserver.expect_request("/robots.txt").respond_with_data(ALLOW_ALL)
+    modified = "Tue, 14 Nov 2023 22:13:20 GMT"
+    httpserver.expect_oneshot_request("/doc").respond_with_data(
+        "v1", headers={"ETag": '"abc"', "Last-Modified": modified}
+    )
+    httpserver.expect_oneshot_request(
+        "/doc", headers={"If-None-Match": '"abc"', "If-Modified-Since": modified}
+    ).respond_with_data("", status=304)
+    with client() as http:
+        first = http.fetch(httpserver.url_for("/doc"))
+        assert not facts(first).conditional
+        second = http.fetch(httpserver.url_for("/doc"))
+    httpserver.check_assertions()
+    assert second.status_code == 304
+    found = facts(second)
+    assert found.conditional and found.is_success
+    assert found.outcome is Outcome.NOT_MODIFIED
+    assert found.validators is not None
+    assert (found.validators.etag, found.validators.last_modified) == ('"abc"', modified)
+
+
+def test_disallowed_url_is_never_sent(httpserver: HTTPServer) -> None:
+    httpserver.expect_request("/robots.txt").respond_with_data(
+        "User-agent: examplebot\nDisallow: /private\n"
+    )
+    with client() as http, pytest.raises(Disallowed) as caught:
+        http.fetch(httpserver.url_for("/private/x"))
+    assert caught.value.reason is Reason.ROBOTS_DISALLOW
+    assert caught.value.verdict is not None
+    assert paths(httpserver) == ["/robots.txt"]
+
+
+def test_deferred_robots_raises_with_retry_time(httpserver: HTTPServer) -> None:
+    httpserver.expect_request("/robots.txt").respond_with_data("", status=503)
+    with client() as http, pytest.raises(Deferred) as caught:
+        http.fetch(httpserver.url_for("/page"))
+    assert caught.value.reason is Reason.ROBOTS_DEFERRED
+    assert caught.value.retry_at > time.time()
+    assert "/page" not in paths(httpserver)
+
+
+def test_redirect_into_disallowed_path_not_followed(httpserver: HTTPServer) -> None:
+    httpserver.expect_request("/robots.txt").respond_with_data(
+        "User-agent: *\nDisallow: /private\n"
+    )
+    httpserver.expect_request("/start").respond_with_data(
+        "", status=302, headers={"Location": "/private/secret"}
+    )
+    with client() as http, pytest.raises(Disallowed) as caught:
+        http.fetch(httpserver.url_for("/start"))
+    assert caught.value.reason is Reason.ROBOTS_DISALLOW
+    assert [hop.url for hop in caught.value.redirects] == [httpserver.url_for("/start")]
+    assert paths(httpserver) == ["/robots.txt", "/start"]
+
+
+def test_redirect_chain_recorded_and_loops_and_limit_refused(httpserver: HTTPServer) -> None:
+    httpserver.expect_request("/robots.txt").respond_with_data(ALLOW_ALL)
+    for src, dst in (("/a", "/b"), ("/b", "/c"), ("/loop", "/loop2"), ("/loop2", "/loop")):
+        httpserver.expect_request(src).respond_with_data("", status=301, headers={"Location": dst})
+    httpserver.expect_request("/c").respond_with_data("end")
+    for n in range(8):
+        httpserver.expect_request(f"/r{n}").respond_with_data(
+            "", status=302, headers={"Location": f"/r{n + 1}"}
+        )
+    with client() as http:
+        response = http.fetch(httpserver.url_for("/a"))
+        assert response.status_code == 200
+        assert [(hop.url, hop.status) for hop in facts(response).redirects] == [
+            (httpserver.url_for("/a"), 301),
+            (httpserver.url_for("/b"), 301),
+        ]
+        with pytest.raises(RedirectRefused) as loop:
+            http.fetch(httpserver.url_for("/loop"))
+        assert loop.value.reason is Reason.REDIRECT_LOOP
+        with pytest.raises(RedirectRefused) as limit:
+            http.fetch(httpserver.url_for("/r0"))
+        assert limit.value.reason is Reason.REDIRECT_LIMIT
+    assert "/r5" in paths(httpserver) and "/r6" not in paths(httpserver)
+
+
+def test_redirect_to_loopback_from_public_host_refused(
+    httpserver: HTTPServer, httpserver2: HTTPServer
+) -> None:
+    """127.0.0.2 is marked public; it redirects to 127.0.0.1, which is not."""
+    httpserver2.expect_request("/robots.txt").respond_with_data(ALLOW_ALL)
+    target = httpserver.url_for("/admin")
+    httpserver2.expect_request("/go").respond_with_data(
+        "", status=302, headers={"Location": target}
+    )
+    httpserver.expect_request("/robots.txt").respond_with_data(ALLOW_ALL)
+    httpserver.expect_request("/admin").respond_with_data("secret")
+    for allow_private in (False, True):
+        addresses = AddressPolicy(
+            allow_private=allow_private, public_addresses=frozenset({"127.0.0.2"})
+        )
+        with client(addresses=addresses) as http, pytest.raises(AddressRefused) as caught:
+            http.fetch(httpserver2.url_for("/go"))
+        assert caught.value.reason is Reason.PRIVATE_ADDRESS
+    assert paths(httpserver) == []  # not even its robots.txt
+    assert paths(httpserver2).count("/go") == 2
+
+
+def test_private_address_refused_by_default(httpserver: HTTPServer) -> None:
+    with client(allow_private=False) as http, pytest.raises(AddressRefused):
+        http.fetch(httpserver.url_for("/"))
+    assert paths(httpserver) == []
+
+
+def test_guard_hook_and_scope(httpserver: HTTPServer) -> None:
+    def guard(url: str) -> GuardVerdict | None:
+        if "calendar" in url:
+            return GuardVerdict(url, False, Reason.REPEATED_PATH, detail="test")
+        return None
+
+    httpserver.expect_request("/robots.txt").respond_with_data(ALLOW_ALL)
+    with client(guard=guard, scope=lambda url: "/out" not in url) as http:
+        with pytest.raises(Disallowed) as trap:
+            http.fetch(httpserver.url_for("/calendar/2024"))
+        assert trap.value.reason is Reason.REPEATED_PATH
+        with pytest.raises(Disallowed) as scope:
+            http.fetch(httpserver.url_for("/out"))
+        assert scope.value.reason is Reason.OFF_SCOPE
+    assert paths(httpserver) == []
+
+
+def test_body_cap_and_gzip_bomb(httpserver: HTTPServer) -> None:
+    httpserver.expect_request("/robots.txt").respond_with_data(ALLOW_ALL)
+    httpserver.expect_request("/big").respond_with_data(b"x" * 1_000_000)
+    bomb = gzip.compress(b"\0" * 5_000_000)
+    httpserver.expect_request("/bomb").respond_with_data(bomb, headers={"Content-Encoding": "gzip"})
+    httpserver.expect_request("/small").respond_with_data(
+        gzip.compress(b"hello"), headers={"Content-Encoding": "gzip"}
+    )
+    with client(limits=FetchLimits(max_body_bytes=1000)) as http:
+        big = http.fetch(httpserver.url_for("/big"))
+        bombed = http.fetch(httpserver.url_for("/bomb"))
+        small = http.fetch(httpserver.url_for("/small"))
+    assert big.content == b"x" * 1000 and facts(big).truncated
+    assert len(bombed.content) == 1000 and facts(bombed).truncated
+    assert small.content == b"hello" and not facts(small).truncated
+
+
+def _drip(request: Request) -> Response:
+    def body() -> Iterator[bytes]:
+        for _ in range(100):
+            time.sleep(0.05)
+            yield b"."
+
+    return Response(body(), content_type="text/plain")
+
+
+def test_drip_feeding_server_cut_off(httpserver: HTTPServer) -> None:
+    httpserver.expect_request("/robots.txt").respond_with_data(ALLOW_ALL)
+    httpserver.expect_request("/drip").respond_with_handler(_drip)
+    httpserver.expect_request("/after").respond_with_data("fine")
+    with client(limits=FetchLimits(response_timeout=0.5)) as http:
+        with pytest.raises(ResponseTooSlow):
+            http.fetch(httpserver.url_for("/drip"))
+        state = http.polite.pacer.state((httpserver.host, httpserver.port))
+        assert state.failures == 1 and state.in_flight == 0
+        assert http.fetch(httpserver.url_for("/after"), timeout=5).text == "fine"
+
+
+def test_meta_robots_and_x_robots_tag_on_response(httpserver: HTTPServer) -> None:
+    httpserver.expect_request("/robots.txt").respond_with_data(ALLOW_ALL)
+    html = (
+        '<html><head><meta name="robots" content="noarchive, max-snippet:20">'
+        '<meta name="examplebot" content="noindex"></head>'
+        '<body><a href="/next">next</a></body></html>'
+    )
+    httpserver.expect_request("/page").respond_with_data(
+        html,
+        content_type="text/html; charset=utf-8",
+        headers={"X-Robots-Tag": "examplebot: nofollow"},
+    )
+    httpserver.expect_request("/doc.pdf").respond_with_data(
+        b"%PDF", content_type="application/pdf", headers={"X-Robots-Tag": "noindex"}
+    )
+    with client() as http:
+        page = facts(http.fetch(httpserver.url_for("/page")))
+        pdf = facts(http.fetch(httpserver.url_for("/doc.pdf")))
+    assert page.robots.noindex and page.robots.nofollow and page.robots.noarchive
+    assert page.robots.max_snippet == 20
+    assert page.page is not None
+    assert [link.url for link in page.page.links] == [httpserver.url_for("/next")]
+    assert page.page.followable_links() == ()
+    assert pdf.robots.noindex and pdf.page is None
+
+
+def test_plain_httpx_client_with_polite_transport(httpserver: HTTPServer) -> None:
+    """Any httpx user gets politeness by passing the transport."""
+    httpserver.expect_request("/robots.txt").respond_with_data(ALLOW_ALL)
+    httpserver.expect_request("/x").respond_with_data("x")
+    transport = PoliteTransport(identity=BOT, allow_private=True, policy=PacingPolicy(delay=0))
+    with httpx.Client(transport=transport) as http:
+        response = http.get(httpserver.url_for("/x"))
+    assert facts(response).outcome is Outcome.OK
+    assert httpserver.log[1][0].headers["User-Agent"].startswith("ExampleBot/1.0")
+
+
+def test_network_error_backs_off() -> None:
+    with client(check_robots=False) as http:
+        with pytest.raises(httpx.ConnectError):
+            http.fetch("http://127.0.0.1:9/")  # discard port: nothing listens
+        state = http.polite.pacer.state(("127.0.0.1", 9))
+        assert state.in_flight == 0 and state.failures == 1
+    with client() as http, pytest.raises(Deferred) as caught:
+        http.fetch("http://127.0.0.1:9/")  # robots.txt unreachable: defer
+    assert caught.value.reason is Reason.ROBOTS_DEFERRED
