@@ -169,8 +169,8 @@ def find_repeated_run(
     segment, so a hash collision can never refuse a good URL.
     """
     n = len(segments)
-    if min_repeats < 2 or n < min_repeats:
-        return None
+    if min_repeats < 2 or n < min_repeats or len(set(segments)) == n:
+        return None  # no segment occurs twice: nothing can repeat (most real paths)
     ids: dict[str, int] = {}
     prefix = [0] * (n + 1)
     power = [1] * (n + 1)
@@ -471,8 +471,9 @@ class Guard:
             detail = f"{len(norm.key)} characters > {cfg.max_url_length}"
             return GuardVerdict(url, False, Reason.URL_TOO_LONG, Rule.URL_TOO_LONG, detail)
 
-        if cfg.max_query_params is not None and norm.query:
-            count = sum(1 for part in norm.query.split("&") if part)
+        query = norm.query
+        if cfg.max_query_params is not None and query and query.count("&") >= cfg.max_query_params:
+            count = sum(1 for part in query.split("&") if part)
             if count > cfg.max_query_params:
                 detail = f"{count} query parameters > {cfg.max_query_params}"
                 return GuardVerdict(
@@ -484,18 +485,19 @@ class Guard:
             detail = f"{len(segments)} path segments > {cfg.max_path_depth}"
             return GuardVerdict(url, False, Reason.PATH_TOO_DEEP, Rule.PATH_TOO_DEEP, detail)
 
-        if cfg.max_host_in_path is not None and segments:
-            host = norm.host
-            names = {host, f"www.{host}"}
-            if host.startswith("www."):
-                names.add(host[4:])
+        host = norm.host
+        base = host[4:] if host.startswith("www.") else host
+        if cfg.max_host_in_path is not None and base in norm.path.lower():
+            names = {host, base, f"www.{base}"}
             count = sum(1 for seg in segments if seg.lower().rstrip(".") in names)
             if count > cfg.max_host_in_path:
                 detail = f"host {host} appears {count} times in the path"
                 return GuardVerdict(url, False, Reason.REPEATED_PATH, Rule.HOST_IN_PATH, detail)
 
         if cfg.min_path_repeats is not None:
-            run = find_repeated_run(segments, cfg.min_path_repeats)
+            # Empty segments (``//``) are left out: servers collapse them and real
+            # sites link to ``/worldclock////full.html``; ``/a//a//a`` still repeats.
+            run = find_repeated_run([seg for seg in segments if seg], cfg.min_path_repeats)
             if run is not None:
                 unit = "/".join(run.unit)
                 detail = f"/{unit} repeated {run.repeats} times from segment {run.start + 1}"
