@@ -1,0 +1,175 @@
+"""The async polite transport over real sockets: per-host pacing without one host
+holding up another, and the same checks as the sync face."""
+
+from __future__ import annotations
+
+import asyncio
+import gzip
+import itertools
+import time
+from collections.abc import Callable, Iterator
+
+import httpx
+import pytest
+from pytest_httpserver import HTTPServer
+from werkzeug import Request, Response
+
+from robotkit.http.client import AsyncPoliteClient
+from robotkit.http.transport import (
+    AddressPolicy,
+    AddressRefused,
+    AsyncPoliteTransport,
+    Disallowed,
+    FetchLimits,
+    ResponseTooSlow,
+    facts,
+)
+from robotkit.identity import Identity
+from robotkit.outcome import Outcome
+from robotkit.pacing import PacingPolicy
+from robotkit.reasons import Reason
+
+BOT = Identity.build("ExampleBot", "2.0", "https://example.org/bot")
+ALLOW_ALL = "User-agent: *\nDisallow:\n"
+Events = list[tuple[str, str, float, float]]
+
+
+def client(delay: float = 0.0, **options: object) -> AsyncPoliteClient:
+    options.setdefault("allow_private", True)
+    limits = options.pop("limits", FetchLimits(max_wait=5.0))
+    transport = AsyncPoliteTransport(
+        identity=BOT,
+        policy=PacingPolicy(delay=delay, backoff_base=0.1),
+        limits=limits,  # type: ignore[arg-type]
+        **options,  # type: ignore[arg-type]
+    )
+    return AsyncPoliteClient(transport=transport)
+
+
+def timed(server: HTTPServer, events: Events, path: str, respond: Callable[[], Response]) -> None:
+    def handler(request: Request) -> Response:
+        start = time.monotonic()
+        response = respond()
+        events.append((server.host, request.path, start, time.monotonic()))
+        return response
+
+    server.expect_request(path).respond_with_handler(handler)
+
+
+def test_two_hosts_paced_in_parallel_not_in_series(
+    make_server: Callable[[str], HTTPServer],
+) -> None:
+    """Each host gets 3 requests 0.3 s apart; the hosts' requests interleave, so
+    the second host never waits for the first one's gaps."""
+    events: Events = []
+    servers = [make_server("127.0.0.2"), make_server("127.0.0.3")]
+    for server in servers:
+        timed(server, events, "/robots.txt", lambda: Response(ALLOW_ALL))
+        for n in range(3):
+            timed(server, events, f"/p{n}", lambda: Response("ok"))
+
+    async def crawl(http: AsyncPoliteClient, server: HTTPServer) -> None:
+        for n in range(3):
+            await http.fetch(server.url_for(f"/p{n}"))
+
+    async def main() -> None:
+        async with client(delay=0.3) as http:
+            await asyncio.gather(*(crawl(http, server) for server in servers))
+
+    asyncio.run(main())
+    for server in servers:
+        own = [e for e in events if e[0] == server.host]
+        assert [path for _, path, _, _ in own] == ["/robots.txt", "/p0", "/p1", "/p2"]
+        for (_, _, _, end), (_, _, start, _) in itertools.pairwise(own):
+            assert start - end >= 0.3
+    # In parallel: each host's first page came before the other host's last one.
+    order = [(host, path) for host, path, _, _ in sorted(events, key=lambda e: e[2])]
+    assert order.index(("127.0.0.2", "/p0")) < order.index(("127.0.0.3", "/p2"))
+    assert order.index(("127.0.0.3", "/p0")) < order.index(("127.0.0.2", "/p2"))
+    # and the hosts' request intervals overlap in time
+    spans = {
+        host: (min(e[2] for e in events if e[0] == host), max(e[3] for e in events if e[0] == host))
+        for host in ("127.0.0.2", "127.0.0.3")
+    }
+    (a0, a1), (b0, b1) = spans.values()
+    assert a0 < b1 and b0 < a1
+
+
+def test_async_headers_304_and_meta(httpserver: HTTPServer) -> None:
+    httpserver.expect_request("/robots.txt").respond_with_data(ALLOW_ALL)
+    httpserver.expect_oneshot_request("/doc").respond_with_data(
+        "<meta name=robots content=noindex>",
+        content_type="text/html",
+        headers={"ETag": 'W/"v1"'},
+    )
+    httpserver.expect_oneshot_request(
+        "/doc", headers={"If-None-Match": 'W/"v1"'}
+    ).respond_with_data("", status=304)
+
+    async def main() -> tuple[httpx.Response, httpx.Response]:
+        async with client() as http:
+            first = await http.fetch(httpserver.url_for("/doc"), referer="https://a.example/")
+            return first, await http.fetch(httpserver.url_for("/doc"))
+
+    first, second = asyncio.run(main())
+    httpserver.check_assertions()
+    assert facts(first).robots.noindex
+    assert facts(second).outcome is Outcome.NOT_MODIFIED
+    assert facts(second).validators is not None
+    sent = httpserver.log[1][0].headers
+    assert sent["User-Agent"] == "ExampleBot/2.0 (+https://example.org/bot)"
+    assert sent["Referer"] == "https://a.example/"
+    assert "From" not in sent
+
+
+def test_async_redirect_into_disallowed_and_to_private(
+    httpserver: HTTPServer, httpserver2: HTTPServer
+) -> None:
+    httpserver.expect_request("/robots.txt").respond_with_data("User-agent: *\nDisallow: /no\n")
+    httpserver.expect_request("/start").respond_with_data(
+        "", status=301, headers={"Location": "/no/way"}
+    )
+    httpserver2.expect_request("/robots.txt").respond_with_data(ALLOW_ALL)
+    httpserver2.expect_request("/go").respond_with_data(
+        "", status=307, headers={"Location": httpserver.url_for("/x")}
+    )
+    public = AddressPolicy(allow_private=True, public_addresses=frozenset({"127.0.0.2"}))
+
+    async def main() -> None:
+        async with client() as http:
+            with pytest.raises(Disallowed) as caught:
+                await http.fetch(httpserver.url_for("/start"))
+            assert caught.value.reason is Reason.ROBOTS_DISALLOW
+        async with client(addresses=public) as http:
+            with pytest.raises(AddressRefused):
+                await http.fetch(httpserver2.url_for("/go"))
+
+    asyncio.run(main())
+    assert [r.path for r, _ in httpserver.log] == ["/robots.txt", "/start"]
+
+
+def _drip(request: Request) -> Response:
+    def body() -> Iterator[bytes]:
+        for _ in range(100):
+            time.sleep(0.05)
+            yield b"."
+
+    return Response(body(), content_type="text/plain")
+
+
+def test_async_drip_cut_off_and_body_cap(httpserver: HTTPServer) -> None:
+    httpserver.expect_request("/robots.txt").respond_with_data(ALLOW_ALL)
+    httpserver.expect_request("/drip").respond_with_handler(_drip)
+    httpserver.expect_request("/bomb").respond_with_data(
+        gzip.compress(b"a" * 2_000_000), headers={"Content-Encoding": "gzip"}
+    )
+
+    async def main() -> httpx.Response:
+        limits = FetchLimits(response_timeout=0.5, max_body_bytes=4096)
+        async with client(limits=limits) as http:
+            with pytest.raises(ResponseTooSlow):
+                await http.fetch(httpserver.url_for("/drip"))
+            return await http.fetch(httpserver.url_for("/bomb"))
+
+    bomb = asyncio.run(main())
+    assert len(bomb.content) == 4096 and facts(bomb).truncated
