@@ -25,6 +25,8 @@ _EMAIL = re.compile(
     r"@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,63}$"
 )
 _TOKEN_END = re.compile(r"[/\s]")
+_CONTROL = re.compile(r"[\x00-\x08\x0a-\x1f\x7f]")
+_IDENTIFYING = frozenset({"user-agent", "from"})
 # A User-Agent that opens with a browser's product token hides the robot, and
 # would also make it answer to the browser's name in robots.txt.
 _BROWSER_TOKENS = frozenset({"mozilla", "opera", "chrome", "safari"})
@@ -68,6 +70,13 @@ class Identity:
             )
         if self.from_ is not None and not is_valid_email(self.from_):
             raise IdentityError(f"From must be a valid email address, not {self.from_!r}")
+        values = [self.user_agent, self.accept, *(v for pair in self.extra_headers for v in pair)]
+        if any(_CONTROL.search(value) for value in values):
+            # A CR or LF would let a value forge extra header lines (RFC 9110 5.5).
+            raise IdentityError("header values must not contain control characters")
+        for name, _ in self.extra_headers:
+            if name.lower() in _IDENTIFYING:
+                raise IdentityError(f"{name} is part of the identity; set it through Identity")
 
     @classmethod
     def build(
