@@ -589,6 +589,12 @@ class NoveltyConfig:
     template_threshold: int = 18
     host_window: int | None = 100
     host_threshold: int = 95
+    similar_distance: int = 10
+    """For :meth:`NoveltyTracker.observe_match`: a page within this many SimHash bits
+    of one of its template's recent pages is not novel. Looser than duplicate
+    detection's 3, because small generated pages (an empty calendar month) differ
+    in a word or two, which moves a short page's SimHash by 3 to 12 bits, while
+    different articles in one template stay 15 or more apart."""
 
     def __post_init__(self) -> None:
         for window, threshold in (
@@ -597,6 +603,8 @@ class NoveltyConfig:
         ):
             if window is not None and not 1 <= threshold <= window:
                 raise ValueError("a threshold must be between 1 and its window")
+        if not 0 <= self.similar_distance <= 32:
+            raise ValueError("similar_distance must be between 0 and 32")
 
 
 class _Window:
@@ -622,6 +630,7 @@ class NoveltyTracker:
         self.config = config if config is not None else NoveltyConfig()
         self._windows: dict[tuple[RegionScope, str], _Window] = {}
         self._parked: dict[tuple[RegionScope, str], TrapSignal] = {}
+        self._recent: dict[str, deque[int]] = {}
 
     @property
     def parked(self) -> tuple[TrapSignal, ...]:
@@ -653,8 +662,27 @@ class NoveltyTracker:
                 found = TrapSignal(scope, region, url, detail)
                 self._parked[scope, region] = found
                 del self._windows[scope, region]
+                self._recent.pop(region, None)
                 signal = signal or found
         return signal
+
+    def observe_match(self, match: ContentMatch) -> TrapSignal | None:
+        """:meth:`observe` with novelty judged from a :class:`ContentIndex` verdict:
+        a page is novel when it is new to the index and also not within
+        ``similar_distance`` bits of a recent page of its own URL template. Comparing
+        only within the template keeps this cheap (at most ``template_window``
+        comparisons) and safe (pages of other templates never count)."""
+        novel = match.is_novel
+        template = url_template(match.url)
+        if template is not None and self.config.template_window is not None:
+            recent = self._recent.get(template)
+            if recent is None:
+                recent = self._recent[template] = deque(maxlen=self.config.template_window)
+            value = match.fingerprint.simhash
+            if novel and any(hamming(value, old) <= self.config.similar_distance for old in recent):
+                novel = False
+            recent.append(value)
+        return self.observe(match.url, novel)
 
     def is_parked(self, url: str) -> bool:
         """Whether ``url`` falls in a parked template or host."""

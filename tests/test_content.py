@@ -495,3 +495,36 @@ def test_novelty_config_and_invalid_urls() -> None:
     tracker = NoveltyTracker()
     assert tracker.observe("nonsense", False) is None
     assert not tracker.is_parked("nonsense")
+
+
+_MONTHS = "January February March April May June July August September October November December"
+
+
+def calendar_month(year: int, month: int) -> str:
+    name = _MONTHS.split()[month]
+    days = "".join(f"<td>{d}</td>" for d in range(1, 31))
+    return page(
+        f"Events in {name} {year}",
+        f"<p>No events in {name} {year}.</p><table><tr>{days}</tr></table>"
+        f"<a href='?y={year}&m={month + 1}'>Next month</a>",
+    )
+
+
+def test_observe_match_parks_an_endless_calendar_and_spares_a_catalogue() -> None:
+    index, tracker = ContentIndex(), NoveltyTracker()
+    parked_at = None
+    for i in range(60):
+        url = f"http://cal.example/events?y={2024 + i // 12}&m={i % 12}"
+        signal = tracker.observe_match(index.add(url, calendar_month(2024 + i // 12, i % 12)))
+        if signal is not None and parked_at is None:
+            parked_at = i
+            assert signal.region == "http://cal.example/events?m={n}&y={n}"
+    assert parked_at is not None and parked_at < 30  # the window holds 20 pages
+    assert tracker.is_parked("http://cal.example/events?y=3000&m=1")
+
+    index, tracker = ContentIndex(), NoveltyTracker()
+    for i in range(150):
+        body = f"<p>Price {i}.99 EUR. {prose(i, 20)}</p>"
+        match = index.add(f"http://shop.example/product/{i}", page(f"Product {i}", body))
+        assert tracker.observe_match(match) is None
+    assert not tracker.is_parked("http://shop.example/product/999")
