@@ -274,7 +274,9 @@ class ContentConfig:
     """Defaults: ``max_distance`` 3 bits of 64, the threshold Manku et al. found
     best for web pages; 3-word shingles; exact duplicates' links dropped (they were
     all seen with the first copy), near duplicates' links deprioritized (a template
-    page with a small change may still link somewhere new)."""
+    page with a small change may still link somewhere new); digits masked in the
+    SimHash (see :func:`fingerprint`), so pages differing only in numbers are near
+    duplicates at distance 0, never exact ones."""
 
     max_distance: int = 3
     shingle_size: int = 3
