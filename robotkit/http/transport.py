@@ -1,0 +1,1112 @@
+"""Polite httpx transports: every request judged, paced and bounded.
+
+Pass :class:`PoliteTransport` (sync) or :class:`AsyncPoliteTransport` (async) to any
+``httpx.Client`` / ``httpx.AsyncClient`` and each request, before it is sent:
+
+1. is checked by the trap guard and the optional scope hook;
+2. has its host resolved, and is refused if the address is private, loopback or
+   link-local (unless ``allow_private``), and always when a redirect chain that
+   began at a public address turns to such an address (SSRF);
+3. gets its robots.txt verdict (RFC 9309): disallowed is never sent
+   (:class:`Disallowed`), deferred raises :class:`Deferred` or waits if asked;
+4. waits for a slot from its host's pacer (:mod:`robotkit.pacing`).
+
+It goes out with the robot's honest identity (RFC 9110 sections 10.1.2, 10.1.5)
+and, on a refetch, If-None-Match / If-Modified-Since (RFC 9110 section 13.1). The
+body is read here, bounded in bytes (decoded bytes too: a gzip bomb is cut) and in
+total time (a drip-feeding tarpit is cut off), and the response comes back with
+:class:`FetchFacts` in ``response.extensions["robotkit"]``.
+
+Redirects: httpx follows them and sends each hop through this transport, so every
+hop passes all the checks above, exactly like a first request; the transport keeps
+the chain in the request's extensions (httpx hands the same extensions dict to each
+hop), enforces its own hop cap and refuses loops. The caller keeps httpx's
+``response.history`` and gets the chain in :attr:`FetchFacts.redirects`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import inspect
+import ipaddress
+import socket
+import threading
+import time
+import zlib
+from collections.abc import AsyncIterator, Awaitable, Callable, Generator, Iterator, Sequence
+from dataclasses import dataclass, field
+from functools import partial
+from typing import Any
+
+import httpx
+
+from robotkit.clock import Clock, system_clock
+from robotkit.guard import Guard, GuardVerdict
+from robotkit.http.robots import AsyncRobotsChecker, RobotsChecker
+from robotkit.http.validators import ValidatorStore
+from robotkit.identity import Identity
+from robotkit.meta import PageMeta, RobotsDirectives, parse_page, parse_x_robots_tag
+from robotkit.outcome import NetworkErrorKind, Outcome, classify_status
+from robotkit.pacing import HostKey, Pacer, PacingPolicy, Ticket, host_key, parse_retry_after
+from robotkit.reasons import Decision, Reason
+from robotkit.robots.freshness import Validators
+from robotkit.robots.status import Hop
+from robotkit.robots.verdict import Verdict
+from robotkit.urls import InvalidURL
+
+EXTENSION = "robotkit"
+"""The key of :class:`FetchFacts` in ``response.extensions``."""
+_CHAIN = "robotkit.chain"
+
+DEFAULT_MAX_BODY = 10 * 1024 * 1024
+DEFAULT_RESPONSE_TIMEOUT = 30.0
+DEFAULT_MAX_REDIRECTS = 5
+DEFAULT_MAX_WAIT = 60.0
+ACCEPT_ENCODING = "gzip, deflate"
+"""Only encodings the transport decodes itself, so the body cap bounds decoded bytes."""
+
+# --------------------------------------------------------------------------------------
+# Errors: a refused request never reached the server.
+
+
+class PolitenessError(Exception):
+    """robotkit refused to send a request; ``reason`` is the stable code and
+    ``verdict`` the decision that refused it (robots.txt, guard, ...)."""
+
+    def __init__(
+        self,
+        url: str,
+        reason: Reason,
+        detail: str = "",
+        *,
+        verdict: Verdict | GuardVerdict | None = None,
+        redirects: tuple[Hop, ...] = (),
+    ) -> None:
+        super().__init__(f"{reason}: {url}" + (f" ({detail})" if detail else ""))
+        self.url = url
+        self.reason = reason
+        self.detail = detail
+        self.verdict = verdict
+        self.redirects = redirects
+
+
+class Disallowed(PolitenessError):
+    """Never fetch this URL: robots.txt, the trap guard or the scope says no."""
+
+
+class Deferred(PolitenessError):
+    """Not now: retry at ``retry_at`` (Unix seconds)."""
+
+    def __init__(
+        self,
+        url: str,
+        reason: Reason,
+        retry_at: float,
+        detail: str = "",
+        *,
+        verdict: Verdict | None = None,
+        redirects: tuple[Hop, ...] = (),
+    ) -> None:
+        super().__init__(url, reason, detail, verdict=verdict, redirects=redirects)
+        self.retry_at = retry_at
+
+
+class HostSkipped(PolitenessError):
+    """The whole host is skipped, e.g. its Crawl-delay is above the ceiling."""
+
+
+class RedirectRefused(PolitenessError):
+    """Too many redirect hops, or a loop."""
+
+
+class AddressRefused(PolitenessError):
+    """The host resolves to a private, loopback or link-local address (SSRF)."""
+
+
+class ResponseTooSlow(httpx.ReadTimeout):
+    """The response took longer in total than the limit (a drip-feeding tarpit)."""
+
+
+def classify_error(error: BaseException) -> NetworkErrorKind:
+    """What kind of network failure an httpx/OS exception is."""
+    if isinstance(error, (httpx.TimeoutException, TimeoutError)):
+        return NetworkErrorKind.TIMEOUT
+    text = str(error).lower()
+    if isinstance(error, socket.gaierror) or any(
+        marker in text
+        for marker in ("name or service", "nodename", "getaddrinfo", "name resolution")
+    ):
+        return NetworkErrorKind.DNS
+    if "ssl" in text or "certificate" in text or "tls" in text:
+        return NetworkErrorKind.TLS
+    if isinstance(error, (httpx.ConnectError, ConnectionError)):
+        return NetworkErrorKind.CONNECT
+    if isinstance(error, httpx.ProtocolError):
+        return NetworkErrorKind.PROTOCOL
+    return NetworkErrorKind.OTHER
+
+
+# --------------------------------------------------------------------------------------
+# Configuration
+
+
+@dataclass(frozen=True)
+class FetchLimits:
+    """Bounds on one fetch; defaults suit a general web crawler."""
+
+    max_body_bytes: int = DEFAULT_MAX_BODY
+    """Body bytes kept (after decoding); the rest is not read, the body is marked
+    truncated."""
+    response_timeout: float = DEFAULT_RESPONSE_TIMEOUT
+    """Seconds from sending the request to the end of the body."""
+    max_redirects: int = DEFAULT_MAX_REDIRECTS
+    max_wait: float = DEFAULT_MAX_WAIT
+    """The longest the transport sleeps for a pacing slot or a deferral; a longer
+    wait raises :class:`Deferred` with the time to come back."""
+    wait_deferred: bool = False
+    """Wait out a robots.txt deferral (up to ``max_wait``) instead of raising."""
+
+    def __post_init__(self) -> None:
+        if self.max_body_bytes < 0 or self.response_timeout <= 0 or self.max_redirects < 0:
+            raise ValueError("limits must be positive")
+
+
+@dataclass(frozen=True)
+class AddressPolicy:
+    """Which addresses a request may go to (server-side request forgery guard)."""
+
+    allow_private: bool = False
+    """Allow private, loopback and link-local targets (crawling an intranet or
+    localhost on purpose). A redirect from a public address to such a target is
+    refused even then."""
+    public_addresses: frozenset[str] = frozenset()
+    """Addresses to treat as public (tests mark 127.0.0.x servers this way)."""
+
+    def is_public(self, address: str) -> bool:
+        if address in self.public_addresses:
+            return True
+        try:
+            ip = ipaddress.ip_address(address.split("%", 1)[0])
+        except ValueError:
+            return False
+        if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+            ip = ip.ipv4_mapped
+        return ip.is_global and not ip.is_multicast
+
+
+Resolver = Callable[[str, int], Sequence[str]]
+AsyncResolver = Callable[[str, int], Sequence[str] | Awaitable[Sequence[str]]]
+GuardHook = Guard | Callable[[str], GuardVerdict | None]
+ScopeHook = Callable[[str], bool]
+
+
+def system_resolver(host: str, port: int) -> list[str]:
+    """The addresses the system resolver gives for ``host``."""
+    infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    return sorted({str(info[4][0]) for info in infos})
+
+
+def _literal(host: str) -> list[str] | None:
+    try:
+        return [str(ipaddress.ip_address(host.strip("[]")))]
+    except ValueError:
+        return None
+
+
+# --------------------------------------------------------------------------------------
+# Facts returned with every response
+
+
+@dataclass(frozen=True)
+class FetchFacts:
+    """What robotkit knows about one response, in ``response.extensions["robotkit"]``."""
+
+    url: str
+    status: int
+    outcome: Outcome
+    verdict: Verdict | None
+    """The robots.txt verdict that let the request go (None when robots.txt is off)."""
+    redirects: tuple[Hop, ...]
+    """The redirect hops that led to this response, oldest first."""
+    referer: str | None
+    conditional: bool
+    """If-None-Match / If-Modified-Since were sent."""
+    validators: Validators | None
+    """The ETag / Last-Modified now held for the URL (on a 304: the stored ones)."""
+    truncated: bool
+    """The body was cut at ``max_body_bytes``."""
+    body_bytes: int
+    robots: RobotsDirectives
+    """X-Robots-Tag and meta robots that apply to this robot."""
+    page: PageMeta | None
+    """Meta robots and links, for an HTML page."""
+    retry_at: float | None
+    """From Retry-After on 429 / 503."""
+    started: float
+    ended: float
+    waited: float
+    """Seconds spent waiting for the host's pacing slot."""
+
+    @property
+    def is_success(self) -> bool:
+        return self.outcome in (Outcome.OK, Outcome.NOT_MODIFIED)
+
+
+def facts(response: httpx.Response) -> FetchFacts:
+    """The :class:`FetchFacts` of a response that came through a polite transport."""
+    found = response.extensions.get(EXTENSION)
+    if not isinstance(found, FetchFacts):
+        raise ValueError("this response did not come through a robotkit polite transport")
+    return found
+
+
+# --------------------------------------------------------------------------------------
+# The shared, I/O-free part of both transports
+
+
+@dataclass
+class _Chain:
+    """The redirect chain of one logical request, kept in its extensions."""
+
+    hops: list[Hop] = field(default_factory=list)
+    pending: str | None = None
+    public_start: bool = False
+
+
+class _Body:
+    """Collects a body up to a cap, decoding gzip/deflate here so the cap bounds
+    what the caller will hold in memory."""
+
+    def __init__(self, encoding: str | None, cap: int) -> None:
+        self.cap = cap
+        self.parts: list[bytes] = []
+        self.size = 0
+        self.truncated = False
+        name = (encoding or "").strip().lower()
+        self.decoder: Any = None
+        self.decoded = name in ("gzip", "x-gzip", "deflate")
+        if name in ("gzip", "x-gzip"):
+            self.decoder = zlib.decompressobj(16 + zlib.MAX_WBITS)
+        elif name == "deflate":
+            self.decoder = zlib.decompressobj(zlib.MAX_WBITS | 32)
+
+    def feed(self, chunk: bytes) -> bool:
+        """Add wire bytes; False once the cap is reached (stop reading)."""
+        room = self.cap - self.size
+        if self.decoder is not None:
+            try:
+                data = self.decoder.decompress(chunk, room + 1)
+            except zlib.error as error:
+                raise httpx.DecodingError(f"bad compressed body: {error}") from None
+        else:
+            data = chunk
+        if len(data) > room:
+            self.parts.append(data[:room])
+            self.size += room
+            self.truncated = True
+            return False
+        self.parts.append(data)
+        self.size += len(data)
+        return True
+
+    def content(self) -> bytes:
+        if self.decoder is not None and not self.truncated:
+            tail = self.decoder.flush()
+            room = self.cap - self.size
+            if len(tail) > room:
+                tail, self.truncated = tail[:room], True
+            self.parts.append(tail)
+            self.size += len(tail)
+        return b"".join(self.parts)
+
+
+@dataclass(frozen=True)
+class _Resolve:
+    host: str
+    port: int
+
+
+@dataclass(frozen=True)
+class _Robots:
+    url: str
+
+
+@dataclass(frozen=True)
+class _Sleep:
+    seconds: float
+
+
+_Step = _Resolve | _Robots | _Sleep
+
+
+@dataclass(frozen=True)
+class _Prepared:
+    """A request that passed every check, ready for its pacing slot."""
+
+    url: str
+    key: HostKey
+    chain: _Chain
+    verdict: Verdict | None
+    conditional: bool
+
+
+class _Core:
+    """Every decision both transports share; no sockets, no sleeping."""
+
+    def __init__(
+        self,
+        identity: Identity | None,
+        pacer: Pacer | None,
+        policy: PacingPolicy | None,
+        limits: FetchLimits | None,
+        addresses: AddressPolicy | None,
+        guard: GuardHook | None,
+        scope: ScopeHook | None,
+        validators: ValidatorStore | None,
+        clock: Clock,
+        parse_html: bool,
+    ) -> None:
+        self.identity = identity if identity is not None else Identity()
+        self.clock = clock
+        self.pacer = pacer if pacer is not None else Pacer(clock, policy)
+        self.limits = limits if limits is not None else FetchLimits()
+        self.addresses = addresses if addresses is not None else AddressPolicy()
+        self.guard = guard
+        self.scope = scope
+        self.validators = validators if validators is not None else ValidatorStore()
+        self.parse_html = parse_html
+
+    # -- before sending ---------------------------------------------------------
+
+    def open(self, request: httpx.Request) -> tuple[str, HostKey, _Chain, bool]:
+        """Start judging ``request``: its URL, host key, chain and whether it is a
+        redirect hop; refuses invalid URLs, loops and too many hops."""
+        url = str(request.url)
+        chain = request.extensions.get(_CHAIN)
+        is_hop = isinstance(chain, _Chain) and chain.pending is not None
+        if not isinstance(chain, _Chain) or not is_hop:
+            chain = _Chain()
+            request.extensions[_CHAIN] = chain
+        chain.pending = None
+        redirects = tuple(chain.hops)
+        if is_hop:
+            if len(chain.hops) > self.limits.max_redirects:
+                raise RedirectRefused(
+                    url,
+                    Reason.REDIRECT_LIMIT,
+                    f"more than {self.limits.max_redirects} redirects",
+                    redirects=redirects,
+                )
+            if any(hop.url == url for hop in chain.hops):
+                raise RedirectRefused(url, Reason.REDIRECT_LOOP, redirects=redirects)
+        try:
+            key = host_key(url)
+        except InvalidURL as error:
+            raise Disallowed(url, error.reason, error.detail, redirects=redirects) from None
+        guard = self.guard
+        verdict = (
+            None if guard is None else guard.check(url) if isinstance(guard, Guard) else guard(url)
+        )
+        if verdict is not None and not verdict.allowed:
+            raise Disallowed(
+                url, verdict.reason, verdict.detail, verdict=verdict, redirects=redirects
+            )
+        if self.scope is not None and not self.scope(url):
+            raise Disallowed(url, Reason.OFF_SCOPE, redirects=redirects)
+        return url, key, chain, is_hop
+
+    def judge_addresses(
+        self, url: str, addresses: Sequence[str], chain: _Chain, is_hop: bool
+    ) -> None:
+        """Refuse non-public targets (SSRF), RFC 6890 special-purpose ranges."""
+        public = bool(addresses) and all(self.addresses.is_public(a) for a in addresses)
+        if not is_hop:
+            chain.public_start = public
+        if public:
+            return
+        shown = ", ".join(addresses) or "no address"
+        if is_hop and chain.public_start:
+            detail = f"redirect from a public address to {shown}"
+        elif not self.addresses.allow_private:
+            detail = f"{shown} is not public (allow_private=True to crawl it)"
+        else:
+            return
+        raise AddressRefused(url, Reason.PRIVATE_ADDRESS, detail, redirects=tuple(chain.hops))
+
+    def judge_robots(self, url: str, verdict: Verdict, chain: _Chain) -> float | None:
+        """None to go ahead, else seconds to wait before asking again; raises when
+        the verdict says never, or later and the caller will not wait."""
+        redirects = tuple(chain.hops)
+        if verdict.decision is Decision.DISALLOW:
+            raise Disallowed(
+                url, verdict.reason, verdict.detail, verdict=verdict, redirects=redirects
+            )
+        if verdict.decision is Decision.DEFER:
+            now = self.clock()
+            retry_at = (
+                verdict.retry_at if verdict.retry_at is not None else now + self.limits.max_wait
+            )
+            wait = retry_at - now
+            if not self.limits.wait_deferred or wait > self.limits.max_wait:
+                raise Deferred(
+                    url,
+                    verdict.reason,
+                    retry_at,
+                    verdict.detail,
+                    verdict=verdict,
+                    redirects=redirects,
+                )
+            return max(wait, 0.0)
+        return None
+
+    def apply_pace(self, url: str, key: HostKey, verdict: Verdict | None, chain: _Chain) -> None:
+        if verdict is None:
+            return
+        skipped = self.pacer.apply_robots(key, verdict.crawl_delay, verdict.request_rate)
+        if skipped is not None:
+            detail = (
+                f"Crawl-delay {verdict.crawl_delay} s above {self.pacer.policy.max_crawl_delay} s"
+            )
+            raise HostSkipped(url, skipped, detail, verdict=verdict, redirects=tuple(chain.hops))
+
+    def prepare_headers(self, request: httpx.Request, url: str) -> bool:
+        """Identity headers, and conditional ones on a refetch; True if conditional."""
+        headers = request.headers
+        for name, value in self.identity.headers().items():
+            if name.lower() == "accept" and headers.get("accept", "*/*") != "*/*":
+                continue  # the caller asked for something specific
+            headers[name] = value
+        headers["Accept-Encoding"] = ACCEPT_ENCODING
+        if request.method not in ("GET", "HEAD"):
+            return False
+        if "if-none-match" in headers or "if-modified-since" in headers:
+            return True
+        conditional = self.validators.conditional_headers(url)
+        headers.update(conditional)
+        return bool(conditional)
+
+    def slot_wait(self, url: str, key: HostKey) -> float | None:
+        """Seconds to wait for ``key``'s slot (None: until one is freed); raises
+        when the host is skipped or the wait is longer than ``max_wait``."""
+        plan = self.pacer.plan(key)
+        if plan.skip_reason is not None:
+            raise HostSkipped(url, plan.skip_reason)
+        if plan.ready_at is None:
+            return None
+        wait = plan.ready_at - self.clock()
+        if wait > self.limits.max_wait:
+            held = self.pacer.state(key).hold_until >= plan.ready_at
+            reason = Reason.RATE_LIMITED if held else Reason.HOST_BACKOFF
+            raise Deferred(url, reason, plan.ready_at, f"host busy for {wait:.1f} s")
+        return max(wait, 0.0)
+
+    def ended(
+        self, ticket: Ticket, status: int | None, headers: httpx.Headers | None
+    ) -> float | None:
+        """Record the end of a response (status None: a network failure)."""
+        if status is None or headers is None:
+            self.pacer.finish(ticket, Outcome.NETWORK_ERROR)
+            return None
+        retry_at = None
+        if status in (429, 503):
+            retry_at = parse_retry_after(headers.get("retry-after"), self.clock())
+        self.pacer.finish(ticket, classify_status(status), retry_at)
+        return retry_at
+
+    def deadline_timeouts(self, request: httpx.Request, remaining: float) -> None:
+        """Bound each socket operation by the time left for the whole response."""
+        current = request.extensions.get("timeout", {})
+        request.extensions["timeout"] = {
+            name: remaining if current.get(name) is None else min(current[name], remaining)
+            for name in ("connect", "read", "write", "pool")
+        }
+
+    def before(
+        self, request: httpx.Request, check_robots: bool
+    ) -> Generator[_Step, object, _Prepared]:
+        """Every check before a request may be sent, as a sans-I/O coroutine: it
+        yields what it needs the shell to do (resolve a host, get a robots.txt
+        verdict, sleep) and gets the result sent back, so the sync and async
+        transports drive one piece of logic."""
+        url, key, chain, is_hop = self.open(request)
+        addresses = _literal(key[0])
+        if addresses is None:
+            resolved = yield _Resolve(key[0], key[1])
+            if isinstance(resolved, OSError):
+                message = f"cannot resolve {key[0]}: {resolved}"
+                raise httpx.ConnectError(message, request=request) from resolved
+            addresses = list(resolved)  # type: ignore[call-overload]
+        self.judge_addresses(url, addresses, chain, is_hop)
+        verdict: Verdict | None = None
+        while check_robots:
+            answer = yield _Robots(url)
+            assert isinstance(answer, Verdict)
+            verdict = answer
+            wait = self.judge_robots(url, verdict, chain)
+            if wait is None:
+                break
+            yield _Sleep(wait)
+        self.apply_pace(url, key, verdict, chain)
+        conditional = self.prepare_headers(request, url)
+        return _Prepared(url, key, chain, verdict, conditional)
+
+    # -- after receiving --------------------------------------------------------
+
+    def respond(
+        self,
+        request: httpx.Request,
+        ready: _Prepared,
+        inner: httpx.Response,
+        body: _Body,
+        retry_at: float | None,
+        started: float,
+        waited: float,
+    ) -> httpx.Response:
+        url, chain = ready.url, ready.chain
+        status = inner.status_code
+        content = body.content()
+        headers = httpx.Headers(inner.headers)
+        if body.decoded:
+            del headers["content-encoding"]
+        if "transfer-encoding" in headers:
+            del headers["transfer-encoding"]
+        headers["content-length"] = str(len(content))
+        redirects = tuple(chain.hops)
+        location = inner.headers.get("location")
+        if 300 <= status < 400 and status != 304 and location:
+            chain.hops.append(Hop(url, status, location))
+            chain.pending = str(request.url.join(location))
+        validators = self.validators.record(url, status, inner.headers.multi_items())
+        response = httpx.Response(
+            status,
+            headers=headers,
+            content=content,
+            request=request,
+            extensions={
+                k: v for k, v in inner.extensions.items() if k in ("http_version", "reason_phrase")
+            },
+        )
+        token = self.identity.product_token
+        tags = inner.headers.get_list("x-robots-tag")
+        page = None
+        content_type = headers.get("content-type", "").lower()
+        if self.parse_html and status == 200 and "html" in content_type and content:
+            page = parse_page(response.text, url, token, tags)
+            directives = page.robots
+        else:
+            directives = parse_x_robots_tag(tags).for_robot(token)
+        response.extensions[EXTENSION] = FetchFacts(
+            url=url,
+            status=status,
+            outcome=classify_status(status),
+            verdict=ready.verdict,
+            redirects=redirects,
+            referer=request.headers.get("referer"),
+            conditional=ready.conditional,
+            validators=validators,
+            truncated=body.truncated,
+            body_bytes=len(content),
+            robots=directives,
+            page=page,
+            retry_at=retry_at,
+            started=started,
+            ended=self.clock(),
+            waited=waited,
+        )
+        return response
+
+
+_CORE_DOC = """
+    Arguments (all optional): ``inner`` the transport that really sends (default a
+    plain ``httpx`` one); ``identity``; ``policy`` (pacing) or a shared ``pacer``;
+    ``limits``; ``addresses`` (SSRF policy) or just ``allow_private``;
+    ``robots`` a robots checker (default: one of our own whose robots.txt fetches
+    are paced like every other request), ``check_robots=False`` to skip robots.txt
+    (only for sites you own); ``guard`` a :class:`robotkit.guard.Guard` or any
+    ``(url) -> GuardVerdict | None``; ``scope`` a ``(url) -> bool``; ``validators``
+    a shared :class:`ValidatorStore`; ``clock``; ``resolver`` ``(host, port) ->
+    addresses``; ``parse_html`` to read meta robots and links of HTML pages.
+"""
+
+
+class _PoliteBase:
+    """What the sync and async polite transports share: the core and its settings."""
+
+    core: _Core
+
+    def _setup(
+        self,
+        identity: Identity | None,
+        policy: PacingPolicy | None,
+        pacer: Pacer | None,
+        limits: FetchLimits | None,
+        addresses: AddressPolicy | None,
+        allow_private: bool,
+        guard: GuardHook | None,
+        scope: ScopeHook | None,
+        validators: ValidatorStore | None,
+        clock: Clock,
+        parse_html: bool,
+    ) -> None:
+        if addresses is None:
+            addresses = AddressPolicy(allow_private=allow_private)
+        self.core = _Core(
+            identity,
+            pacer,
+            policy,
+            limits,
+            addresses,
+            guard,
+            scope,
+            validators,
+            clock,
+            parse_html,
+        )
+
+    @property
+    def pacer(self) -> Pacer:
+        return self.core.pacer
+
+    @property
+    def identity(self) -> Identity:
+        return self.core.identity
+
+
+def _wrapped(
+    response: httpx.Response, stream: httpx.SyncByteStream | httpx.AsyncByteStream
+) -> httpx.Response:
+    return httpx.Response(
+        response.status_code,
+        headers=response.headers,
+        stream=stream,
+        extensions=response.extensions,
+    )
+
+
+def _too_slow(request: httpx.Request, timeout: float) -> ResponseTooSlow:
+    return ResponseTooSlow(f"no complete response within {timeout:g} s", request=request)
+
+
+# --------------------------------------------------------------------------------------
+# Sync
+
+
+class _SyncSlots:
+    """Waits for pacing slots with a condition variable: thread-safe."""
+
+    def __init__(self, core: _Core) -> None:
+        self.core = core
+        self.cond = threading.Condition()
+
+    def acquire(self, url: str, key: HostKey) -> tuple[Ticket, float]:
+        begun = time.monotonic()
+        with self.cond:
+            while True:
+                wait = self.core.slot_wait(url, key)
+                if wait == 0.0:
+                    return self.core.pacer.start(key), time.monotonic() - begun
+                self.cond.wait(timeout=wait)
+
+    def release(
+        self, ticket: Ticket, status: int | None, headers: httpx.Headers | None
+    ) -> float | None:
+        with self.cond:
+            retry_at = self.core.ended(ticket, status, headers)
+            self.cond.notify_all()
+        return retry_at
+
+
+class _ReleasingStream(httpx.SyncByteStream):
+    def __init__(self, inner: httpx.SyncByteStream, release: Callable[[], object]) -> None:
+        self.inner = inner
+        self.release: Callable[[], object] | None = release
+
+    def __iter__(self) -> Iterator[bytes]:
+        yield from self.inner
+
+    def close(self) -> None:
+        try:
+            self.inner.close()
+        finally:
+            if self.release is not None:
+                release, self.release = self.release, None
+                release()
+
+
+class PacedTransport(httpx.BaseTransport):
+    """Pacing only: each request waits for its host's slot, and the slot is given
+    back (the end recorded) when the response is closed. The robots.txt fetches of
+    a :class:`PoliteTransport` go through one, so they count in the host's pace."""
+
+    def __init__(self, inner: httpx.BaseTransport, slots: _SyncSlots) -> None:
+        self.inner = inner
+        self.slots = slots
+
+    def handle_request(self, request: httpx.Request) -> httpx.Response:
+        url = str(request.url)
+        ticket, _ = self.slots.acquire(url, host_key(url))
+        try:
+            response = self.inner.handle_request(request)
+        except BaseException:
+            self.slots.release(ticket, None, None)
+            raise
+        assert isinstance(response.stream, httpx.SyncByteStream)
+        release = partial(self.slots.release, ticket, response.status_code, response.headers)
+        return _wrapped(response, _ReleasingStream(response.stream, release))
+
+    def close(self) -> None:
+        """The inner transport belongs to the polite transport, which closes it."""
+
+
+class _Watchdog:
+    """Shuts the sockets of a request down at its deadline, so that a server
+    dripping headers or body cannot hold a blocking read past it."""
+
+    def __init__(self, seconds: float) -> None:
+        self.fired = threading.Event()
+        self.sockets: list[socket.socket] = []
+        self.timer = threading.Timer(max(seconds, 0.0), self._fire)
+        self.timer.daemon = True
+
+    def trace(self, name: str, info: dict[str, Any]) -> None:
+        if name.endswith(("connect_tcp.complete", "start_tls.complete")):
+            self.watch(info.get("return_value"))
+
+    def watch(self, stream: Any) -> None:
+        sock = stream.get_extra_info("socket") if stream is not None else None
+        if isinstance(sock, socket.socket):
+            self.sockets.append(sock)
+            if self.fired.is_set():
+                self._fire()
+
+    def _fire(self) -> None:
+        self.fired.set()
+        for sock in self.sockets:
+            with contextlib.suppress(OSError):
+                sock.shutdown(socket.SHUT_RDWR)
+
+    def __enter__(self) -> _Watchdog:
+        self.timer.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.timer.cancel()
+
+
+class PoliteTransport(_PoliteBase, httpx.BaseTransport):
+    """A sync httpx transport that fetches only what a polite robot may, when it may."""
+
+    __doc__ = (__doc__ or "") + _CORE_DOC
+
+    def __init__(
+        self,
+        inner: httpx.BaseTransport | None = None,
+        *,
+        identity: Identity | None = None,
+        policy: PacingPolicy | None = None,
+        pacer: Pacer | None = None,
+        limits: FetchLimits | None = None,
+        addresses: AddressPolicy | None = None,
+        allow_private: bool = False,
+        robots: RobotsChecker | None = None,
+        check_robots: bool = True,
+        guard: GuardHook | None = None,
+        scope: ScopeHook | None = None,
+        validators: ValidatorStore | None = None,
+        clock: Clock = system_clock,
+        resolver: Resolver = system_resolver,
+        parse_html: bool = True,
+    ) -> None:
+        self._setup(
+            identity,
+            policy,
+            pacer,
+            limits,
+            addresses,
+            allow_private,
+            guard,
+            scope,
+            validators,
+            clock,
+            parse_html,
+        )
+        self.inner = inner if inner is not None else httpx.HTTPTransport()
+        self.slots = _SyncSlots(self.core)
+        self.resolver = resolver
+        self.robots_transport = PacedTransport(self.inner, self.slots)
+        self._own_robots = robots is None and check_robots
+        self.robots = robots
+        if self._own_robots:
+            self.robots = RobotsChecker(
+                self.core.identity, transport=self.robots_transport, clock=clock
+            )
+
+    def _prepare(self, request: httpx.Request) -> _Prepared:
+        steps = self.core.before(request, self.robots is not None)
+        answer: object = None
+        try:
+            while True:
+                step = steps.send(answer)
+                if isinstance(step, _Resolve):
+                    try:
+                        answer = self.resolver(step.host, step.port)
+                    except OSError as error:
+                        answer = error
+                elif isinstance(step, _Robots):
+                    assert self.robots is not None
+                    answer = self.robots.check(step.url)
+                else:
+                    time.sleep(step.seconds)
+                    answer = None
+        except StopIteration as done:
+            prepared: _Prepared = done.value
+            return prepared
+
+    def handle_request(self, request: httpx.Request) -> httpx.Response:
+        core = self.core
+        ready = self._prepare(request)
+        ticket, waited = self.slots.acquire(ready.url, ready.key)
+        started = core.clock()
+        status: int | None = None
+        headers: httpx.Headers | None = None
+        timeout = core.limits.response_timeout
+        deadline = time.monotonic() + timeout
+        core.deadline_timeouts(request, timeout)
+        user_trace = request.extensions.get("trace")
+        with _Watchdog(timeout) as watchdog:
+
+            def trace(name: str, info: dict[str, Any]) -> None:
+                watchdog.trace(name, info)
+                if user_trace is not None:
+                    user_trace(name, info)
+
+            request.extensions["trace"] = trace
+            try:
+                inner = self.inner.handle_request(request)
+                try:
+                    watchdog.watch(inner.extensions.get("network_stream"))
+                    status, headers = inner.status_code, inner.headers
+                    body = _Body(headers.get("content-encoding"), core.limits.max_body_bytes)
+                    assert isinstance(inner.stream, httpx.SyncByteStream)
+                    for chunk in inner.stream:
+                        if watchdog.fired.is_set() or time.monotonic() > deadline:
+                            break
+                        if not body.feed(chunk):
+                            break
+                    # A cut socket may look like the end of a close-delimited body.
+                    if watchdog.fired.is_set() or time.monotonic() > deadline:
+                        raise _too_slow(request, timeout)
+                finally:
+                    inner.close()
+            except BaseException as error:
+                answered = isinstance(error, httpx.DecodingError)
+                self.slots.release(ticket, status if answered else None, headers)
+                if watchdog.fired.is_set() and not isinstance(error, ResponseTooSlow):
+                    raise _too_slow(request, timeout) from error
+                raise
+            finally:
+                request.extensions.pop("trace", None)
+                if user_trace is not None:
+                    request.extensions["trace"] = user_trace
+        retry_at = self.slots.release(ticket, status, headers)
+        return core.respond(request, ready, inner, body, retry_at, started, waited)
+
+    def close(self) -> None:
+        if self._own_robots and self.robots is not None:
+            self.robots.close()
+        self.inner.close()
+
+
+# --------------------------------------------------------------------------------------
+# Async
+
+
+class _AsyncSlots:
+    """Waits for pacing slots on the event loop: waiting for one host never holds up
+    another, as each waiter sleeps on its own until its host's time or a release."""
+
+    def __init__(self, core: _Core) -> None:
+        self.core = core
+        self._changed: asyncio.Event | None = None
+
+    def _event(self) -> asyncio.Event:
+        if self._changed is None:
+            self._changed = asyncio.Event()
+        return self._changed
+
+    async def acquire(self, url: str, key: HostKey) -> tuple[Ticket, float]:
+        begun = time.monotonic()
+        while True:
+            wait = self.core.slot_wait(url, key)
+            if wait == 0.0:
+                return self.core.pacer.start(key), time.monotonic() - begun
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(self._event().wait(), wait)
+
+    def release(
+        self, ticket: Ticket, status: int | None, headers: httpx.Headers | None
+    ) -> float | None:
+        retry_at = self.core.ended(ticket, status, headers)
+        event, self._changed = self._event(), asyncio.Event()
+        event.set()
+        return retry_at
+
+
+class _AsyncReleasingStream(httpx.AsyncByteStream):
+    def __init__(self, inner: httpx.AsyncByteStream, release: Callable[[], object]) -> None:
+        self.inner = inner
+        self.release: Callable[[], object] | None = release
+
+    async def __aiter__(self) -> AsyncIterator[bytes]:
+        async for chunk in self.inner:
+            yield chunk
+
+    async def aclose(self) -> None:
+        try:
+            await self.inner.aclose()
+        finally:
+            if self.release is not None:
+                release, self.release = self.release, None
+                release()
+
+
+class AsyncPacedTransport(httpx.AsyncBaseTransport):
+    """The async :class:`PacedTransport`."""
+
+    def __init__(self, inner: httpx.AsyncBaseTransport, slots: _AsyncSlots) -> None:
+        self.inner = inner
+        self.slots = slots
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        url = str(request.url)
+        ticket, _ = await self.slots.acquire(url, host_key(url))
+        try:
+            response = await self.inner.handle_async_request(request)
+        except BaseException:
+            self.slots.release(ticket, None, None)
+            raise
+        assert isinstance(response.stream, httpx.AsyncByteStream)
+        release = partial(self.slots.release, ticket, response.status_code, response.headers)
+        return _wrapped(response, _AsyncReleasingStream(response.stream, release))
+
+    async def aclose(self) -> None:
+        """The inner transport belongs to the polite transport, which closes it."""
+
+
+class AsyncPoliteTransport(_PoliteBase, httpx.AsyncBaseTransport):
+    """The async :class:`PoliteTransport`: same checks, same core; the total time
+    of a response is enforced by ``asyncio.wait_for``."""
+
+    __doc__ = (__doc__ or "") + _CORE_DOC
+
+    def __init__(
+        self,
+        inner: httpx.AsyncBaseTransport | None = None,
+        *,
+        identity: Identity | None = None,
+        policy: PacingPolicy | None = None,
+        pacer: Pacer | None = None,
+        limits: FetchLimits | None = None,
+        addresses: AddressPolicy | None = None,
+        allow_private: bool = False,
+        robots: AsyncRobotsChecker | None = None,
+        check_robots: bool = True,
+        guard: GuardHook | None = None,
+        scope: ScopeHook | None = None,
+        validators: ValidatorStore | None = None,
+        clock: Clock = system_clock,
+        resolver: AsyncResolver | None = None,
+        parse_html: bool = True,
+    ) -> None:
+        self._setup(
+            identity,
+            policy,
+            pacer,
+            limits,
+            addresses,
+            allow_private,
+            guard,
+            scope,
+            validators,
+            clock,
+            parse_html,
+        )
+        self.inner = inner if inner is not None else httpx.AsyncHTTPTransport()
+        self.slots = _AsyncSlots(self.core)
+        self.resolver = resolver
+        self.robots_transport = AsyncPacedTransport(self.inner, self.slots)
+        self._own_robots = robots is None and check_robots
+        self.robots = robots
+        if self._own_robots:
+            self.robots = AsyncRobotsChecker(
+                self.core.identity, transport=self.robots_transport, clock=clock
+            )
+
+    async def _resolve(self, host: str, port: int) -> Sequence[str]:
+        if self.resolver is None:
+            loop = asyncio.get_running_loop()
+            infos = await loop.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+            return sorted({str(info[4][0]) for info in infos})
+        result = self.resolver(host, port)
+        return await result if inspect.isawaitable(result) else result
+
+    async def _prepare(self, request: httpx.Request) -> _Prepared:
+        steps = self.core.before(request, self.robots is not None)
+        answer: object = None
+        try:
+            while True:
+                step = steps.send(answer)
+                if isinstance(step, _Resolve):
+                    try:
+                        answer = await self._resolve(step.host, step.port)
+                    except OSError as error:
+                        answer = error
+                elif isinstance(step, _Robots):
+                    assert self.robots is not None
+                    answer = await self.robots.check(step.url)
+                else:
+                    await asyncio.sleep(step.seconds)
+                    answer = None
+        except StopIteration as done:
+            prepared: _Prepared = done.value
+            return prepared
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        core = self.core
+        ready = await self._prepare(request)
+        ticket, waited = await self.slots.acquire(ready.url, ready.key)
+        started = core.clock()
+        timeout = core.limits.response_timeout
+        core.deadline_timeouts(request, timeout)
+        received: list[tuple[httpx.Response, _Body]] = []
+
+        async def fetch() -> None:
+            inner = await self.inner.handle_async_request(request)
+            body = _Body(inner.headers.get("content-encoding"), core.limits.max_body_bytes)
+            received.append((inner, body))
+            try:
+                assert isinstance(inner.stream, httpx.AsyncByteStream)
+                async for chunk in inner.stream:
+                    if not body.feed(chunk):
+                        break
+            finally:
+                await inner.aclose()
+
+        try:
+            await asyncio.wait_for(fetch(), timeout)
+        except BaseException as error:
+            answered = bool(received) and isinstance(error, httpx.DecodingError)
+            status = received[0][0].status_code if answered else None
+            self.slots.release(ticket, status, received[0][0].headers if answered else None)
+            if isinstance(error, asyncio.TimeoutError):
+                raise _too_slow(request, timeout) from None
+            raise
+        inner, body = received[0]
+        retry_at = self.slots.release(ticket, inner.status_code, inner.headers)
+        return core.respond(request, ready, inner, body, retry_at, started, waited)
+
+    async def aclose(self) -> None:
+        if self._own_robots and self.robots is not None:
+            await self.robots.aclose()
+        await self.inner.aclose()
