@@ -11,6 +11,7 @@ import ipaddress
 import re
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
+from operator import itemgetter
 from urllib.parse import SplitResult, unquote_to_bytes, urlsplit
 
 import idna
@@ -158,6 +159,11 @@ _PATH_FIX = re.compile(r"%[0-9A-Fa-f]{2}|[^A-Za-z0-9\-._~!$&'()*+,;=:@/]")
 _QUERY_FIX = re.compile(r"%[0-9A-Fa-f]{2}|[^A-Za-z0-9\-._~!$&'()*+,;=:@/?]")
 _USERINFO_FIX = re.compile(r"%[0-9A-Fa-f]{2}|[^A-Za-z0-9\-._~!$&'()*+,;=:]")
 _URL_SHAPE = re.compile(r"([A-Za-z][A-Za-z0-9+\-.]*):([^?#]*)(?:\?([^#]*))?(?:#(.*))?", re.S)
+_CLEAN_SHAPE = re.compile(
+    r"(https?)://([a-z0-9.\-]+)(?::([0-9]{1,5}))?(/[A-Za-z0-9\-._~!$&'*+,=:@/]*)?"
+    r"(?:\?([^#]*))?(?:#(.*))?",
+    re.S,
+)
 _ASCII_HOST = re.compile(r"[a-z0-9\-._~!$&'()*+,;=]+")
 _ENDS_IN_NUMBER = re.compile(r"(?:^|\.)(?:[0-9]+|0[xX][0-9A-Fa-f]*)$")
 _ASPNET_SESSION_SEGMENT = re.compile(r"\((?:[A-Za-z]\([A-Za-z0-9_\-]*\))+\)")
@@ -225,12 +231,11 @@ def _split_globs(names: Collection[str]) -> tuple[frozenset[str], tuple[str, ...
     return exact, prefixes
 
 
-class _ParamFilter:
-    """Decides, for one host, whether a parameter name is dropped. Layers are checked
-    from the most specific site to the global lists, then the built-in lists; answers
-    are memoized because a crawl sees the same few hundred names over and over."""
-
-    __slots__ = ("_builtin", "_layers", "_memo", "_session", "_tracking")
+class _ParamFilter(dict[str, bool]):
+    """Decides, for one host, whether a parameter name is dropped: ``filter[name]``.
+    Layers are checked from the most specific site to the global lists, then the
+    built-in lists; answers are memoized (this dict) because a crawl sees the same few
+    hundred names over and over."""
 
     def __init__(
         self,
@@ -238,18 +243,18 @@ class _ParamFilter:
         tracking: bool,
         session: bool,
     ) -> None:
+        super().__init__()
         self._layers = layers
         self._tracking = tracking
         self._session = session
-        self._memo: dict[str, bool] = {}
+        #: False when no name can be dropped, so the query loop can skip the lookups.
+        self.strips_anything = tracking or session or any(lay[2] or lay[3] for lay in layers)
 
-    def drops(self, name: str) -> bool:
-        answer = self._memo.get(name)
-        if answer is None:
-            answer = self._decide(name.lower())
-            if len(self._memo) > 4096:
-                self._memo.clear()
-            self._memo[name] = answer
+    def __missing__(self, name: str) -> bool:
+        answer = self._decide(name.lower())
+        if len(self) > 4096:
+            self.clear()
+        self[name] = answer
         return answer
 
     def _decide(self, name: str) -> bool:
@@ -261,12 +266,6 @@ class _ParamFilter:
         if self._tracking and (name in TRACKING_PARAMS or name.startswith(TRACKING_PARAM_PREFIXES)):
             return True
         return self._session and (name in SESSION_PARAMS or name.startswith(SESSION_PARAM_PREFIXES))
-
-    @property
-    def strips_anything(self) -> bool:
-        return (
-            self._tracking or self._session or any(layer[2] or layer[3] for layer in self._layers)
-        )
 
 
 @dataclass(frozen=True)
@@ -291,6 +290,7 @@ class NormalizePolicy:
     _filters: dict[str, _ParamFilter] = field(
         default_factory=dict, init=False, repr=False, compare=False, hash=False
     )
+    _global_filter: _ParamFilter = field(init=False, repr=False, compare=False, hash=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "keep_params", frozenset(n.lower() for n in self.keep_params))
@@ -299,11 +299,12 @@ class NormalizePolicy:
         for domain, params in self.sites.items():
             key = domain.strip().lower().lstrip("*").strip(".")
             try:
-                key = _normalize_host(key) if key else key
+                key = _normalize_host(key)
             except _Bad as exc:
                 raise ValueError(f"bad site {domain!r} in NormalizePolicy: {exc.detail}") from None
             sites[key] = params
         object.__setattr__(self, "sites", sites)
+        object.__setattr__(self, "_global_filter", self._filter_for(""))
 
     def _filter_for(self, host: str) -> _ParamFilter:
         cache_key = host if self.sites else ""
@@ -425,6 +426,58 @@ def _normalize_parts(
             url.encode("utf-8")
         except UnicodeEncodeError:
             raise _Bad(Reason.INVALID_URL, "lone surrogate in URL") from None
+    fast = _CLEAN_SHAPE.fullmatch(url)
+    if fast is not None:
+        # Already-clean URL (lowercase scheme and host, plain path): nothing to split
+        # further and nothing to percent-encode in the path.
+        scheme, host_raw, port_raw, path, query, fragment = fast.groups()
+        userinfo = ""
+        clean_path = True
+        if path is None:
+            path = "/"
+    else:
+        scheme, userinfo, host_raw, port_raw, path, query, fragment = _split(url)
+        clean_path = False
+    host = _HOST_CACHE.get(host_raw)
+    if host is None:
+        host = _normalize_host(host_raw)
+        if len(_HOST_CACHE) > 50_000:
+            _HOST_CACHE.clear()
+        _HOST_CACHE[host_raw] = host
+    port = DEFAULT_PORTS[scheme]
+    if port_raw:
+        if not (port_raw.isascii() and port_raw.isdigit()):
+            raise _Bad(Reason.INVALID_URL, f"bad port {port_raw!r}")
+        port = int(port_raw)
+        if not 0 < port <= 65535:
+            raise _Bad(Reason.INVALID_URL, f"port {port} out of range")
+
+    param_filter = policy._filter_for(host) if policy.sites else policy._global_filter
+    if not clean_path:
+        path = _PATH_FIX.sub(_percent_fix, path)
+        if ";" in path or "(" in path:
+            path = _strip_path_params(path, param_filter, policy.strip_session_ids)
+    if "/." in path:
+        path = remove_dot_segments(path)
+
+    if query is not None:
+        query = _normalize_query(query, param_filter, policy.sort_query)
+
+    if fragment is not None:
+        fragment = (
+            _QUERY_FIX.sub(_percent_fix, fragment)
+            if policy.keep_hashbang and len(fragment) > 1 and fragment[0] == "!"
+            else None
+        )
+    return scheme, host, port, userinfo, path, query, fragment
+
+
+_HOST_CACHE: dict[str, str] = {}
+
+
+def _split(url: str) -> tuple[str, str, str, str, str, str | None, str | None]:
+    """Scheme, normalized userinfo (with its ``@``), raw host, raw port, raw path, raw
+    query and raw fragment of any http(s) URL the WHATWG parser accepts."""
     shape = _URL_SHAPE.fullmatch(url)
     if shape is None:
         raise _Bad(Reason.INVALID_URL, "not an absolute URL" if url else "empty URL")
@@ -463,40 +516,7 @@ def _normalize_parts(
         port_raw = port_raw[1:]
     else:
         host_raw, _, port_raw = authority.partition(":")
-    host = _HOST_CACHE.get(host_raw)
-    if host is None:
-        host = _normalize_host(host_raw)
-        if len(_HOST_CACHE) > 50_000:
-            _HOST_CACHE.clear()
-        _HOST_CACHE[host_raw] = host
-    port = DEFAULT_PORTS[scheme]
-    if port_raw:
-        if not (port_raw.isascii() and port_raw.isdigit()):
-            raise _Bad(Reason.INVALID_URL, f"bad port {port_raw!r}")
-        port = int(port_raw)
-        if not 0 < port <= 65535:
-            raise _Bad(Reason.INVALID_URL, f"port {port} out of range")
-
-    param_filter = policy._filter_for(host)
-    path = _PATH_FIX.sub(_percent_fix, path)
-    if ";" in path or "(" in path:
-        path = _strip_path_params(path, param_filter, policy.strip_session_ids)
-    if "/." in path:
-        path = remove_dot_segments(path)
-
-    if query is not None:
-        query = _normalize_query(query, param_filter, policy.sort_query)
-
-    if fragment is not None:
-        fragment = (
-            _QUERY_FIX.sub(_percent_fix, fragment)
-            if policy.keep_hashbang and len(fragment) > 1 and fragment[0] == "!"
-            else None
-        )
-    return scheme, host, port, userinfo, path, query, fragment
-
-
-_HOST_CACHE: dict[str, str] = {}
+    return scheme, userinfo, host_raw, port_raw, path, query, fragment
 
 
 def _normalize_query(query: str, param_filter: _ParamFilter, sort: bool) -> str | None:
@@ -509,19 +529,21 @@ def _normalize_query(query: str, param_filter: _ParamFilter, sort: bool) -> str 
     if not query:
         return None
     query = _QUERY_FIX.sub(_percent_fix, query)
-    pieces = query.split("&")
+    if "&" not in query:  # one parameter: nothing to sort
+        return (
+            None
+            if param_filter.strips_anything and param_filter[query.partition("=")[0]]
+            else query
+        )
+    pairs = [(p.partition("=")[0], p) for p in query.split("&") if p]
     if param_filter.strips_anything:
-        drops = param_filter.drops
-        pieces = [p for p in pieces if p and not drops(p.partition("=")[0])]
-    else:
-        pieces = [p for p in pieces if p]
-    if sort and len(pieces) > 1:
-        pieces.sort(key=_param_name)
-    return "&".join(pieces) or None
+        pairs = [pair for pair in pairs if not param_filter[pair[0]]]
+    if sort:
+        pairs.sort(key=_NAME)
+    return "&".join([piece for _, piece in pairs]) or None
 
 
-def _param_name(piece: str) -> str:
-    return piece.partition("=")[0]
+_NAME = itemgetter(0)
 
 
 def _strip_path_params(path: str, param_filter: _ParamFilter, session_ids: bool) -> str:
@@ -533,7 +555,7 @@ def _strip_path_params(path: str, param_filter: _ParamFilter, session_ids: bool)
     for segment in segments:
         if ";" in segment:
             first, *params = segment.split(";")
-            kept = [p for p in params if not param_filter.drops(p.partition("=")[0])]
+            kept = [p for p in params if not param_filter[p.partition("=")[0]]]
             if len(kept) != len(params):
                 segment = ";".join([first, *kept])
         if session_ids and segment.startswith("(") and _ASPNET_SESSION_SEGMENT.fullmatch(segment):
