@@ -362,7 +362,7 @@ class _Group:
     def __init__(self, name: str, pid: str) -> None:
         self.name = name
         self.pid = pid  # the id protego knows this group by
-        self.lines: list[tuple[bool, str, RuleRef]] = []
+        self.lines: list[tuple[bool, str, int, str]] = []  # (allow?, value, number, line)
         self.no_match = RuleMatch(True, name, None)
         self.unexplained = RuleMatch(False, name, None)
         self._allow: _Index | None = None
@@ -374,8 +374,8 @@ class _Group:
         if self._allow is None or self._disallow is None:
             entries: tuple[list[tuple[str, int, RuleMatch]], ...] = ([], [])
             order = 0
-            for is_allow, value, ref in self.lines:
-                match = RuleMatch(is_allow, self.name, ref)
+            for is_allow, value, number, line in self.lines:
+                match = RuleMatch(is_allow, self.name, RuleRef(number, line))
                 for pattern in rule_patterns(is_allow, value):
                     entries[is_allow].append((pattern, order, match))
                     order += 1
@@ -449,6 +449,7 @@ class RobotsRules:
         current: list[_Group] = []
         previous_field: str | None = None
         canonical: list[str] = []
+        extra_breaks = _HAS_EXTRA_BREAK(text) is not None
         for number, line in enumerate(_LINE_END.split(text), 1):
             directive = _directive(line)
             if directive is None:
@@ -461,7 +462,7 @@ class RobotsRules:
                 current = []
             if field not in _SITE_WIDE:
                 previous_field = field
-            if value and _HAS_EXTRA_BREAK(value):
+            if extra_breaks and value:
                 value = value.translate(_ENCODE_BREAKS)
             if field == _USER_AGENT:
                 name = agent_name(value)
@@ -478,9 +479,9 @@ class RobotsRules:
                 continue
             canonical.append(f"{field}: {value}" if value else f"{field}:")
             if value and field in (_ALLOW, _DISALLOW):
-                ref = RuleRef(number, line)
+                rule = (field == _ALLOW, value, number, line)
                 for group in current:
-                    group.lines.append((field == _ALLOW, value, ref))
+                    group.lines.append(rule)
         protego: Protego | None
         try:
             protego = Protego.parse("\n".join(canonical))
