@@ -83,10 +83,16 @@ def split_url(url: str) -> SplitResult:
 
 
 def origin_of(url: str) -> Origin:
-    """The (scheme, host, port) of a URL, host lowercased and default port filled in."""
+    """The (scheme, host, port) of a URL, default port filled in, host spelled as
+    :func:`normalize` spells it (lowercase, punycode, no trailing dot, canonical IP), so
+    that robots.txt, pacing and frontier keys agree with ``normalize(url).origin``."""
     parts = split_url(url)
     scheme = parts.scheme.lower()
-    host = (parts.hostname or "").rstrip(".").lower()
+    raw = parts.hostname or ""
+    try:
+        host = _normalize_host(f"[{raw}]" if ":" in raw else raw)
+    except _Bad as exc:
+        raise InvalidURL(url, exc.reason, exc.detail) from None
     return Origin(scheme, host, parts.port or DEFAULT_PORTS[scheme])
 
 

@@ -389,6 +389,20 @@ def test_origin_helpers_still_work() -> None:
         origin_of("ftp://example.com/")
 
 
+@pytest.mark.parametrize(
+    "url",
+    [
+        "http://B\u00fccher.de/x",
+        "https://[2001:DB8:0::1]:8443/",
+        "http://0x7f.1/",
+        "http://Example.COM.:8080/a?b",
+    ],
+)
+def test_origin_of_agrees_with_normalize(url: str) -> None:
+    assert origin_of(url) == normalize(url).origin
+    assert robots_url(url) == f"{normalize(url).origin}/robots.txt"
+
+
 # ---- properties ---------------------------------------------------------------------
 
 _SEGMENT = st.text(
