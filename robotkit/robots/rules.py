@@ -9,20 +9,25 @@ How the two fit together, and why:
 
 * One line tokenizer (``_directive``), tolerant the way protego is (``Disallow /x``
   without a colon, ``User agent``, the common misspellings of Disallow), reads the
-  file once. From what it reads we write a *canonical* robots.txt, one line per
-  original line, that protego parses. protego therefore sees exactly the records and
-  groups that the explanation index sees, whatever its own tokenizer would make of
-  odd lines, and the line numbers of both are the file's own.
-* In the canonical text every named group gets an opaque id of fixed length. We
-  choose the group (RFC 9309 section 2.2.1, as Google does: exact, case-insensitive
-  product token, else ``*``) and ask protego with that id, so protego's own
-  substring-based agent matching can only ever pick the group we chose.
+  file once and sorts its records into groups as protego does, keeping each
+  record's line number and text. Groups that name the same agent are merged, and
+  the agent is chosen as RFC 9309 section 2.2.1 and Google say: the exact product
+  token, case-insensitively, else ``*``.
+* protego parses and matches: when a group is first consulted, its own records are
+  written out as a one-group robots.txt and handed to protego. protego thus sees
+  exactly the records the explanation index sees, whatever its tokenizer would make
+  of odd lines, and its substring-based agent matching never comes into play. A
+  group is parsed only if a robot asks for it, and a hostile file whose thousands
+  of user-agent lines share thousands of rules costs linear, not quadratic, time.
 * protego's verdict is final. The explanation is then looked up only among the
   rules of the verdict's kind (Allow rules for an allowed URL, Disallow rules for a
   disallowed one), with protego's precedence (longest pattern, Allow wins ties,
-  first line wins among equals), so explanation and verdict can never contradict
-  each other. The lookup is a few dict probes for plain prefixes plus a scan of the
-  wildcard rules; the ``RuleMatch`` objects are built once per line at index time.
+  first line wins among equals), so explanation and verdict never contradict each
+  other. The lookup is a few dict probes for plain prefixes plus a scan of the
+  wildcard rules; the ``RuleMatch`` answers are built once per line, at index time.
+  This relies on no protego internals: if protego's matching changed, verdicts
+  would follow it and the differential test would show where the explanations no
+  longer do.
 
 Deliberate differences from calling protego directly on the file are listed in
 ``DIFFERENCES``; the differential test over the corpus checks each of them.
@@ -32,6 +37,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
+from collections.abc import Iterator
 from dataclasses import dataclass
 from urllib.parse import quote
 
@@ -86,6 +92,7 @@ _FIELDS: dict[str, str] = {
     "visit time": "visit-time",
     "host": "host",
 }
+_GROUP_FIELDS = frozenset({_ALLOW, _DISALLOW, "crawl-delay", "request-rate", "visit-time"})
 _UNKNOWN = "x-unknown"  # any other "field: value" line; it still ends a group
 _AGENT_END = re.compile(r"[\s/]")
 
@@ -353,20 +360,51 @@ class _Index:
         return best
 
 
+_Record = tuple[str, str, int, str]  # (field, value, line number, line as written)
+
+
 class _Group:
     """One group, after merging every group that names the same agent
-    (RFC 9309 section 2.2.1)."""
+    (RFC 9309 section 2.2.1). Its records live in blocks shared by all the agents
+    a block names, so that a hostile run of thousands of User-agent lines followed
+    by thousands of rules costs linear time and memory, not their product."""
 
-    __slots__ = ("_allow", "_disallow", "lines", "name", "no_match", "pid", "unexplained")
+    __slots__ = (
+        "_allow",
+        "_disallow",
+        "_engine",
+        "_engine_built",
+        "blocks",
+        "name",
+        "no_match",
+        "unexplained",
+    )
 
-    def __init__(self, name: str, pid: str) -> None:
+    def __init__(self, name: str) -> None:
         self.name = name
-        self.pid = pid  # the id protego knows this group by
-        self.lines: list[tuple[bool, str, int, str]] = []  # (allow?, value, number, line)
+        self.blocks: list[list[_Record]] = []
         self.no_match = RuleMatch(True, name, None)
         self.unexplained = RuleMatch(False, name, None)
         self._allow: _Index | None = None
         self._disallow: _Index | None = None
+        self._engine: Protego | None = None
+        self._engine_built = False
+
+    def records(self) -> Iterator[_Record]:
+        for block in self.blocks:
+            yield from block
+
+    def engine(self) -> Protego | None:
+        """protego, parsing this group alone (written as the ``*`` group) on first
+        use; None in the unexpected case that protego cannot parse it."""
+        if not self._engine_built:
+            self._engine_built = True
+            text = "\n".join(f"{f}: {v}" for f, v, _, _ in self.records())
+            try:
+                self._engine = Protego.parse("user-agent: *\n" + text)
+            except Exception:  # protego failing must not fail the robot: see decide()
+                self._engine = None
+        return self._engine
 
     def index(self, allowed: bool) -> _Index:
         """Built on first use, like protego's own index: a file declares many
@@ -374,11 +412,13 @@ class _Group:
         if self._allow is None or self._disallow is None:
             entries: tuple[list[tuple[str, int, RuleMatch]], ...] = ([], [])
             order = 0
-            for is_allow, value, number, line in self.lines:
-                match = RuleMatch(is_allow, self.name, RuleRef(number, line))
-                for pattern in rule_patterns(is_allow, value):
-                    entries[is_allow].append((pattern, order, match))
-                    order += 1
+            for field, value, number, line in self.records():
+                if field in (_ALLOW, _DISALLOW):
+                    is_allow = field == _ALLOW
+                    match = RuleMatch(is_allow, self.name, RuleRef(number, line))
+                    for pattern in rule_patterns(is_allow, value):
+                        entries[is_allow].append((pattern, order, match))
+                        order += 1
             self._disallow, self._allow = _Index(entries[0]), _Index(entries[1])
         return self._allow if allowed else self._disallow
 
@@ -419,76 +459,66 @@ class RobotsRules:
     truncated: bool
 
     def __init__(
-        self,
-        protego: Protego | None,
-        groups: dict[str, _Group],
-        sitemaps: tuple[str, ...],
-        truncated: bool,
+        self, groups: dict[str, _Group], sitemaps: tuple[str, ...], truncated: bool
     ) -> None:
-        self._protego = protego
         self._groups = groups
         self._selected: dict[str, _Group | None] = {}
         self.sitemaps = sitemaps
         self.truncated = truncated
 
     def __repr__(self) -> str:
-        return f"<RobotsRules groups={sorted(self._groups)!r} truncated={self.truncated}>"
+        return f"<RobotsRules groups={list(self._groups)!r} truncated={self.truncated}>"
 
     @classmethod
     def allow_all(cls) -> RobotsRules:
-        """The rules of an empty file: every URL allowed (RFC 9309 section 2.3.1.3)."""
-        return cls(None, {}, (), False)
+        """The rules of an empty file: every URL allowed (RFC 9309 section 2.2.2)."""
+        return cls({}, (), False)
 
     @classmethod
     def parse(cls, body: bytes | str) -> RobotsRules:
-        """Parse a robots.txt body (bytes as fetched, or text). Never raises."""
+        """Parse a robots.txt body (bytes as fetched, or text). Never raises.
+
+        Groups follow protego's reading: a user-agent line after any other record
+        starts a new group (RFC 9309 section 2.1); Sitemap and Host stand outside
+        groups; records before the first user-agent line belong to no group.
+        """
         if isinstance(body, str):
             body = body.encode("utf-8", "surrogatepass")
         text, truncated = decode_body(body)
         groups: dict[str, _Group] = {}
-        current: list[_Group] = []
+        sitemaps: list[str] = []
+        block: list[_Record] | None = None  # the records of the current group
         previous_field: str | None = None
-        canonical: list[str] = []
         extra_breaks = _HAS_EXTRA_BREAK(text) is not None
         for number, line in enumerate(_LINE_END.split(text), 1):
             directive = _directive(line)
             if directive is None:
-                canonical.append("")
                 continue
             field, value = directive
-            # A user-agent line after any other record starts a new group
-            # (RFC 9309 section 2.1); Sitemap and Host stand outside groups.
             if field == _USER_AGENT and previous_field not in (None, _USER_AGENT):
-                current = []
+                block = None
             if field not in _SITE_WIDE:
                 previous_field = field
-            if extra_breaks and value:
+            if not value:
+                continue
+            if extra_breaks:
                 value = value.translate(_ENCODE_BREAKS)
             if field == _USER_AGENT:
                 name = agent_name(value)
-                if not name:
-                    canonical.append("user-agent:")
-                    continue
-                group = groups.get(name)
-                if group is None:
-                    pid = "*" if name == "*" else f"robotkit-group-{len(groups):012d}"
-                    group = groups[name] = _Group(name, pid)
-                if group not in current:
-                    current.append(group)
-                canonical.append(f"user-agent: {group.pid}")
-                continue
-            canonical.append(f"{field}: {value}" if value else f"{field}:")
-            if value and field in (_ALLOW, _DISALLOW):
-                rule = (field == _ALLOW, value, number, line)
-                for group in current:
-                    group.lines.append(rule)
-        protego: Protego | None
-        try:
-            protego = Protego.parse("\n".join(canonical))
-            sitemaps = tuple(protego.sitemaps)
-        except Exception:  # protego failing must not fail the robot: our index decides
-            protego, sitemaps = None, ()
-        return cls(protego, groups, sitemaps, truncated)
+                if name:
+                    if block is None:
+                        block = []
+                    group = groups.get(name)
+                    if group is None:
+                        group = groups[name] = _Group(name)
+                    if not group.blocks or group.blocks[-1] is not block:
+                        group.blocks.append(block)
+            elif field in _GROUP_FIELDS:
+                if block is not None:
+                    block.append((field, value, number, line))
+            elif field == "sitemap":
+                sitemaps.append(value)
+        return cls(groups, tuple(sitemaps), truncated)
 
     @property
     def groups(self) -> tuple[str, ...]:
@@ -519,12 +549,13 @@ class RobotsRules:
         ):
             return _NO_GROUP
         path = canonical_path(target)
-        if self._protego is None:
+        engine = group.engine()
+        if engine is None:
             return group.decide(path)
         try:
-            allowed = self._protego.can_fetch(
-                target if target[1:2] != "/" else "http://robotkit.invalid" + target,
-                group.pid,
+            # A path that starts with "//" would read as an authority on its own.
+            allowed = engine.can_fetch(
+                target if target[1:2] != "/" else "http://robotkit.invalid" + target, "*"
             )
         except Exception:  # a URL protego cannot digest: our own index decides
             return group.decide(path)
@@ -534,19 +565,15 @@ class RobotsRules:
         return group.no_match if allowed else group.unexplained
 
     def crawl_delay(self, product_token: str) -> float | None:
-        """Seconds between requests asked by the group that applies, if any."""
+        """Seconds to wait between requests, as the group that applies asks."""
         group = self._group(product_token)
-        if group is None or self._protego is None:
-            return None
-        delay = self._protego.crawl_delay(group.pid)
+        engine = None if group is None else group.engine()
+        delay = None if engine is None else engine.crawl_delay("*")
         return None if delay is None else float(delay)
 
     def request_rate(self, product_token: str) -> float | None:
-        """``Request-rate: n/s`` as seconds per request (s / n), if any."""
+        """``Request-rate: n/s`` of the group that applies, as seconds per request."""
         group = self._group(product_token)
-        if group is None or self._protego is None:
-            return None
-        rate = self._protego.request_rate(group.pid)
-        if rate is None:
-            return None
-        return float(rate.seconds) / float(rate.requests)
+        engine = None if group is None else group.engine()
+        rate = None if engine is None else engine.request_rate("*")
+        return None if rate is None else float(rate.seconds) / float(rate.requests)
