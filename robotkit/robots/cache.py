@@ -113,7 +113,10 @@ class RobotsCache:
 
     def get(self, origin: Origin, now: float) -> OriginState | None:
         self._now.value = now
-        return self._entries.get(origin)
+        try:  # one lookup (``.get`` would test membership first): the hot path
+            return self._entries[origin]
+        except KeyError:
+            return None
 
     def put(self, origin: Origin, state: OriginState, now: float) -> None:
         self._now.value = now

@@ -11,8 +11,10 @@ engine serves the sync and async shells, or any crawler's own fetcher.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from urllib.parse import urljoin
 
 from robotkit.robots import freshness
@@ -31,6 +33,36 @@ from robotkit.robots.status import (
 )
 from robotkit.robots.verdict import Verdict, decide, invalid_verdict
 from robotkit.urls import InvalidURL, Origin, origin_of, split_url
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]").search
+_AUTHORITY_END = re.compile(r"[/?#]")
+
+
+@lru_cache(maxsize=4096)
+def _origin_of_prefix(prefix: str) -> Origin | None:
+    try:
+        return origin_of(prefix)
+    except InvalidURL:
+        return None
+
+
+def fast_origin(url: str) -> Origin:
+    """:func:`robotkit.urls.origin_of`, memoized on the scheme and authority.
+
+    A crawl checks many URLs of few origins; only ``scheme://authority`` decides
+    the origin (RFC 3986 section 3.2: the authority ends at the first ``/``,
+    ``?`` or ``#``), so that prefix is parsed once. Anything unusual, and every
+    invalid URL, takes the full path, which raises with the precise reason.
+    """
+    if isinstance(url, str):
+        text = url.strip()
+        sep = text.find("://")
+        if sep > 0 and not _CONTROL(text):
+            end = _AUTHORITY_END.search(text, sep + 3)
+            origin = _origin_of_prefix(text if end is None else text[: end.start()])
+            if origin is not None:
+                return origin
+    return origin_of(url)
 
 
 @dataclass(frozen=True)
@@ -104,7 +136,7 @@ class RobotsEngine:
     def check(self, url: str, product_token: str, now: float) -> Verdict | FetchNeeded:
         """A verdict from what is known, or the fetch that must come first."""
         try:
-            origin = origin_of(url)
+            origin = fast_origin(url)
         except InvalidURL as error:
             return invalid_verdict(url, error)
         state = self.fixed if self.fixed is not None else self.cache.get(origin, now)

@@ -7,7 +7,7 @@ the matching line's number and text as written in the file.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from robotkit.reasons import Decision, Reason
 from robotkit.robots.cache import OriginState
@@ -18,7 +18,7 @@ from robotkit.urls import InvalidURL, split_url
 ROBOTS_PATH = "/robots.txt"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Verdict:
     """Whether a robot may fetch ``url`` now, never, or later, and why."""
 
@@ -84,36 +84,40 @@ def decide(url: str, state: OriginState, product_token: str, now: float) -> Verd
 
     ``url`` must be a valid http(s) URL (the engine checks it first).
     """
-    allowed = Verdict(
+    decision, reason = Decision.ALLOW, Reason.ALLOWED
+    rule: RuleRef | None = None
+    group: str | None = None
+    crawl_delay: float | None = None
+    request_rate: float | None = None
+    retry_at: float | None = None
+    outcome = state.outcome
+    if outcome is RobotsOutcome.DEFERRED:
+        decision, reason, retry_at = Decision.DEFER, Reason.ROBOTS_DEFERRED, state.expires_at
+    elif outcome is RobotsOutcome.DENY_ALL:
+        # The file itself stays fetchable: it is how the robot learns the rules.
+        if split_url(url).path != ROBOTS_PATH:
+            decision, reason = Decision.DISALLOW, Reason.ROBOTS_DENY_ALL
+    elif outcome is RobotsOutcome.RULES and state.rules is not None:
+        rules = state.rules
+        match = rules.match(url, product_token)
+        if not match.allowed:
+            decision, reason = Decision.DISALLOW, Reason.ROBOTS_DISALLOW
+        rule, group = match.rule, match.group
+        crawl_delay = rules.crawl_delay(product_token)
+        request_rate = rules.request_rate(product_token)
+    # One construction (no dataclasses.replace): this is the hot path of a crawl.
+    return Verdict(
         url=url,
-        decision=Decision.ALLOW,
-        reason=Reason.ALLOWED,
+        decision=decision,
+        reason=reason,
         robots_url=state.robots_url,
         robots_status=state.status,
-        outcome=state.outcome,
+        outcome=outcome,
+        rule=rule,
+        group=group,
+        crawl_delay=crawl_delay,
+        request_rate=request_rate,
+        retry_at=retry_at,
         redirects=state.redirects,
         detail=state.detail,
-    )
-    if state.outcome is RobotsOutcome.DEFERRED:
-        return replace(
-            allowed,
-            decision=Decision.DEFER,
-            reason=Reason.ROBOTS_DEFERRED,
-            retry_at=state.expires_at,
-        )
-    if state.outcome is RobotsOutcome.DENY_ALL and split_url(url).path != ROBOTS_PATH:
-        # The file itself stays fetchable: it is how the robot learns the rules.
-        return replace(allowed, decision=Decision.DISALLOW, reason=Reason.ROBOTS_DENY_ALL)
-    if state.outcome is not RobotsOutcome.RULES or state.rules is None:
-        return allowed
-    rules = state.rules
-    match = rules.match(url, product_token)
-    return replace(
-        allowed,
-        decision=Decision.ALLOW if match.allowed else Decision.DISALLOW,
-        reason=Reason.ALLOWED if match.allowed else Reason.ROBOTS_DISALLOW,
-        rule=match.rule,
-        group=match.group,
-        crawl_delay=rules.crawl_delay(product_token),
-        request_rate=rules.request_rate(product_token),
     )
