@@ -8,6 +8,7 @@ from __future__ import annotations
 import html
 import re
 import signal
+import socket
 import subprocess
 import sys
 import textwrap
@@ -24,8 +25,10 @@ import pytest
 
 from robotkit import traps
 from robotkit.cli import main
+from robotkit.http.robots import RobotsChecker, RobotsOptions
+from robotkit.robots.status import Profile
 from robotkit.traps import PageKind, RunningSite
-from robotkit.traps.robots_sites import ROBOTS_LIMIT, RULES
+from robotkit.traps.robots_sites import ROBOTS_LIMIT, RULES, RobotsSite
 from robotkit.traps.session_ids import strip_session
 
 HREF = re.compile(r'href="([^"]*)"')
@@ -318,22 +321,36 @@ def test_tarpit_stall_holds_the_answer_until_the_site_stops(
 def test_tarpit_huge_body_is_streamed_not_built(
     path: str, running: Callable[..., RunningSite]
 ) -> None:
+    """Read 10 MiB into one reused buffer over a raw socket, so that any memory
+    peak traced in this process is the server's."""
     site = running("tarpit")
     size = 10 * 1024 * 1024
+    address = urlsplit(site.base_url)
+    assert address.hostname and address.port
+    buffer = bytearray(64 * 1024)
+    head = b""
+    received = 0
     tracemalloc.start()
     try:
-        with (
-            httpx.Client(timeout=5) as client,
-            client.stream("GET", site.url(path)) as response,
-        ):
-            announced = response.headers.get("content-length")
-            received = sum(len(chunk) for chunk in response.iter_raw())
+        with socket.create_connection((address.hostname, address.port), timeout=5) as sock:
+            request = f"GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+            sock.sendall(request.encode())
+            while count := sock.recv_into(buffer):
+                if len(head) < 4096:
+                    head += bytes(buffer[:count])[: 4096 - len(head)]
+                received += count
         _, peak = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()
-    assert received == size
-    assert announced == (str(size) if path == "/huge" else None)
-    assert peak < size // 4, "the body was held in memory"
+    headers, _, _ = head.partition(b"\r\n\r\n")
+    body = received - len(headers) - 4
+    assert headers.startswith(b"HTTP/1.1 200")
+    if path == "/huge":
+        assert f"Content-Length: {size}".encode() in headers and body == size
+    else:
+        assert b"Transfer-Encoding: chunked" in headers and body > size
+        assert b"Content-Length" not in headers
+    assert peak < size // 8, "the body was held in memory"
 
 
 def test_link_farm_spans_many_hosts(
@@ -403,6 +420,31 @@ def test_robots_deny_sites_depend_on_the_profile() -> None:
     assert classic.legitimate_pages == frozenset() and classic.is_trap("/about.html")
     assert len(rfc.legitimate_pages) == 8 and not rfc.is_trap("/about.html")
     assert traps.get("robots-503").legitimate_pages == frozenset()
+
+
+ROBOTS_CASES = [(n, "classic") for n in traps.names() if n.startswith("robots-")] + [
+    ("robots-401", "rfc9309"),
+    ("robots-403", "rfc9309"),
+]
+
+
+@pytest.mark.parametrize(("name", "profile"), ROBOTS_CASES)
+def test_robots_sites_declare_what_the_robots_engine_decides(name: str, profile: str) -> None:
+    """The declared parts agree with robotkit's own robots.txt verdicts: legitimate
+    pages are allowed, trap pages are disallowed or deferred."""
+    options = {"profile": profile} if profile == "rfc9309" else {}
+    site = traps.get(name, **options)
+    assert isinstance(site, RobotsSite)
+    with (
+        traps.serve(site) as running,
+        RobotsChecker(options=RobotsOptions(profile=Profile(profile))) as checker,
+    ):
+        verdicts = {t: checker.check(running.url(t)) for t in sorted(site.pages)}
+        assert running.requests_seen[0].target == "/robots.txt"
+        assert running.requests_seen[0].headers["User-Agent"] == checker.identity.user_agent
+    for target, verdict in verdicts.items():
+        legit = site.classify(target).kind is PageKind.LEGITIMATE
+        assert verdict.allowed == legit, (target, verdict.reason)
 
 
 def test_score_from_reported_urls_counts_off_site_and_repeats(
