@@ -290,7 +290,8 @@ def test_tarpit_drips_one_byte_at_a_time(
     prefix, drips = chunks[0], b"".join(chunks[1:])
     assert prefix.startswith(b"<!doctype html>")
     assert set(drips) == {ord(".")}
-    assert all(len(c) < 16 for c in chunks[1:]), "a drip, not a body"
+    # 100,000 dots are on offer; a server that sent them at once would fill reads.
+    assert 3 <= len(drips) < 1000, "a drip, not a body"
 
 
 def test_tarpit_stall_holds_the_answer_until_the_site_stops(
