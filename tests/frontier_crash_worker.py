@@ -20,15 +20,23 @@ from __future__ import annotations
 import sys
 
 from robotkit.frontier import Frontier
+from robotkit.urls import Origin
 
-PREFILL = 20_000
+PREFILL = 10_000
 BATCH = 50
 ROUNDS = 500
 HOSTS = 7
 
 
+ORIGINS = [Origin("http", f"h{i}.example", 80) for i in range(HOSTS)]
+
+
 def url(n: int) -> str:
     return f"http://h{n % HOSTS}.example/p/{n}"
+
+
+def add(frontier: Frontier, n: int) -> None:
+    frontier.add(url(n), url(n), n % 4, host=ORIGINS[n % HOSTS])
 
 
 def main() -> None:
@@ -36,7 +44,7 @@ def main() -> None:
     frontier = Frontier(max_depth=5, host_budget=100)
     print("params", PREFILL, BATCH, flush=True)
     for n in range(PREFILL):
-        frontier.add(url(n), url(n), n % 4)
+        add(frontier, n)
     n = PREFILL
     journal = mode == "journal"
     if journal:
@@ -44,7 +52,7 @@ def main() -> None:
         print("checkpoint", frontier.generation, n, flush=True)
     for round_ in range(1, ROUNDS + 1):
         for _ in range(BATCH):
-            frontier.add(url(n), url(n), n % 4)
+            add(frontier, n)
             n += 1
         if journal:
             print("added", n, flush=True)

@@ -321,15 +321,14 @@ def test_exact_seen_set_presized_is_about_ten_bytes_per_url() -> None:
     assert seen.nbytes / len(seen) == pytest.approx(10.0, abs=0.01)
 
 
-@pytest.mark.parametrize("rate", [0.01, 0.05])
-def test_bloom_false_positive_rate_is_near_the_configured_rate(rate: float) -> None:
-    n = 100_000
+@pytest.mark.parametrize(("rate", "n"), [(0.01, 100_000), (0.05, 20_000)])
+def test_bloom_false_positive_rate_is_near_the_configured_rate(rate: float, n: int) -> None:
     seen = BloomSeenSet(expected_items=n, error_rate=rate)
     for i in range(n):
         seen.add(f"https://site.example/page/{i}")
     false_positives = sum(f"https://site.example/other/{i}" in seen for i in range(n))
     measured = false_positives / n
-    # Binomial noise at n=100k is ~3% of the rate; allow for the filter's rounding.
+    # Binomial noise is ~3% of the rate (1000 expected hits); allow for rounding.
     assert rate * 0.7 <= measured <= rate * 1.15
     # Every added key is found: a Bloom filter has no false negatives.
     assert all(f"https://site.example/page/{i}" in seen for i in range(0, n, 97))
