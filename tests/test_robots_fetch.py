@@ -577,94 +577,77 @@ def test_100_tasks_on_one_origin_share_one_fetch(
     assert len(robots_hits(httpserver)) == 1
 
 
+class SlowAndFast:
+    """Origin ``slow`` answers its robots.txt only once the check on origin
+    ``fast`` has finished (or ``patience`` has run out): ``waited`` then records
+    whether the fast one got through while the slow one was in flight."""
+
+    def __init__(self, slow: HTTPServer, fast: HTTPServer, patience: float = 5.0) -> None:
+        self.arrived, self.fast_done = threading.Event(), threading.Event()
+        self.waited: list[bool] = []
+        self.patience = patience
+        self.slow_url, self.fast_url = slow.url_for("/"), fast.url_for("/")
+        slow.expect_request("/robots.txt").respond_with_handler(self._slow)
+        fast.expect_request("/robots.txt").respond_with_data(RULES)
+
+    def _slow(self, request: Request) -> Response:
+        self.arrived.set()
+        self.waited.append(self.fast_done.wait(self.patience))
+        return Response(RULES)
+
+
 def test_a_slow_origin_does_not_delay_another_sync(
     httpserver: HTTPServer, httpserver2: HTTPServer, clock: ManualClock
 ) -> None:
-    slow_arrived, fast_done = threading.Event(), threading.Event()
-    waited: list[bool] = []
-
-    def slow(request: Request) -> Response:
-        slow_arrived.set()
-        waited.append(fast_done.wait(5))  # True only if the other fetch ran meanwhile
-        return Response(RULES)
-
-    httpserver.expect_request("/robots.txt").respond_with_handler(slow)
-    httpserver2.expect_request("/robots.txt").respond_with_data(RULES)
+    pair = SlowAndFast(httpserver, httpserver2)
     order: list[str] = []
     with sync_checker(clock) as checker:
 
         def check_slow() -> None:
-            checker.check(httpserver.url_for("/"))
+            checker.check(pair.slow_url)
             order.append("slow")
 
         thread = threading.Thread(target=check_slow)
         thread.start()
-        assert slow_arrived.wait(5)  # the slow fetch is in flight
-        checker.check(httpserver2.url_for("/"))
+        assert pair.arrived.wait(5)  # the slow fetch is in flight
+        checker.check(pair.fast_url)
         order.append("fast")
-        fast_done.set()
+        pair.fast_done.set()
         thread.join()
     assert order == ["fast", "slow"]
-    assert waited == [True]
+    assert pair.waited == [True]
+
+
+async def check_pair(pair: SlowAndFast, clock: ManualClock, max_parallel: int) -> list[str]:
+    order: list[str] = []
+    options = RobotsOptions(max_parallel=max_parallel)
+    async with AsyncRobotsChecker(BOT, clock=clock, options=options) as checker:
+
+        async def one(url: str, name: str) -> None:
+            await checker.check(url)
+            order.append(name)
+            if name == "fast":
+                pair.fast_done.set()
+
+        await asyncio.gather(one(pair.slow_url, "slow"), one(pair.fast_url, "fast"))
+    return order
 
 
 def test_a_slow_origin_does_not_delay_another_async(
     httpserver: HTTPServer, httpserver2: HTTPServer, clock: ManualClock
 ) -> None:
-    fast_done = threading.Event()
-    waited: list[bool] = []
-
-    def slow(request: Request) -> Response:
-        waited.append(fast_done.wait(5))
-        return Response(RULES)
-
-    httpserver.expect_request("/robots.txt").respond_with_handler(slow)
-    httpserver2.expect_request("/robots.txt").respond_with_data(RULES)
-
-    async def run() -> list[str]:
-        order: list[str] = []
-        async with AsyncRobotsChecker(BOT, clock=clock) as checker:
-
-            async def one(url: str, name: str) -> None:
-                await checker.check(url)
-                order.append(name)
-                if name == "fast":
-                    fast_done.set()
-
-            await asyncio.gather(
-                one(httpserver.url_for("/"), "slow"), one(httpserver2.url_for("/"), "fast")
-            )
-        return order
-
-    assert asyncio.run(run()) == ["fast", "slow"]
-    assert waited == [True]
+    pair = SlowAndFast(httpserver, httpserver2)
+    assert asyncio.run(check_pair(pair, clock, max_parallel=10)) == ["fast", "slow"]
+    assert pair.waited == [True]
 
 
 def test_parallel_limit_one_serializes_origins(
     httpserver: HTTPServer, httpserver2: HTTPServer, clock: ManualClock
 ) -> None:
     """The counter-test: with max_parallel=1 the slow fetch does hold the other."""
-    fast_done = threading.Event()
-    waited: list[bool] = []
-
-    def slow(request: Request) -> Response:
-        waited.append(fast_done.wait(0.3))
-        return Response(RULES)
-
-    httpserver.expect_request("/robots.txt").respond_with_handler(slow)
-    httpserver2.expect_request("/robots.txt").respond_with_data(RULES)
-
-    async def run() -> None:
-        async with AsyncRobotsChecker(
-            BOT, clock=clock, options=RobotsOptions(max_parallel=1)
-        ) as checker:
-            await asyncio.gather(
-                checker.check(httpserver.url_for("/")), checker.check(httpserver2.url_for("/"))
-            )
-            fast_done.set()
-
-    asyncio.run(run())
-    assert waited == [False]
+    pair = SlowAndFast(httpserver, httpserver2, patience=0.3)
+    assert asyncio.run(check_pair(pair, clock, max_parallel=1)) == ["slow", "fast"]
+    assert pair.waited == [False]
 
 
 # -- identity and embedding ------------------------------------------------------------

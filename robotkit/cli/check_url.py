@@ -135,12 +135,13 @@ def _rule_text(verdict: Verdict) -> str:
 
 def _print_table(verdicts: Sequence[Verdict], now: float) -> None:
     table = Table(show_edge=False)
-    table.add_column("URL", overflow="fold")
-    table.add_column("decision")
-    table.add_column("reason")
-    table.add_column("robots.txt")
-    table.add_column("rule / detail", overflow="fold")
-    table.add_column("wait", justify="right")
+    # Codes are never cut (scripts and people grep them); URL and detail fold.
+    table.add_column("URL", overflow="fold", ratio=3)
+    table.add_column("decision", no_wrap=True)
+    table.add_column("reason", no_wrap=True)
+    table.add_column("robots.txt", no_wrap=True)
+    table.add_column("rule / detail", overflow="fold", ratio=2)
+    table.add_column("wait", justify="right", no_wrap=True)
     styles = {Decision.ALLOW: "green", Decision.DISALLOW: "red", Decision.DEFER: "yellow"}
     for verdict in verdicts:
         status = "" if verdict.robots_status is None else str(verdict.robots_status)
