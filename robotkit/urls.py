@@ -535,6 +535,10 @@ def _normalize_query(query: str, param_filter: _ParamFilter, sort: bool) -> str 
     if not query:
         return None
     query = _QUERY_FIX.sub(_percent_fix, query)
+    if ";" in query and param_filter.strips_anything:
+        # ``?page=2;jsessionid=0A1B``: a session id glued on with ";" (HTML 4's other
+        # query separator) goes too.
+        query = "&".join([_strip_semicolon_params(p, param_filter) for p in query.split("&")])
     if "&" not in query:  # one parameter: nothing to sort
         return (
             None
@@ -560,16 +564,20 @@ def _strip_path_params(path: str, param_filter: _ParamFilter, session_ids: bool)
     kept_segments = []
     for segment in segments:
         if ";" in segment:
-            first, *params = segment.split(";")
-            kept = [p for p in params if not param_filter[p.partition("=")[0]]]
-            if len(kept) != len(params):
-                segment = ";".join([first, *kept])
+            segment = _strip_semicolon_params(segment, param_filter)
         if session_ids and segment.startswith("(") and _ASPNET_SESSION_SEGMENT.fullmatch(segment):
             continue
         kept_segments.append(segment)
     if kept_segments == segments:
         return path
     return "/".join(kept_segments) or "/"
+
+
+def _strip_semicolon_params(text: str, param_filter: _ParamFilter) -> str:
+    """``first;name=value;...`` without the parameters ``param_filter`` drops."""
+    first, *params = text.split(";")
+    kept = [p for p in params if not param_filter[p.partition("=")[0]]]
+    return text if len(kept) == len(params) else ";".join([first, *kept])
 
 
 def remove_dot_segments(path: str) -> str:

@@ -153,6 +153,8 @@ SESSIONS = [
     ("http://example.com/cart;JSESSIONID=" + "f" * 200, "http://example.com/cart"),
     ("http://example.com/a;v=1;jsessionid=x;w=2/b", "http://example.com/a;v=1;w=2/b"),
     ("http://example.com/;jsessionid=x", "http://example.com/"),
+    ("http://example.com/list?page=2;jsessionid=0A1B&b=1", "http://example.com/list?b=1&page=2"),
+    ("http://example.com/?q=a;b;sid=1", "http://example.com/?q=a;b"),
     ("http://example.com/x/..;jsessionid=1/y", "http://example.com/y"),
     # ASP.NET cookieless sessions live in a path segment
     (
