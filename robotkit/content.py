@@ -389,6 +389,11 @@ class Soft404Config:
     directory_depth: int = 1
     max_distance: int = 5
     shingle_size: int = 3
+    title_max_distance: int | None = 24
+    """A page with the same non-empty ``<title>`` as the probe's answer is a soft 404
+    up to this distance: error pages that list fresh random links ("you may like
+    these instead") drift 6 to 24 bits from one another on a short page, while
+    unrelated pages sit near 32. ``None`` turns the title rule off."""
 
     def __post_init__(self) -> None:
         if self.directory_depth < 0:
@@ -408,6 +413,7 @@ class _Probe:
     state: _ProbeState
     fingerprint: Fingerprint | None = None
     redirect_target: str | None = None
+    title: str = ""
 
 
 class Soft404Detector:
@@ -466,7 +472,7 @@ class Soft404Detector:
         final = _key(final_url) if final_url else None
         fp = fingerprint(body, self.config.shingle_size, _path_words(probe_url))
         target = final if final is not None and final != _key(probe_url) else None
-        self._probes[directory] = _Probe(_ProbeState.SOFT, fp, target)
+        self._probes[directory] = _Probe(_ProbeState.SOFT, fp, target, page_title(body))
 
     def classify(
         self, url: str, status: int, body: str, final_url: str | None = None
@@ -488,10 +494,13 @@ class Soft404Detector:
                 return Reason.SOFT_404
             return None
         fp = fingerprint(body, self.config.shingle_size, _path_words(url))
-        if fp.exact == probe.fingerprint.exact or (
-            fp.distance(probe.fingerprint) <= self.config.max_distance
-        ):
+        distance = fp.distance(probe.fingerprint)
+        if fp.exact == probe.fingerprint.exact or distance <= self.config.max_distance:
             return Reason.SOFT_404
+        limit = self.config.title_max_distance
+        if limit is not None and probe.title and distance <= limit:
+            if page_title(body) == probe.title:
+                return Reason.SOFT_404
         return None
 
     def _known_probe(self, norm: NormalizedURL) -> _Probe | None:
