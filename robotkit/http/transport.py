@@ -923,33 +923,40 @@ class PoliteTransport(_PoliteBase, httpx.BaseTransport):
 
 
 class _AsyncSlots:
-    """Waits for pacing slots on the event loop: waiting for one host never holds up
-    another, as each waiter sleeps on its own until its host's time or a release."""
+    """Waits for pacing slots on the event loop. Waiting for one host never holds up
+    another: a waiter sleeps until its host's time, or, when its host (or the
+    global in-flight limit) is full, until that host (or any host) frees a slot;
+    a release wakes only those waiters."""
 
     def __init__(self, core: _Core) -> None:
         self.core = core
-        self._changed: asyncio.Event | None = None
-
-    def _event(self) -> asyncio.Event:
-        if self._changed is None:
-            self._changed = asyncio.Event()
-        return self._changed
+        self._freed: dict[HostKey | None, asyncio.Event] = {}
 
     async def acquire(self, url: str, key: HostKey) -> tuple[Ticket, float]:
         begun = time.monotonic()
+        core = self.core
         while True:
-            wait = self.core.slot_wait(url, key)
+            wait = core.slot_wait(url, key)
             if wait == 0.0:
-                return self.core.pacer.start(key), time.monotonic() - begun
-            with contextlib.suppress(asyncio.TimeoutError):
-                await asyncio.wait_for(self._event().wait(), wait)
+                return core.pacer.start(key), time.monotonic() - begun
+            if wait is not None:
+                await asyncio.sleep(wait)
+                continue
+            host_full = core.pacer.state(key).in_flight >= core.pacer.policy.per_host_concurrency
+            which = key if host_full else None
+            event = self._freed.get(which)
+            if event is None:
+                event = self._freed[which] = asyncio.Event()
+            await event.wait()
 
     def release(
         self, ticket: Ticket, status: int | None, headers: httpx.Headers | None
     ) -> float | None:
         retry_at = self.core.ended(ticket, status, headers)
-        event, self._changed = self._event(), asyncio.Event()
-        event.set()
+        for which in (ticket.host, None):
+            event = self._freed.pop(which, None)
+            if event is not None:
+                event.set()
         return retry_at
 
 
