@@ -284,11 +284,16 @@ class NormalizePolicy:
     specific match first. Allow beats deny at each level, and any list beats the
     built-in :data:`TRACKING_PARAMS` and :data:`SESSION_PARAMS`. The same decision
     applies to query parameters and to path parameters (``;jsessionid=...``).
+
+    ``sort_query`` sorts parameters by name, keeping the wire order of a repeated
+    name's values (``tag=b&tag=a`` may be an ordered list); ``sort_repeated_by_value``
+    also sorts those values, merging more URLs at the risk of merging two pages.
     """
 
     strip_tracking: bool = True
     strip_session_ids: bool = True
     sort_query: bool = True
+    sort_repeated_by_value: bool = False
     keep_hashbang: bool = True
     keep_params: Collection[str] = frozenset()
     drop_params: Collection[str] = frozenset()
@@ -467,7 +472,7 @@ def _normalize_parts(
         path = remove_dot_segments(path)
 
     if query is not None:
-        query = _normalize_query(query, param_filter, policy.sort_query)
+        query = _normalize_query(query, param_filter, policy)
 
     if fragment is not None:
         fragment = (
@@ -525,12 +530,12 @@ def _split(url: str) -> tuple[str, str, str, str, str, str | None, str | None]:
     return scheme, userinfo, host_raw, port_raw, path, query, fragment
 
 
-def _normalize_query(query: str, param_filter: _ParamFilter, sort: bool) -> str | None:
+def _normalize_query(query: str, param_filter: _ParamFilter, policy: NormalizePolicy) -> str | None:
     """Percent-normalize, drop empty pieces and filtered parameters, sort by name.
 
     The sort is stable on the name alone: ``tag=b&tag=a`` can name a different list
     than ``tag=a&tag=b``, and ``a`` differs from ``a=`` on the wire, so both are kept
-    as written.
+    as written (unless ``policy.sort_repeated_by_value``).
     """
     if not query:
         return None
@@ -548,7 +553,9 @@ def _normalize_query(query: str, param_filter: _ParamFilter, sort: bool) -> str 
     pairs = [(p.partition("=")[0], p) for p in query.split("&") if p]
     if param_filter.strips_anything:
         pairs = [pair for pair in pairs if not param_filter[pair[0]]]
-    if sort:
+    if policy.sort_repeated_by_value:
+        pairs.sort()
+    elif policy.sort_query:
         pairs.sort(key=_NAME)
     return "&".join([piece for _, piece in pairs]) or None
 

@@ -355,6 +355,13 @@ def test_switches() -> None:
     )
 
 
+def test_repeated_names_sorted_by_value_only_on_request() -> None:
+    url = "http://e.com/?tag=z&id=1&tag=a&tag"
+    assert normalize_key(url) == "http://e.com/?id=1&tag=z&tag=a&tag"
+    by_value = NormalizePolicy(sort_repeated_by_value=True)
+    assert normalize_key(url, by_value) == "http://e.com/?id=1&tag&tag=a&tag=z"
+
+
 def test_site_keys_are_normalized_and_bad_ones_refused() -> None:
     policy = NormalizePolicy(sites={"*.B\u00fccher.DE.": SiteParams(keep={"sid"})})
     assert (
