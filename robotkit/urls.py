@@ -92,7 +92,7 @@ def origin_of(url: str) -> Origin:
     try:
         host = _normalize_host(f"[{raw}]" if ":" in raw else raw)
     except _Bad as exc:
-        raise InvalidURL(url, exc.reason, exc.detail) from None
+        raise exc.for_url(url) from None
     return Origin(scheme, host, parts.port or DEFAULT_PORTS[scheme])
 
 
@@ -214,6 +214,9 @@ class _Bad(Exception):
         super().__init__(detail)
         self.reason = reason
         self.detail = detail
+
+    def for_url(self, url: object) -> InvalidURL:
+        return InvalidURL(url if isinstance(url, str) else repr(url), self.reason, self.detail)
 
 
 @dataclass(frozen=True)
@@ -382,9 +385,7 @@ def normalize(url: str, policy: NormalizePolicy | None = None) -> NormalizedURL:
             url, policy or DEFAULT_POLICY
         )
     except _Bad as exc:
-        raise InvalidURL(
-            url if isinstance(url, str) else repr(url), exc.reason, exc.detail
-        ) from None
+        raise exc.for_url(url) from None
     return NormalizedURL(
         url, _serialize(scheme, host, port, userinfo, path, query, fragment), scheme, host,
         port, path, query,
@@ -396,9 +397,7 @@ def normalize_key(url: str, policy: NormalizePolicy | None = None) -> str:
     try:
         return _serialize(*_normalize_parts(url, policy or DEFAULT_POLICY))
     except _Bad as exc:
-        raise InvalidURL(
-            url if isinstance(url, str) else repr(url), exc.reason, exc.detail
-        ) from None
+        raise exc.for_url(url) from None
 
 
 def _serialize(
