@@ -47,6 +47,7 @@ __all__ = [
     "Soft404Config",
     "Soft404Detector",
     "TrapSignal",
+    "echo_free_fingerprint",
     "fingerprint",
     "hamming",
     "simhash",
@@ -428,7 +429,8 @@ class Soft404Detector:
 
     Never a soft 404: a non-2xx answer (it is a real error), the site root ``/``
     (a catch-all site serves its home page for unknown paths; the home page itself is
-    real), and the URL the probe was redirected to.
+    real), the index of a probed directory (``/guide/`` when a catch-all serves it for
+    every path below), and the URL the probe was redirected to.
     """
 
     def __init__(self, config: Soft404Config | None = None, rng: random.Random | None = None):
@@ -483,6 +485,8 @@ class Soft404Detector:
         norm = _normalized(url)
         if norm is None or norm.path == "/":
             return None
+        if norm.query is None and f"{norm.origin}{norm.path}" in self._probes:
+            return None  # the directory's own index page
         probe = self._known_probe(norm)
         if probe is None or probe.fingerprint is None:
             return None
@@ -498,9 +502,13 @@ class Soft404Detector:
         if fp.exact == probe.fingerprint.exact or distance <= self.config.max_distance:
             return Reason.SOFT_404
         limit = self.config.title_max_distance
-        if limit is not None and probe.title and distance <= limit:
-            if page_title(body) == probe.title:
-                return Reason.SOFT_404
+        if (
+            limit is not None
+            and probe.title
+            and distance <= limit
+            and page_title(body) == probe.title
+        ):
+            return Reason.SOFT_404
         return None
 
     def _known_probe(self, norm: NormalizedURL) -> _Probe | None:
@@ -522,6 +530,14 @@ def _normalized(url: str) -> NormalizedURL | None:
 def _key(url: str) -> str | None:
     norm = _normalized(url)
     return norm.key if norm is not None else None
+
+
+def echo_free_fingerprint(url: str, text_or_html: str, shingle_size: int = 3) -> Fingerprint:
+    """The fingerprint of a page at ``url`` without the words of its own path and
+    query. Pages that differ only by echoing their URL (``Index of /a/b/c/`` in a
+    directory listing, a catch-all template that prints the path) come out equal,
+    which the plain fingerprint cannot see."""
+    return fingerprint(text_or_html, shingle_size, _path_words(url))
 
 
 def _path_words(url: str) -> frozenset[str]:

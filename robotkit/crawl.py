@@ -1,0 +1,852 @@
+"""The reference polite crawler: robotkit's components composed into a crawl.
+
+Breadth-first over the seeds' hosts, one request at a time per host, every request
+through :class:`~robotkit.http.transport.AsyncPoliteTransport` (identity headers,
+robots.txt verdict, pacing, Retry-After, backoff, body cap, response deadline,
+redirect cap, SSRF guard). What this module adds is only the order of the steps and
+the bookkeeping; every rule lives in its own module:
+
+==========================  ====================================================
+step                        decided by
+==========================  ====================================================
+de-duplication key          :func:`robotkit.urls.normalize`
+seen set, BFS, depth limit  :class:`robotkit.frontier.Frontier`
+URL-shape traps, blacklist  :class:`robotkit.guard.Guard` (also on redirect hops)
+robots.txt, pacing, limits  the polite transport (:mod:`robotkit.http`)
+duplicate pages             :class:`robotkit.content.ContentIndex`
+soft 404s                   :class:`robotkit.content.Soft404Detector`
+trap regions                :class:`robotkit.content.NoveltyTracker`
+meta robots, X-Robots-Tag   :mod:`robotkit.meta` (read by the transport)
+==========================  ====================================================
+
+Duplicate pages demote links rather than drop them when the content index says
+so (:class:`robotkit.content.LinkAction`): demoted URLs wait in a second, lower
+tier that is served only when the first tier is empty, and that tier stops being
+served after ``stale_limit`` pages in a row from it brought nothing new. A page
+whose first children are mostly duplicates (an article linking to its own print,
+AMP and dated copies) has its remaining children demoted too. This is what lets
+the crawl fetch every page of an endless pagination whose list pages look alike,
+and still stop after a handful of empty pages.
+
+Every decision is reported as a :class:`CrawlEvent` (one JSON line in
+``robotkit crawl --output``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import ipaddress
+import json
+import os
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from enum import Enum
+from pathlib import Path
+from typing import Any, Final
+
+import httpx
+
+from robotkit.clock import Clock, system_clock
+from robotkit.content import (
+    ContentIndex,
+    LinkAction,
+    NoveltyTracker,
+    RegionScope,
+    Soft404Detector,
+    echo_free_fingerprint,
+    hamming,
+    url_template,
+)
+from robotkit.frontier import CheckpointError, Frontier, FrontierEntry
+from robotkit.guard import Guard, Rule
+from robotkit.http.client import AsyncPoliteClient
+from robotkit.http.robots import AsyncRobotsChecker, RobotsOptions
+from robotkit.http.transport import (
+    AddressPolicy,
+    AsyncPoliteTransport,
+    Deferred,
+    FetchFacts,
+    FetchLimits,
+    PolitenessError,
+)
+from robotkit.identity import Identity
+from robotkit.pacing import PacingPolicy, host_key
+from robotkit.reasons import Reason
+from robotkit.urls import DEFAULT_PORTS, InvalidURL, NormalizedURL, Origin, normalize
+
+__all__ = [
+    "CrawlConfig",
+    "CrawlEvent",
+    "CrawlSummary",
+    "Crawler",
+    "EventKind",
+    "Tier",
+    "crawl",
+    "is_loopback_url",
+]
+
+DEFAULT_MAX_BODY = 2 * 1024 * 1024
+"""Body bytes kept per page. Nutch keeps 1 MiB by default, Googlebot reads the first
+15 MB of an HTML file; 2 MiB holds any real page and bounds what a trap can cost."""
+
+STATE_FILE: Final = "crawl.json"
+MAIN_CHECKPOINT: Final = "frontier"
+LOW_CHECKPOINT: Final = "demoted"
+STATE_VERSION: Final = 1
+
+# URL-shape rules whose refusals count as trap signals towards the auto-blacklist.
+_SHAPE_RULES = frozenset(
+    {Rule.URL_TOO_LONG, Rule.PATH_TOO_DEEP, Rule.TOO_MANY_PARAMS, Rule.REPEATED_PATH}
+)
+
+
+class EventKind(str, Enum):
+    """The ``event`` field of an output line (DESIGN.md, command-line contract)."""
+
+    FETCHED = "fetched"
+    """An HTTP response came back (any status)."""
+    FAILED = "failed"
+    """No HTTP response: network error or timeout."""
+    SKIPPED = "skipped"
+    """A decision not to fetch, with its reason."""
+
+    def __str__(self) -> str:
+        return self.value
+
+
+class Tier(int, Enum):
+    """Which queue a URL waits in: links of novel pages, or demoted links."""
+
+    MAIN = 0
+    DEMOTED = 1
+
+
+@dataclass(frozen=True)
+class CrawlEvent:
+    """One URL decision. ``reason`` on a fetched page says what the crawl learned
+    from it (``duplicate-content``, ``soft-404``, ``body-too-large``, a refused
+    redirect hop); ``final_url`` is set when redirects were followed; ``probe``
+    marks the soft-404 probes the crawler sends itself."""
+
+    url: str
+    event: EventKind
+    status: int | None
+    reason: Reason | None
+    depth: int
+    referer: str | None
+    time: float
+    final_url: str | None = None
+    probe: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        line: dict[str, Any] = {
+            "url": self.url,
+            "event": self.event.value,
+            "status": self.status,
+            "reason": None if self.reason is None else self.reason.value,
+            "depth": self.depth,
+            "referer": self.referer,
+            "time": round(self.time, 6),
+        }
+        if self.final_url is not None:
+            line["final_url"] = self.final_url
+        if self.probe:
+            line["probe"] = True
+        return line
+
+
+@dataclass(frozen=True)
+class CrawlConfig:
+    """How a crawl behaves; the defaults are ``robotkit crawl``'s.
+
+    ``max_defer``: the longest the crawl waits for a host that asked it to come back
+    later (robots.txt 5xx, 429/503 Retry-After, backoff); a longer wait skips the URL
+    with the deferral's reason, so a crawl always ends by itself. ``stale_limit``:
+    pages in a row from the demoted tier that brought nothing new before that tier is
+    abandoned. ``demote_children``: demote the remaining links of a page once more of
+    its fetched children were duplicates than novel pages. ``retries``: how often a
+    URL that got 429/5xx or a network error is tried again (Scrapy's default is 2).
+    """
+
+    max_pages: int = 1000
+    max_depth: int | None = None
+    delay: float = 1.0
+    robots: RobotsOptions = field(default_factory=RobotsOptions)
+    allow_private: bool = False
+    response_timeout: float = 30.0
+    max_body_bytes: int = DEFAULT_MAX_BODY
+    max_defer: float = 60.0
+    concurrency: int = 16
+    host_budget: int | None = None
+    soft404_probes: bool = True
+    stale_limit: int = 2
+    demote_children: bool = True
+    retries: int = 2
+    checkpoint_every: int = 50
+
+    def __post_init__(self) -> None:
+        if self.max_pages < 0:
+            raise ValueError("max_pages must be >= 0")
+        if self.max_depth is not None and self.max_depth < 0:
+            raise ValueError("max_depth must be >= 0")
+        if self.delay < 0 or self.max_defer < 0 or self.response_timeout <= 0:
+            raise ValueError("delay and max_defer must be >= 0, response_timeout > 0")
+        if self.concurrency < 1 or self.stale_limit < 1 or self.retries < 0:
+            raise ValueError("concurrency and stale_limit must be >= 1, retries >= 0")
+
+
+@dataclass
+class CrawlSummary:
+    """Counts for the end-of-crawl table; ``fetched`` counts pages, not probes."""
+
+    fetched: int = 0
+    failed: int = 0
+    probes: int = 0
+    skipped: Counter[Reason] = field(default_factory=Counter)
+    flagged: Counter[Reason] = field(default_factory=Counter)
+    """Reasons attached to fetched pages (duplicate-content, soft-404, ...)."""
+    statuses: Counter[int] = field(default_factory=Counter)
+    hosts: dict[str, Counter[str]] = field(default_factory=dict)
+    trap_signals: list[str] = field(default_factory=list)
+    queued_left: int = 0
+    parked_left: int = 0
+    budget_spent: bool = False
+    interrupted: bool = False
+    resumed: bool = False
+    started: float = 0.0
+    ended: float = 0.0
+
+    def count(self, event: CrawlEvent) -> None:
+        host = _host_label(event.url)
+        per_host = self.hosts.setdefault(host, Counter())
+        per_host[event.event.value] += 1
+        if event.event is EventKind.SKIPPED:
+            if event.reason is not None:
+                self.skipped[event.reason] += 1
+            return
+        if event.probe:
+            self.probes += 1
+        elif event.event is EventKind.FETCHED:
+            self.fetched += 1
+        else:
+            self.failed += 1
+        if event.status is not None:
+            self.statuses[event.status] += 1
+        if event.reason is not None and not event.probe:
+            self.flagged[event.reason] += 1
+
+
+def _host_label(url: str) -> str:
+    try:
+        return str(normalize(url).origin)
+    except InvalidURL:
+        return "(invalid)"
+
+
+def is_loopback_url(url: str) -> bool:
+    """Whether ``url`` names a loopback address literally (127.0.0.0/8, ``[::1]``
+    or ``localhost``): no resolver is involved, so there is nothing to forge."""
+    try:
+        host = normalize(url).host
+    except InvalidURL:
+        return False
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def _scope_key(origin: Origin) -> tuple[str, int | None]:
+    """Scope is per host: ``http`` and ``https`` on their default ports are one
+    site (a link from ``http://x/`` to ``https://x/a`` stays in scope), other ports
+    are other sites (two loopback servers are two sites)."""
+    default = DEFAULT_PORTS.get(origin.scheme) == origin.port
+    return (origin.host, None if default else origin.port)
+
+
+@dataclass
+class _ChildStats:
+    duplicates: int = 0
+    novel: int = 0
+
+
+class Crawler:
+    """A breadth-first polite crawl of ``seeds``' hosts.
+
+    ``on_event`` receives each :class:`CrawlEvent` as it is decided. ``state_dir``
+    makes the crawl resumable: the frontier (with its journal) and the counters are
+    kept there, and a crawler started on a directory that holds a crawl continues
+    it (nothing recorded is fetched again). ``transport`` replaces the inner httpx
+    transport (tests, proxies); ``clock`` is the wall clock.
+    """
+
+    def __init__(
+        self,
+        seeds: Sequence[str],
+        config: CrawlConfig | None = None,
+        *,
+        identity: Identity | None = None,
+        guard: Guard | None = None,
+        on_event: Callable[[CrawlEvent], None] | None = None,
+        state_dir: str | os.PathLike[str] | None = None,
+        transport: httpx.AsyncBaseTransport | None = None,
+        clock: Clock = system_clock,
+    ) -> None:
+        self.config = config if config is not None else CrawlConfig()
+        self.identity = identity if identity is not None else Identity()
+        self.guard = guard if guard is not None else Guard()
+        self.content = ContentIndex()
+        self.soft404 = Soft404Detector()
+        self.novelty = NoveltyTracker()
+        self.clock = clock
+        self.on_event = on_event
+        self.state_dir = Path(state_dir) if state_dir is not None else None
+        self.summary = CrawlSummary()
+        self._inner = transport
+        self._seeds = list(seeds)
+        self._scope: set[tuple[str, int | None]] = set()
+        cfg = self.config
+        self.main = Frontier(cfg.max_depth, cfg.host_budget)
+        self.demoted = Frontier(cfg.max_depth, cfg.host_budget)
+        self._tasks: dict[asyncio.Task[None], FrontierEntry] = {}
+        self._stopping = False
+        self._stale = 0
+        self._retries: Counter[str] = Counter()
+        self._children: dict[str, _ChildStats] = {}
+        self._echoes: dict[int, str] = {}
+        self._simhashes: dict[str, int] = {}
+        self._since_checkpoint = 0
+        self._wake: asyncio.Event | None = None
+        self._failure: BaseException | None = None
+        self.waiting: dict[Origin, str] = {}
+        """Hosts held back and why (``pacing``, ``retry-after``, ``deferred``), for a
+        live display."""
+        self.client: AsyncPoliteClient | None = None
+
+    # -- public -------------------------------------------------------------------
+
+    @property
+    def pages(self) -> int:
+        """Requests spent on pages so far (fetched or failed; probes not counted)."""
+        return self.summary.fetched + self.summary.failed
+
+    def stop(self) -> None:
+        """Stop soon (Ctrl-C): no new requests; requests in flight are abandoned
+        and stay queued, so a resumed crawl fetches them."""
+        self._stopping = True
+        self.summary.interrupted = True
+        for task in self._tasks:
+            task.cancel()
+        if self._wake is not None:
+            self._wake.set()
+
+    async def run(self) -> CrawlSummary:
+        """Crawl until nothing is left, the page budget is spent, or :meth:`stop`."""
+        self._wake = asyncio.Event()
+        self.summary.started = self.clock()
+        self._open_state()
+        self.client = self._make_client()
+        try:
+            for seed in self._seeds:
+                self._offer(seed, 0, None, Tier.MAIN, seed=True)
+            await self._loop()
+            if self._failure is not None:
+                raise self._failure
+        finally:
+            for task in list(self._tasks):
+                task.cancel()
+            if self._tasks:
+                await asyncio.gather(*self._tasks, return_exceptions=True)
+            self._save_state()
+            await self.client.aclose()
+            stats_main, stats_low = self.main.stats(), self.demoted.stats()
+            self.summary.queued_left = stats_main.queued + stats_low.queued
+            self.summary.parked_left = stats_main.parked + stats_low.parked
+            self.summary.ended = self.clock()
+        return self.summary
+
+    # -- setup --------------------------------------------------------------------
+
+    def _make_client(self) -> AsyncPoliteClient:
+        cfg = self.config
+        policy = PacingPolicy(delay=cfg.delay, max_in_flight=cfg.concurrency)
+        # The transport may wait out any pace a host can ask for (the delay, a
+        # Crawl-delay up to its ceiling); longer holds come back to the crawler.
+        wait = max(cfg.max_defer, cfg.delay, policy.max_crawl_delay) + 1.0
+        transport = AsyncPoliteTransport(
+            self._inner,
+            identity=self.identity,
+            policy=policy,
+            limits=FetchLimits(
+                max_body_bytes=cfg.max_body_bytes,
+                response_timeout=cfg.response_timeout,
+                max_wait=wait,
+            ),
+            addresses=AddressPolicy(allow_private=cfg.allow_private),
+            check_robots=False,
+            guard=self.guard,
+            scope=self.in_scope,
+            clock=self.clock,
+        )
+        # The transport's own checker knows no options; ours shares its paced
+        # robots.txt transport so robots.txt fetches keep the host's pace.
+        transport.robots = AsyncRobotsChecker(
+            transport.identity,
+            options=self.config.robots,
+            transport=transport.robots_transport,
+            clock=self.clock,
+        )
+        return AsyncPoliteClient(transport=transport, timeout=cfg.response_timeout)
+
+    def in_scope(self, url: str) -> bool:
+        """Whether ``url`` is on one of the seeds' hosts."""
+        try:
+            return _scope_key(normalize(url).origin) in self._scope
+        except InvalidURL:
+            return False
+
+    # -- the loop -----------------------------------------------------------------
+
+    def _next(self, now: float) -> tuple[FrontierEntry, Tier] | None:
+        entry = self.main.next(now)
+        if entry is not None:
+            return entry, Tier.MAIN
+        if self._demoted_open():
+            entry = self.demoted.next(now)
+            if entry is not None:
+                return entry, Tier.DEMOTED
+        return None
+
+    def _demoted_open(self) -> bool:
+        """The demoted tier is served only when the main tier is idle."""
+        return len(self.main) == 0 and self.main.in_flight == 0
+
+    def _next_time(self) -> float | None:
+        when = self.main.next_ready_time()
+        if when is None and self._demoted_open():
+            when = self.demoted.next_ready_time()
+        return when
+
+    async def _loop(self) -> None:
+        cfg = self.config
+        assert self._wake is not None
+        while not self._stopping:
+            budget = cfg.max_pages - self.pages - len(self._tasks)
+            if budget > 0 and len(self._tasks) < cfg.concurrency:
+                picked = self._next(self.clock())
+                if picked is not None:
+                    entry, tier = picked
+                    task = asyncio.create_task(self._guarded(entry, tier))
+                    self._tasks[task] = entry
+                    task.add_done_callback(self._done)
+                    continue
+            if budget <= 0 and not self._tasks:
+                self.summary.budget_spent = True
+                return
+            when = self._next_time() if budget > 0 else None
+            if when is None and not self._tasks:
+                return  # nothing left anywhere
+            timeout = None if when is None else max(when - self.clock(), 0.0) + 0.001
+            self._wake.clear()
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), timeout)
+
+    def _done(self, task: asyncio.Task[None]) -> None:
+        self._tasks.pop(task, None)
+        if self._wake is not None:
+            self._wake.set()
+        if not task.cancelled() and task.exception() is not None:
+            # A bug, not a site's doing: stop the crawl and let run() raise it.
+            self._failure = task.exception()
+            self.stop()
+            self.summary.interrupted = False
+
+    async def _guarded(self, entry: FrontierEntry, tier: Tier) -> None:
+        await self._process(entry, tier)
+
+    # -- deciding about URLs ------------------------------------------------------
+
+    def _emit(self, event: CrawlEvent) -> None:
+        self.summary.count(event)
+        if self.on_event is not None:
+            self.on_event(event)
+
+    def _skip(
+        self, url: str, reason: Reason, depth: int, referer: str | None, **extra: Any
+    ) -> None:
+        self._emit(
+            CrawlEvent(url, EventKind.SKIPPED, None, reason, depth, referer, self.clock(), **extra)
+        )
+
+    def _offer(
+        self, url: str, depth: int, referer: str | None, tier: Tier, *, seed: bool = False
+    ) -> None:
+        """Decide about a URL found on a page (or a seed): skip it with a reason,
+        or queue it in ``tier``."""
+        try:
+            norm = normalize(url, self.guard.policy)
+        except InvalidURL as exc:
+            self._skip(url, exc.reason, depth, referer)
+            return
+        if seed:
+            self._scope.add(_scope_key(norm.origin))
+        if not self.in_scope(url):
+            if norm.key not in self.main.seen:
+                self.main.seen.add(norm.key)
+                self._skip(url, Reason.OFF_SCOPE, depth, referer)
+            return
+        if norm.key in self.main.seen:
+            # Report the duplicates that normalization caught (session ids,
+            # tracking parameters); a plain link seen again is not news.
+            if url != norm.key:
+                self._skip(url, Reason.DUPLICATE_URL, depth, referer)
+            return
+        verdict = self.guard.check(norm)
+        if not verdict.allowed:
+            self.main.seen.add(norm.key)
+            if verdict.rule in _SHAPE_RULES:
+                self._trap_signal(norm, verdict.reason)
+            self._skip(url, verdict.reason, depth, referer)
+            return
+        parked = self.novelty.parked_by(norm.key)
+        if parked is not None:
+            self.main.seen.add(norm.key)
+            self._skip(url, parked.reason, depth, referer)
+            return
+        frontier = self.main if tier is Tier.MAIN else self.demoted
+        if tier is Tier.DEMOTED:
+            self.main.seen.add(norm.key)
+        result = frontier.add(url, norm.key, depth, referer, host=norm.origin)
+        if result.reason is not None and not (
+            result.reason is Reason.DUPLICATE_URL and url == norm.key
+        ):
+            self._skip(url, result.reason, depth, referer)
+
+    def _trap_signal(self, norm: NormalizedURL | str, reason: Reason) -> None:
+        entry = self.guard.report_trap_signal(norm, reason)
+        if entry is not None:
+            self.summary.trap_signals.append(f"blacklisted {entry.pattern}: {entry.source}")
+
+    def _finish(self, entry: FrontierEntry, tier: Tier) -> None:
+        frontier = self.main if tier is Tier.MAIN else self.demoted
+        ready = None
+        try:
+            plan = self.client.polite.pacer.plan(host_key(entry.url)) if self.client else None
+            ready = None if plan is None else plan.ready_at
+        except InvalidURL:
+            pass
+        frontier.mark_done(entry, ready)
+        if ready is not None:
+            other = self.demoted if tier is Tier.MAIN else self.main
+            other.set_ready_at(entry.host, ready)
+            self.waiting[entry.host] = "pacing"
+        self._since_checkpoint += 1
+        if self._since_checkpoint >= self.config.checkpoint_every:
+            self._save_state()
+
+    def _requeue(self, entry: FrontierEntry, tier: Tier, when: float, why: str) -> None:
+        frontier = self.main if tier is Tier.MAIN else self.demoted
+        frontier.requeue(entry, when)
+        self.waiting[entry.host] = why
+
+    async def _process(self, entry: FrontierEntry, tier: Tier) -> None:
+        cfg = self.config
+        self.waiting.pop(entry.host, None)
+        verdict = self.guard.check(entry.url)  # the blacklist may have grown since
+        parked = self.novelty.parked_by(entry.key)
+        reason = None if verdict.allowed else verdict.reason
+        if reason is None and parked is not None:
+            reason = parked.reason
+        if reason is None and tier is Tier.DEMOTED and self._stale >= cfg.stale_limit:
+            reason = Reason.DUPLICATE_CONTENT
+        if reason is not None:
+            self._skip(entry.url, reason, entry.depth, entry.referer)
+            self._finish(entry, tier)
+            return
+        if tier is Tier.MAIN and cfg.demote_children and self._demote(entry):
+            self.main.mark_done(entry)
+            self.demoted.add(entry.url, entry.key, entry.depth, entry.referer, host=entry.host)
+            return
+        assert self.client is not None
+        try:
+            response = await self.client.fetch(entry.url, referer=entry.referer)
+        except Deferred as exc:
+            wait = exc.retry_at - self.clock()
+            if wait <= cfg.max_defer and self._retries[entry.key] < cfg.retries:
+                self._retries[entry.key] += 1
+                self._requeue(entry, tier, exc.retry_at, f"deferred: {exc.reason}")
+                return
+            self._refused(entry, exc)
+            self._finish(entry, tier)
+            return
+        except PolitenessError as exc:
+            self._refused(entry, exc)
+            self._finish(entry, tier)
+            return
+        except (httpx.HTTPError, OSError) as exc:
+            timeout = isinstance(exc, (httpx.TimeoutException, TimeoutError))
+            if not timeout and self._retries[entry.key] < cfg.retries:
+                self._retries[entry.key] += 1
+                self._requeue(entry, tier, self._host_ready(entry), "backoff")
+                return
+            why = Reason.RESPONSE_TIMEOUT if timeout else Reason.NETWORK_ERROR
+            self._emit(
+                CrawlEvent(
+                    entry.url,
+                    EventKind.FAILED,
+                    None,
+                    why,
+                    entry.depth,
+                    entry.referer,
+                    self.clock(),
+                )
+            )
+            self._finish(entry, tier)
+            return
+        facts = AsyncPoliteClient.facts(response)
+        if facts.outcome.is_failure and self._retries[entry.key] < cfg.retries:
+            when = facts.retry_at if facts.retry_at is not None else self._host_ready(entry)
+            if when - self.clock() <= cfg.max_defer:
+                self._retries[entry.key] += 1
+                self._requeue(entry, tier, when, "retry-after")
+                return
+        await self._page(entry, tier, response, facts)
+        self._finish(entry, tier)
+
+    def _host_ready(self, entry: FrontierEntry) -> float:
+        assert self.client is not None
+        plan = self.client.polite.pacer.plan(host_key(entry.url))
+        return plan.ready_at if plan.ready_at is not None else self.clock()
+
+    def _refused(self, entry: FrontierEntry, exc: PolitenessError) -> None:
+        """A request the transport would not send. With redirect hops behind it,
+        the URL itself was fetched: its line carries the last status received."""
+        if exc.redirects:
+            self._emit(
+                CrawlEvent(
+                    entry.url,
+                    EventKind.FETCHED,
+                    exc.redirects[-1].status,
+                    exc.reason,
+                    entry.depth,
+                    entry.referer,
+                    self.clock(),
+                    final_url=exc.url,
+                )
+            )
+            self._mark_seen(exc.url)
+        else:
+            self._skip(entry.url, exc.reason, entry.depth, entry.referer)
+
+    def _mark_seen(self, url: str) -> None:
+        with contextlib.suppress(InvalidURL):
+            self.main.seen.add(normalize(url, self.guard.policy).key)
+
+    def _demote(self, entry: FrontierEntry) -> bool:
+        """Whether the page that linked ``entry`` has shown more duplicates than new
+        pages among its children, overall or among children of ``entry``'s URL
+        template (a shop page's items are new, its ``?color=`` links are not)."""
+        if entry.referer is None:
+            return False
+        for group in (entry.referer, self._group(entry)):
+            stats = self._children.get(group)
+            if stats is not None and stats.duplicates > stats.novel:
+                return True
+        return False
+
+    @staticmethod
+    def _group(entry: FrontierEntry) -> str:
+        return f"{entry.referer} {url_template(entry.key)}"
+
+    def _like_referer(self, referer: str | None, simhash: int) -> bool:
+        """A page within ``similar_distance`` bits of the page that linked it (a
+        facet, a sort order, the next empty month) adds little: its links are
+        demoted even when the content index has not seen it before."""
+        other = self._simhashes.get(referer) if referer is not None else None
+        limit = self.novelty.config.similar_distance
+        return other is not None and hamming(other, simhash) <= limit
+
+    async def _page(
+        self, entry: FrontierEntry, tier: Tier, response: httpx.Response, facts: FetchFacts
+    ) -> None:
+        """What a fetched page teaches: duplicates, soft 404s, trap regions, links."""
+        status = response.status_code
+        final = str(response.url)
+        redirected = bool(facts.redirects)
+        if redirected:
+            self._mark_seen(final)
+        reason: Reason | None = Reason.BODY_TOO_LARGE if facts.truncated else None
+        action = LinkAction.FOLLOW
+        page = facts.page
+        if page is not None and not facts.truncated:
+            body = response.text
+            if self.config.soft404_probes:
+                probe = self.soft404.needs_probe(final)
+                if probe is not None:
+                    await self._probe(probe, entry)
+            soft = self.soft404.classify(final, status, body, final)
+            echo = echo_free_fingerprint(final, body)
+            if soft is not None:
+                reason, action, novel = soft, LinkAction.DROP, False
+                self._trap_signal(final, soft)
+                signal = self.novelty.observe(final, False)
+            else:
+                match = self.content.add(final, body)
+                first = self._echoes.setdefault(echo.exact, final)
+                if match.is_novel and first != final:
+                    # Only the echoed URL differs: ``Index of /a/b/c/a/``.
+                    reason, action = Reason.DUPLICATE_CONTENT, LinkAction.DROP
+                elif not match.is_novel:
+                    reason, action = match.reason, match.links
+                elif self._like_referer(entry.referer, echo.simhash):
+                    action = LinkAction.DEPRIORITIZE
+                novel = reason is None and action is LinkAction.FOLLOW
+                if reason is not None:
+                    self._trap_signal(final, reason)
+                signal = self.novelty.observe_match(match)
+            self._simhashes[final] = echo.simhash
+            if signal is not None:
+                self.summary.trap_signals.append(signal.detail)
+                if signal.scope is RegionScope.HOST:
+                    self.main.park_host(entry.host, signal.reason)
+                    self.demoted.park_host(entry.host, signal.reason)
+            if entry.referer is not None:
+                for group in (entry.referer, self._group(entry)):
+                    stats = self._children.setdefault(group, _ChildStats())
+                    if novel:
+                        stats.novel += 1
+                    else:
+                        stats.duplicates += 1
+            if tier is Tier.DEMOTED:
+                self._stale = 0 if novel else self._stale + 1
+        self._emit(
+            CrawlEvent(
+                entry.url,
+                EventKind.FETCHED,
+                status,
+                reason,
+                entry.depth,
+                entry.referer,
+                self.clock(),
+                final_url=final if redirected else None,
+            )
+        )
+        if page is None or action is LinkAction.DROP:
+            return
+        links = [link.url for link in page.links]
+        if facts.robots.nofollow:
+            for url in links:
+                with contextlib.suppress(InvalidURL):
+                    if normalize(url, self.guard.policy).key not in self.main.seen:
+                        self._skip(url, Reason.NOFOLLOW, entry.depth + 1, final)
+            return
+        tier_of_links = Tier.MAIN if action is LinkAction.FOLLOW else Tier.DEMOTED
+        for url in links:
+            self._offer(url, entry.depth + 1, final, tier_of_links)
+
+    async def _probe(self, probe: str, entry: FrontierEntry) -> None:
+        """Fetch a soft-404 probe (a URL that cannot exist) through the same polite
+        client, and teach the detector what the site answers."""
+        assert self.client is not None
+        status: int | None = None
+        final: str | None = None
+        body = ""
+        try:
+            response = await self.client.fetch(probe)
+        except PolitenessError as exc:
+            self._skip(probe, exc.reason, entry.depth, None, probe=True)
+            self.soft404.record_probe(probe, None)
+            return
+        except (httpx.HTTPError, OSError):
+            self._emit(
+                CrawlEvent(
+                    probe,
+                    EventKind.FAILED,
+                    None,
+                    Reason.NETWORK_ERROR,
+                    entry.depth,
+                    None,
+                    self.clock(),
+                    probe=True,
+                )
+            )
+            self.soft404.record_probe(probe, None)
+            return
+        status, final, body = response.status_code, str(response.url), response.text
+        self.soft404.record_probe(probe, status, body, final)
+        self._emit(
+            CrawlEvent(
+                probe,
+                EventKind.FETCHED,
+                status,
+                None,
+                entry.depth,
+                None,
+                self.clock(),
+                final_url=final if final != probe else None,
+                probe=True,
+            )
+        )
+
+    # -- state --------------------------------------------------------------------
+
+    def _open_state(self) -> None:
+        if self.state_dir is None:
+            return
+        self.state_dir.mkdir(parents=True, exist_ok=True)
+        state_file = self.state_dir / STATE_FILE
+        main_path = self.state_dir / MAIN_CHECKPOINT
+        low_path = self.state_dir / LOW_CHECKPOINT
+        if state_file.exists():
+            try:
+                saved = json.loads(state_file.read_text(encoding="utf-8"))
+                if saved.get("version") != STATE_VERSION:
+                    raise CheckpointError(f"unknown crawl state version in {state_file}")
+                self.main = Frontier.restore(main_path)
+                self.demoted = Frontier.restore(low_path)
+            except (OSError, ValueError) as exc:
+                raise CheckpointError(f"cannot resume from {self.state_dir}: {exc}") from None
+            self._scope.update((host, port) for host, port in saved["scope"])
+            self.summary.fetched = saved["fetched"]
+            self.summary.failed = saved["failed"]
+            self.summary.probes = saved["probes"]
+            self._stale = saved["stale"]
+            self.summary.resumed = True
+        self.main.open_journal(main_path)
+        self.demoted.open_journal(low_path)
+
+    def _save_state(self) -> None:
+        """Checkpoint both tiers and write the counters, each atomically."""
+        self._since_checkpoint = 0
+        if self.state_dir is None:
+            return
+        self.main.checkpoint(self.state_dir / MAIN_CHECKPOINT)
+        self.demoted.checkpoint(self.state_dir / LOW_CHECKPOINT)
+        state = {
+            "version": STATE_VERSION,
+            "scope": sorted([host, port] for host, port in self._scope),
+            "fetched": self.summary.fetched,
+            "failed": self.summary.failed,
+            "probes": self.summary.probes,
+            "stale": self._stale,
+        }
+        path = self.state_dir / STATE_FILE
+        tmp = path.with_suffix(".tmp")
+        tmp.write_text(json.dumps(state), encoding="utf-8")
+        os.replace(tmp, path)
+
+
+async def crawl(
+    seeds: Iterable[str],
+    config: CrawlConfig | None = None,
+    **options: Any,
+) -> tuple[CrawlSummary, list[CrawlEvent]]:
+    """Crawl and collect every event: the short form for scripts and tests."""
+    events: list[CrawlEvent] = []
+    crawler = Crawler(list(seeds), config, on_event=events.append, **options)
+    summary = await crawler.run()
+    return summary, events
