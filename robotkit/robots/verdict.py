@@ -17,6 +17,11 @@ from robotkit.urls import InvalidURL, split_url
 
 ROBOTS_PATH = "/robots.txt"
 
+# Enum members bound once: attribute lookups on an Enum class cost on the hot path.
+_ALLOW, _DISALLOW = Decision.ALLOW, Decision.DISALLOW
+_ALLOWED, _ROBOTS_DISALLOW = Reason.ALLOWED, Reason.ROBOTS_DISALLOW
+_RULES, _DEFERRED, _DENY_ALL = RobotsOutcome.RULES, RobotsOutcome.DEFERRED, RobotsOutcome.DENY_ALL
+
 
 @dataclass(frozen=True, slots=True)
 class Verdict:
@@ -84,40 +89,39 @@ def decide(url: str, state: OriginState, product_token: str, now: float) -> Verd
 
     ``url`` must be a valid http(s) URL (the engine checks it first).
     """
-    decision, reason = Decision.ALLOW, Reason.ALLOWED
+    decision, reason = _ALLOW, _ALLOWED
     rule: RuleRef | None = None
     group: str | None = None
     crawl_delay: float | None = None
     request_rate: float | None = None
     retry_at: float | None = None
     outcome = state.outcome
-    if outcome is RobotsOutcome.DEFERRED:
-        decision, reason, retry_at = Decision.DEFER, Reason.ROBOTS_DEFERRED, state.expires_at
-    elif outcome is RobotsOutcome.DENY_ALL:
-        # The file itself stays fetchable: it is how the robot learns the rules.
-        if split_url(url).path != ROBOTS_PATH:
-            decision, reason = Decision.DISALLOW, Reason.ROBOTS_DENY_ALL
-    elif outcome is RobotsOutcome.RULES and state.rules is not None:
-        rules = state.rules
+    rules = state.rules
+    if outcome is _RULES and rules is not None:
         match = rules.match(url, product_token)
         if not match.allowed:
-            decision, reason = Decision.DISALLOW, Reason.ROBOTS_DISALLOW
+            decision, reason = _DISALLOW, _ROBOTS_DISALLOW
         rule, group = match.rule, match.group
         crawl_delay = rules.crawl_delay(product_token)
         request_rate = rules.request_rate(product_token)
-    # One construction (no dataclasses.replace): this is the hot path of a crawl.
+    elif outcome is _DEFERRED:
+        decision, reason, retry_at = Decision.DEFER, Reason.ROBOTS_DEFERRED, state.expires_at
+    elif outcome is _DENY_ALL and split_url(url).path != ROBOTS_PATH:
+        # The file itself stays fetchable: it is how the robot learns the rules.
+        decision, reason = _DISALLOW, Reason.ROBOTS_DENY_ALL
+    # One positional construction, no dataclasses.replace: the hot path of a crawl.
     return Verdict(
-        url=url,
-        decision=decision,
-        reason=reason,
-        robots_url=state.robots_url,
-        robots_status=state.status,
-        outcome=outcome,
-        rule=rule,
-        group=group,
-        crawl_delay=crawl_delay,
-        request_rate=request_rate,
-        retry_at=retry_at,
-        redirects=state.redirects,
-        detail=state.detail,
+        url,
+        decision,
+        reason,
+        state.robots_url,
+        state.status,
+        outcome,
+        rule,
+        group,
+        crawl_delay,
+        request_rate,
+        retry_at,
+        state.redirects,
+        state.detail,
     )
