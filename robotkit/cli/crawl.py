@@ -1,0 +1,250 @@
+"""``robotkit crawl``: a polite breadth-first crawl of the seeds' hosts (DESIGN.md).
+
+One JSON line per URL decision with ``--output``, a live display on a terminal, a
+summary table at the end. ``--state DIR`` checkpoints the crawl and resumes it when
+the same command is run again; Ctrl-C saves the state and exits (status 130).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import signal
+import sys
+from collections import Counter
+from contextlib import ExitStack
+from typing import IO, Any
+
+from rich.console import Console, Group
+from rich.live import Live
+from rich.table import Table
+
+from robotkit.cli import EXIT_USAGE, error
+from robotkit.cli.check_url import _non_negative, _positive
+from robotkit.crawl import CrawlConfig, CrawlEvent, Crawler, CrawlSummary, is_loopback_url
+from robotkit.frontier import CheckpointError
+from robotkit.http.robots import RobotsOptions
+from robotkit.identity import DEFAULT_USER_AGENT, Identity, IdentityError
+from robotkit.robots.freshness import DEFAULT_MIN_TTL
+from robotkit.robots.status import Profile
+from robotkit.urls import InvalidURL, normalize
+
+EXIT_INTERRUPTED = 130
+
+
+def _count(text: str) -> int:
+    value = int(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be >= 0, not {text}")
+    return value
+
+
+def add_identity_options(parser: argparse.ArgumentParser) -> None:
+    """The options every fetching command shares."""
+    parser.add_argument("--user-agent", default=DEFAULT_USER_AGENT, metavar="UA")
+    parser.add_argument("--from", dest="from_", metavar="EMAIL", help="operator's mailbox")
+    parser.add_argument(
+        "--profile",
+        choices=[profile.value for profile in Profile],
+        default=Profile.CLASSIC.value,
+        help="robots.txt status-code semantics (default classic)",
+    )
+    parser.add_argument(
+        "--robots-min-ttl",
+        type=_non_negative,
+        default=DEFAULT_MIN_TTL,
+        metavar="SECONDS",
+        help=f"shortest robots.txt cache lifetime (default {DEFAULT_MIN_TTL:g})",
+    )
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "crawl",
+        help="polite breadth-first crawl of the seeds' hosts",
+        description="Crawl breadth-first, politely, on the seeds' hosts only, until "
+        "nothing is left or a budget is spent. Exit status: 0 done, 2 bad usage, "
+        "130 interrupted (state saved with --state).",
+    )
+    parser.add_argument("seeds", nargs="+", metavar="SEED", help="start URLs")
+    add_identity_options(parser)
+    parser.add_argument(
+        "--max-pages", type=_count, default=1000, metavar="N", help="page budget (default 1000)"
+    )
+    parser.add_argument(
+        "--max-depth", type=_count, default=None, metavar="D", help="links away from a seed"
+    )
+    parser.add_argument(
+        "--delay",
+        type=_non_negative,
+        default=1.0,
+        metavar="SECONDS",
+        help="seconds from the end of a response to the next request to the host (default 1)",
+    )
+    parser.add_argument(
+        "--timeout",
+        type=_positive,
+        default=30.0,
+        metavar="SECONDS",
+        help="total deadline of one response, body included (default 30)",
+    )
+    parser.add_argument(
+        "--output", metavar="FILE.jsonl", help="one JSON line per URL decision ('-': stdout)"
+    )
+    parser.add_argument(
+        "--state", metavar="DIR", help="checkpoint here; rerun the command to resume"
+    )
+    parser.add_argument(
+        "--allow-private",
+        action="store_true",
+        help="allow private and loopback addresses (implied when every seed is a "
+        "loopback address such as 127.0.0.1 or localhost)",
+    )
+    parser.set_defaults(handler=run)
+
+
+class _Display:
+    """The live view on a terminal: progress, queue, hosts waiting, trap signals."""
+
+    def __init__(self, crawler: Crawler, budget: int) -> None:
+        self.crawler = crawler
+        self.budget = budget
+
+    def __rich__(self) -> Group:
+        crawler, summary = self.crawler, self.crawler.summary
+        main, low = crawler.main.stats(), crawler.demoted.stats()
+        head = Table.grid(padding=(0, 2))
+        head.add_row(
+            f"[bold]pages[/] {crawler.pages}/{self.budget}",
+            f"queued {main.queued} (+{low.queued} demoted)",
+            f"in flight {main.in_flight + low.in_flight}",
+            f"parked {main.parked + low.parked}",
+            f"probes {summary.probes}",
+        )
+        skipped = ", ".join(f"{r.value} {n}" for r, n in summary.skipped.most_common(5))
+        waiting = Counter(crawler.waiting.values())
+        hosts = ", ".join(f"{n} {why}" for why, n in waiting.most_common()) or "none"
+        rows = [head, f"skipped: {skipped or 'none'}", f"hosts waiting: {hosts}"]
+        rows += [f"[yellow]trap[/] {signal}" for signal in summary.trap_signals[-3:]]
+        return Group(*rows)
+
+
+def summary_table(summary: CrawlSummary) -> Group:
+    """The end-of-crawl tables: totals, skips by reason, hosts."""
+    totals = Table(title="robotkit crawl", show_header=False)
+    totals.add_column("what")
+    totals.add_column("count", justify="right")
+    totals.add_row("pages fetched", str(summary.fetched))
+    totals.add_row("failed (network, timeout)", str(summary.failed))
+    totals.add_row("soft-404 probes", str(summary.probes))
+    for reason, n in summary.flagged.most_common():
+        totals.add_row(f"fetched, then {reason.value}", str(n))
+    totals.add_row("left in the frontier", str(summary.queued_left + summary.parked_left))
+    ended = (
+        "interrupted"
+        if summary.interrupted
+        else "page budget spent"
+        if summary.budget_spent
+        else "nothing left"
+    )
+    totals.add_row("ended", ended)
+    totals.add_row("seconds", f"{summary.ended - summary.started:.1f}")
+    skipped = Table(title="skipped by reason")
+    skipped.add_column("reason")
+    skipped.add_column("URLs", justify="right")
+    for reason, n in summary.skipped.most_common():
+        skipped.add_row(reason.value, str(n))
+    hosts = Table(title="hosts")
+    hosts.add_column("host")
+    for column in ("fetched", "failed", "skipped"):
+        hosts.add_column(column, justify="right")
+    for host, counts in sorted(summary.hosts.items()):
+        hosts.add_row(host, *(str(counts[c]) for c in ("fetched", "failed", "skipped")))
+    return Group(totals, skipped, hosts)
+
+
+def _writer(stream: IO[str]) -> Any:
+    def write(event: CrawlEvent) -> None:
+        stream.write(json.dumps(event.to_json(), ensure_ascii=False) + "\n")
+
+    return write
+
+
+def run(args: argparse.Namespace) -> int:
+    seeds: list[str] = []
+    for seed in args.seeds:
+        try:
+            seeds.append(normalize(seed).original)
+        except InvalidURL as exc:
+            error(f"invalid seed {seed!r}: {exc.detail} ({exc.reason})")
+            return EXIT_USAGE
+    try:
+        identity = Identity(user_agent=args.user_agent, from_=args.from_)
+    except IdentityError as exc:
+        error(str(exc))
+        return EXIT_USAGE
+    # A seed that names a loopback address literally was typed by the operator:
+    # crawling it cannot be a forged redirect or a rebound DNS name, and the crawl
+    # stays on the seeds' hosts, so it needs no extra flag.
+    allow_private = args.allow_private or all(is_loopback_url(seed) for seed in seeds)
+    config = CrawlConfig(
+        max_pages=args.max_pages,
+        max_depth=args.max_depth,
+        delay=args.delay,
+        robots=RobotsOptions(profile=Profile(args.profile), min_ttl=args.robots_min_ttl),
+        allow_private=allow_private,
+        response_timeout=args.timeout,
+    )
+    with ExitStack() as stack:
+        out: IO[str] | None = None
+        if args.output == "-":
+            out = sys.stdout
+        elif args.output:
+            try:
+                out = stack.enter_context(open(args.output, "a", encoding="utf-8"))
+            except OSError as exc:
+                error(f"cannot write {args.output}: {exc.strerror}")
+                return EXIT_USAGE
+        crawler = Crawler(
+            seeds,
+            config,
+            identity=identity,
+            on_event=_writer(out) if out is not None else None,
+            state_dir=args.state,
+        )
+        report = Console(file=sys.stderr if out is sys.stdout else sys.stdout)
+        try:
+            summary = asyncio.run(_crawl(crawler, args.max_pages))
+        except CheckpointError as exc:
+            error(str(exc))
+            return EXIT_USAGE
+        except OSError as exc:
+            error(f"{exc.strerror or exc}: {getattr(exc, 'filename', '') or ''}".rstrip(": "))
+            return EXIT_USAGE
+    report.print(summary_table(summary))
+    if summary.interrupted:
+        where = f"; state saved in {args.state}" if args.state else ""
+        print(f"robotkit: interrupted{where}", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    return 0
+
+
+async def _crawl(crawler: Crawler, budget: int) -> CrawlSummary:
+    loop = asyncio.get_running_loop()
+
+    def interrupt() -> None:
+        crawler.stop()
+        loop.remove_signal_handler(signal.SIGINT)  # a second Ctrl-C is not polite
+
+    loop.add_signal_handler(signal.SIGINT, interrupt)
+    loop.add_signal_handler(signal.SIGTERM, crawler.stop)
+    try:
+        if sys.stderr.isatty():
+            console = Console(file=sys.stderr)
+            with Live(_Display(crawler, budget), console=console, refresh_per_second=4):
+                return await crawler.run()
+        return await crawler.run()
+    finally:
+        loop.remove_signal_handler(signal.SIGINT)
+        loop.remove_signal_handler(signal.SIGTERM)
