@@ -18,6 +18,7 @@ from werkzeug import Request, Response
 
 from robotkit.guard import GuardVerdict
 from robotkit.http.client import PoliteClient
+from robotkit.http.robots import RobotsOptions
 from robotkit.http.transport import (
     AddressPolicy,
     AddressRefused,
@@ -28,10 +29,11 @@ from robotkit.http.transport import (
     PoliteTransport,
     RedirectRefused,
     ResponseTooSlow,
+    classify_error,
     facts,
 )
 from robotkit.identity import Identity
-from robotkit.outcome import Outcome
+from robotkit.outcome import NetworkErrorKind, Outcome
 from robotkit.pacing import PacingPolicy
 from robotkit.reasons import Reason
 
@@ -363,3 +365,27 @@ def test_network_error_backs_off() -> None:
     with client() as http, pytest.raises(Deferred) as caught:
         http.fetch("http://127.0.0.1:9/")  # robots.txt unreachable: defer
     assert caught.value.reason is Reason.ROBOTS_DEFERRED
+
+
+def test_deferred_robots_waited_out_when_asked(httpserver: HTTPServer) -> None:
+    events: Events = []
+    answers = iter([Response("", status=503, headers={"Retry-After": "1"})])
+    timed(httpserver, events, "/robots.txt", lambda: next(answers, Response(ALLOW_ALL)))
+    timed(httpserver, events, "/page", lambda: Response("ok"))
+
+    limits = FetchLimits(wait_deferred=True, max_wait=5.0)
+    with client(robots_options=RobotsOptions(min_ttl=0), limits=limits) as http:
+        assert http.fetch(httpserver.url_for("/page")).text == "ok"
+    assert [path for _, path, _, _ in events] == ["/robots.txt", "/robots.txt", "/page"]
+    assert events[1][2] - events[0][3] >= 1.0
+
+
+def test_network_errors_are_classified() -> None:
+    request = httpx.Request("GET", "http://example.org/")
+    assert classify_error(ResponseTooSlow("slow", request=request)) is NetworkErrorKind.TIMEOUT
+    assert classify_error(httpx.ConnectError("[Errno 111] refused")) is NetworkErrorKind.CONNECT
+    dns = httpx.ConnectError("[Errno -2] Name or service not known")
+    assert classify_error(dns) is NetworkErrorKind.DNS
+    tls = httpx.ConnectError("[SSL: CERTIFICATE_VERIFY_FAILED] certificate verify failed")
+    assert classify_error(tls) is NetworkErrorKind.TLS
+    assert classify_error(httpx.RemoteProtocolError("bad")) is NetworkErrorKind.PROTOCOL

@@ -43,7 +43,7 @@ import httpx
 
 from robotkit.clock import Clock, system_clock
 from robotkit.guard import Guard, GuardVerdict
-from robotkit.http.robots import AsyncRobotsChecker, RobotsChecker
+from robotkit.http.robots import AsyncRobotsChecker, RobotsChecker, RobotsOptions
 from robotkit.http.validators import ValidatorStore
 from robotkit.identity import Identity
 from robotkit.meta import PageMeta, RobotsDirectives, parse_page, parse_x_robots_tag
@@ -621,8 +621,10 @@ _CORE_DOC = """
     Arguments (all optional): ``inner`` the transport that really sends (default a
     plain ``httpx`` one); ``identity``; ``policy`` (pacing) or a shared ``pacer``;
     ``limits``; ``addresses`` (SSRF policy) or just ``allow_private``;
-    ``robots`` a robots checker (default: one of our own whose robots.txt fetches
-    are paced like every other request), ``check_robots=False`` to skip robots.txt
+    ``robots_options`` (profile, min TTL, deadline) for our own robots checker,
+    whose robots.txt fetches are paced like every other request, or ``robots`` a
+    checker of yours (its fetches are then yours to pace); ``check_robots=False``
+    to skip robots.txt
     (only for sites you own); ``guard`` a :class:`robotkit.guard.Guard` or any
     ``(url) -> GuardVerdict | None``; ``scope`` a ``(url) -> bool``; ``validators``
     a shared :class:`ValidatorStore`; ``clock``; ``resolver`` ``(host, port) ->
@@ -810,6 +812,7 @@ class PoliteTransport(_PoliteBase, httpx.BaseTransport):
         addresses: AddressPolicy | None = None,
         allow_private: bool = False,
         robots: RobotsChecker | None = None,
+        robots_options: RobotsOptions | None = None,
         check_robots: bool = True,
         guard: GuardHook | None = None,
         scope: ScopeHook | None = None,
@@ -839,7 +842,10 @@ class PoliteTransport(_PoliteBase, httpx.BaseTransport):
         self.robots = robots
         if self._own_robots:
             self.robots = RobotsChecker(
-                self.core.identity, transport=self.robots_transport, clock=clock
+                self.core.identity,
+                options=robots_options or RobotsOptions(),
+                transport=self.robots_transport,
+                clock=clock,
             )
 
     def _prepare(self, request: httpx.Request) -> _Prepared:
@@ -1018,6 +1024,7 @@ class AsyncPoliteTransport(_PoliteBase, httpx.AsyncBaseTransport):
         addresses: AddressPolicy | None = None,
         allow_private: bool = False,
         robots: AsyncRobotsChecker | None = None,
+        robots_options: RobotsOptions | None = None,
         check_robots: bool = True,
         guard: GuardHook | None = None,
         scope: ScopeHook | None = None,
@@ -1047,7 +1054,10 @@ class AsyncPoliteTransport(_PoliteBase, httpx.AsyncBaseTransport):
         self.robots = robots
         if self._own_robots:
             self.robots = AsyncRobotsChecker(
-                self.core.identity, transport=self.robots_transport, clock=clock
+                self.core.identity,
+                options=robots_options or RobotsOptions(),
+                transport=self.robots_transport,
+                clock=clock,
             )
 
     async def _resolve(self, host: str, port: int) -> Sequence[str]:
