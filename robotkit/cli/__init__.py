@@ -16,7 +16,7 @@ from robotkit import __version__
 
 # Each module has ``register(subparsers)`` which adds its parser and sets
 # ``handler`` (a callable taking the parsed namespace and returning an exit code).
-SUBCOMMANDS = ("check_url", "normalize", "traps", "crawl")
+SUBCOMMANDS = ("check_url", "normalize", "traps", "crawl", "demo")
 
 EXIT_USAGE = 2
 

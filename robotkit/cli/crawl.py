@@ -22,7 +22,7 @@ from rich.table import Table
 
 from robotkit.cli import EXIT_USAGE, error
 from robotkit.cli.check_url import _non_negative, _positive
-from robotkit.crawl import CrawlConfig, CrawlEvent, Crawler, CrawlSummary, is_loopback_url
+from robotkit.crawl import CrawlConfig, Crawler, CrawlEvent, CrawlSummary, is_loopback_url
 from robotkit.frontier import CheckpointError
 from robotkit.http.robots import RobotsOptions
 from robotkit.identity import DEFAULT_USER_AGENT, Identity, IdentityError
