@@ -168,8 +168,9 @@ class _Host:
         self.queued -= 1
         return entry
 
-    def remove(self, key: str) -> bool:
-        """Take a queued entry out by key (journal replay of a URL done)."""
+    def remove(self, key: str) -> AddOutcome | None:
+        """Take an entry out by key (journal replay of a URL done); say whether it
+        was queued or parked (a host parked while the URL was in flight)."""
         for depth, bucket in self.queues.items():
             for i, entry in enumerate(bucket):
                 if entry.key == key:
@@ -177,15 +178,27 @@ class _Host:
                     if not bucket:
                         del self.queues[depth]
                     self.queued -= 1
-                    return True
-        return False
+                    return AddOutcome.QUEUED
+        for i, entry in enumerate(self.parked):
+            if entry.key == key:
+                del self.parked[i]
+                return AddOutcome.PARKED
+        return None
 
-    def active(self) -> Iterator[FrontierEntry]:
-        """Queued entries in service order, the busy one first."""
-        if self.busy is not None:
-            yield self.busy
-        for depth in sorted(self.queues):
-            yield from self.queues[depth]
+    def persisted(self) -> tuple[list[FrontierEntry], list[FrontierEntry], int]:
+        """What a checkpoint keeps: queued entries in service order, parked ones,
+        and the admitted count. The URL in flight is lost with the process, so it
+        is kept as the first queued one or, if its host was parked meanwhile, the
+        first parked one (as a journal replay of the parking would place it)."""
+        queued = [entry for depth in sorted(self.queues) for entry in self.queues[depth]]
+        parked = list(self.parked)
+        admitted = self.admitted
+        if self.busy is not None and self.park_reason is None:
+            queued.insert(0, self.busy)
+        elif self.busy is not None:
+            parked.insert(0, self.busy)
+            admitted -= 1
+        return queued, parked, admitted
 
 
 FORMAT: Final = b"robotkit-frontier"
@@ -396,6 +409,11 @@ class Frontier:
             if self._journal is not None:
                 self._journal.write(["t", *_origin_list(entry.host), ready_at])
             host.ready_at = ready_at
+        if host.park_reason is not None:  # parked while in flight: joins the parked
+            host.parked.appendleft(entry)
+            host.admitted -= 1
+            self._parked += 1
+            return
         self._enqueue(host, entry, front=True)
         self._schedule(host)
 
@@ -554,8 +572,12 @@ class Frontier:
         elif op == "d":
             _, scheme, name, port, key, ready_at = record
             state = self._host(Origin(scheme, name, port))
-            if state.remove(key):
+            removed = state.remove(key)
+            if removed is AddOutcome.QUEUED:
                 self._queued -= 1
+            elif removed is AddOutcome.PARKED:
+                self._parked -= 1
+                state.admitted += 1  # it was admitted before its host was parked
             self._finish(state, ready_at)
         elif op == "t":
             _, scheme, name, port, when = record
@@ -597,16 +619,17 @@ class Frontier:
         for state in hosts:
             # One line per host: json's C encoder makes one big list far cheaper
             # than a line per URL. A key equal to its URL is stored as null.
+            queued, parked, admitted = state.persisted()
             yield _line(
                 [
                     *_origin_list(state.origin),
                     state.ready_at,
-                    state.admitted,
+                    admitted,
                     state.done,
                     None if state.park_reason is None else str(state.park_reason),
                     state.budget,
-                    [_entry_list(entry) for entry in state.active()],
-                    [_entry_list(entry) for entry in state.parked],
+                    [_entry_list(entry) for entry in queued],
+                    [_entry_list(entry) for entry in parked],
                 ]
             )
         yield from snap.blobs

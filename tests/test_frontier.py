@@ -361,3 +361,17 @@ def test_frontier_with_a_bloom_seen_set() -> None:
     assert add(f, "http://a.example/") is AddOutcome.QUEUED
     assert add(f, "http://a.example/", 1) is AddOutcome.REJECTED
     assert f.stats().seen == 1
+
+
+def test_requeue_on_a_host_parked_meanwhile_parks_the_url() -> None:
+    f = Frontier()
+    add(f, "http://a.example/1")
+    add(f, "http://a.example/2")
+    entry = f.next(0.0)
+    assert entry is not None
+    f.park_host(A)
+    f.requeue(entry)
+    assert len(f) == 0 and f.next(0.0) is None
+    assert [e.url for e, _ in f.parked(A)] == ["http://a.example/1", "http://a.example/2"]
+    assert f.unpark_host(A) == 2
+    assert drain(f) == ["http://a.example/1", "http://a.example/2"]

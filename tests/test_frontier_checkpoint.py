@@ -7,10 +7,13 @@ import os
 import signal
 import subprocess
 import sys
+import tempfile
 from hashlib import sha256
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from robotkit.frontier import (
     BloomSeenSet,
@@ -301,3 +304,127 @@ def test_sigkill_with_a_journal_loses_nothing_recorded(tmp_path: Path) -> None:
     remaining = {e.key for e in served(g)} | {e.key for e, _ in g.parked()}
     assert not remaining & done  # a URL recorded done is not fetched again
     assert len(remaining) == total - s.done
+
+
+def test_budget_accounting_of_a_url_in_flight_when_its_host_was_parked(tmp_path: Path) -> None:
+    """The in-flight URL still counts against the budget once done; a checkpoint
+    taken while it is out stores it as parked and not counted, as replay would."""
+    path = tmp_path / "j"
+    f = Frontier(host_budget=2)
+    f.open_journal(path)
+    for key in "123":
+        f.add(f"http://a.example/{key}", key)
+    first = f.next(0.0)
+    assert first is not None and first.key == "1"
+    f.park_host(A)
+    f.checkpoint(tmp_path / "while-in-flight")
+    f.mark_done(first)
+    assert f.unpark_host(A) == 1  # budget 2: "1" done, "2" released, "3" waits
+    g = Frontier.restore(path)
+    assert [e.key for e in served(g)] == ["2"]
+    assert [e.key for e, _ in g.parked()] == ["3"]
+    h = Frontier.restore(tmp_path / "while-in-flight")
+    assert [e.key for e, _ in h.parked()] == ["1", "2", "3"]
+    assert h.unpark_host(A) == 2
+    f.close_journal()
+
+
+def test_journal_replay_of_a_url_done_after_its_host_was_parked(tmp_path: Path) -> None:
+    path = tmp_path / "j"
+    f = Frontier()
+    f.open_journal(path)
+    f.add("http://a.example/1", "1")
+    f.add("http://a.example/2", "2")
+    first = f.next(0.0)
+    assert first is not None
+    f.park_host(A)  # while /1 is in flight
+    f.mark_done(first)
+    second_try = Frontier.restore(path)
+    s = second_try.stats()
+    assert (s.queued, s.parked, s.done) == (0, 1, 1)
+    assert second_try.unpark_host(A) == 1
+    assert [e.key for e in served(second_try)] == ["2"]
+    f.close_journal()
+
+
+# -- journal replay equals the live frontier, for any sequence of operations ----------
+
+HOSTS = [origin_of(f"http://h{i}.example/") for i in range(2)]
+host_index = st.integers(0, len(HOSTS) - 1)
+add_op = st.tuples(st.just("add"), host_index, st.integers(0, 12), st.integers(0, 3))
+ops = st.lists(
+    st.one_of(
+        add_op,
+        add_op,
+        add_op,
+        st.tuples(st.just("done"), st.floats(0, 100)),
+        st.tuples(st.just("requeue"), st.floats(0, 100)),
+        st.tuples(st.just("ready"), host_index, st.floats(0, 100)),
+        st.tuples(st.just("park"), host_index),
+        st.tuples(st.just("park"), host_index),
+        st.tuples(st.just("unpark"), host_index),
+        st.tuples(st.just("unpark"), host_index),
+        st.tuples(st.just("budget"), st.one_of(st.none(), st.integers(0, 4))),
+        st.tuples(st.just("checkpoint")),
+    ),
+    min_size=5,
+    max_size=60,
+)
+
+
+def persisted(f: Frontier) -> tuple[list[str], list[str], list[int]]:
+    """Queued keys, parked keys and admitted counts, as a checkpoint would keep them."""
+    queued: list[str] = []
+    parked: list[str] = []
+    admitted: list[int] = []
+    for host in HOSTS:
+        q, p, n = f._host(host).persisted()
+        queued += [e.key for e in q]
+        parked += [e.key for e in p]
+        admitted.append(n)
+    return queued, parked, admitted
+
+
+@settings(max_examples=150, deadline=None)
+@given(ops)
+def test_restore_with_journal_equals_the_live_frontier(script: list[tuple[object, ...]]) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "f"
+        f = Frontier(max_depth=2, host_budget=3)
+        f.open_journal(path)
+        busy: list[FrontierEntry] = []
+        for op in script:
+            name = op[0]
+            if name == "add":
+                _, h, n, depth = op
+                u = f"http://h{h}.example/{n}"
+                f.add(u, u, int(depth))  # type: ignore[call-overload]
+            elif name in ("done", "requeue"):
+                entry = busy.pop(0) if busy else f.next(1000.0)
+                if entry is not None:
+                    if name == "done":
+                        f.mark_done(entry, ready_at=float(op[1]))  # type: ignore[arg-type]
+                    else:
+                        f.requeue(entry, ready_at=float(op[1]))  # type: ignore[arg-type]
+                if (more := f.next(1000.0)) is not None:
+                    busy.append(more)
+            elif name == "ready":
+                f.set_ready_at(HOSTS[int(op[1])], float(op[2]))  # type: ignore[call-overload,arg-type]
+            elif name == "park":
+                f.park_host(HOSTS[int(op[1])])  # type: ignore[call-overload]
+            elif name == "unpark":
+                f.unpark_host(HOSTS[int(op[1])])  # type: ignore[call-overload]
+            elif name == "budget":
+                f.set_host_budget(op[1])  # type: ignore[arg-type]
+            else:
+                f.checkpoint(path)
+        g = Frontier.restore(path)
+        f.close_journal()
+        assert g.in_flight == 0
+        assert persisted(g) == persisted(f)
+        live, back = f.stats(), g.stats()
+        assert back.queued + back.parked == live.queued + live.in_flight + live.parked
+        assert (back.done, back.seen) == (live.done, live.seen)
+        for host in HOSTS:
+            assert g.ready_at(host) == f.ready_at(host)
+            assert g.budget_of(host) == f.budget_of(host)
