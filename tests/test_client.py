@@ -298,7 +298,9 @@ def test_body_cap_and_gzip_bomb(httpserver: HTTPServer) -> None:
     assert small.content == b"hello" and not facts(small).truncated
 
 
-def _drip(request: Request) -> Response:
+def drip(request: Request) -> Response:
+    """A tarpit: one byte every 50 ms for 5 s."""
+
     def body() -> Iterator[bytes]:
         for _ in range(100):
             time.sleep(0.05)
@@ -309,7 +311,7 @@ def _drip(request: Request) -> Response:
 
 def test_drip_feeding_server_cut_off(httpserver: HTTPServer) -> None:
     httpserver.expect_request("/robots.txt").respond_with_data(ALLOW_ALL)
-    httpserver.expect_request("/drip").respond_with_handler(_drip)
+    httpserver.expect_request("/drip").respond_with_handler(drip)
     httpserver.expect_request("/after").respond_with_data("fine")
     with client(limits=FetchLimits(response_timeout=0.5)) as http:
         with pytest.raises(ResponseTooSlow):

@@ -6,13 +6,13 @@ from __future__ import annotations
 import asyncio
 import gzip
 import itertools
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 
 import httpx
 import pytest
 from pytest_httpserver import HTTPServer
-from werkzeug import Request, Response
+from test_client import ALLOW_ALL, Events, drip, timed  # the sync tests' server helpers
+from werkzeug import Response
 
 from robotkit.http.client import AsyncPoliteClient
 from robotkit.http.transport import (
@@ -30,8 +30,6 @@ from robotkit.pacing import PacingPolicy
 from robotkit.reasons import Reason
 
 BOT = Identity.build("ExampleBot", "2.0", "https://example.org/bot")
-ALLOW_ALL = "User-agent: *\nDisallow:\n"
-Events = list[tuple[str, str, float, float]]
 
 
 def client(delay: float = 0.0, **options: object) -> AsyncPoliteClient:
@@ -44,16 +42,6 @@ def client(delay: float = 0.0, **options: object) -> AsyncPoliteClient:
         **options,  # type: ignore[arg-type]
     )
     return AsyncPoliteClient(transport=transport)
-
-
-def timed(server: HTTPServer, events: Events, path: str, respond: Callable[[], Response]) -> None:
-    def handler(request: Request) -> Response:
-        start = time.monotonic()
-        response = respond()
-        events.append((server.host, request.path, start, time.monotonic()))
-        return response
-
-    server.expect_request(path).respond_with_handler(handler)
 
 
 def test_two_hosts_paced_in_parallel_not_in_series(
@@ -148,18 +136,9 @@ def test_async_redirect_into_disallowed_and_to_private(
     assert [r.path for r, _ in httpserver.log] == ["/robots.txt", "/start"]
 
 
-def _drip(request: Request) -> Response:
-    def body() -> Iterator[bytes]:
-        for _ in range(100):
-            time.sleep(0.05)
-            yield b"."
-
-    return Response(body(), content_type="text/plain")
-
-
 def test_async_drip_cut_off_and_body_cap(httpserver: HTTPServer) -> None:
     httpserver.expect_request("/robots.txt").respond_with_data(ALLOW_ALL)
-    httpserver.expect_request("/drip").respond_with_handler(_drip)
+    httpserver.expect_request("/drip").respond_with_handler(drip)
     httpserver.expect_request("/bomb").respond_with_data(
         gzip.compress(b"a" * 2_000_000), headers={"Content-Encoding": "gzip"}
     )
