@@ -672,3 +672,45 @@ def test_callers_client_is_used_and_left_open(httpserver: HTTPServer, clock: Man
     assert seen == [httpserver.url_for("/robots.txt")]
     assert not client.is_closed
     client.close()
+
+
+class HeldTransport(httpx.BaseTransport):
+    """A caller's pacing transport: holds each request before sending it."""
+
+    def __init__(self, hold: float) -> None:
+        self.hold, self.inner = hold, httpx.HTTPTransport()
+
+    def handle_request(self, request: httpx.Request) -> httpx.Response:
+        threading.Event().wait(self.hold)
+        return self.inner.handle_request(request)
+
+
+class AsyncHeldTransport(httpx.AsyncBaseTransport):
+    def __init__(self, hold: float) -> None:
+        self.hold, self.inner = hold, httpx.AsyncHTTPTransport()
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        await asyncio.sleep(self.hold)
+        return await self.inner.handle_async_request(request)
+
+
+def test_deadline_starts_at_network_io_not_at_a_pacing_wait(
+    httpserver: HTTPServer, clock: ManualClock
+) -> None:
+    """Holding the request longer than the deadline must not time it out: the
+    wait is the robot's own pacing, not the server's slowness."""
+    httpserver.expect_request("/robots.txt").respond_with_data(RULES)
+    url = httpserver.url_for("/private")
+    options = RobotsOptions(deadline=0.5)
+    with RobotsChecker(BOT, transport=HeldTransport(0.8), options=options, clock=clock) as sync:
+        assert sync.check(url).reason is Reason.ROBOTS_DISALLOW
+
+    async def run() -> Verdict:
+        transport = AsyncHeldTransport(0.8)
+        async with AsyncRobotsChecker(
+            BOT, transport=transport, options=options, clock=clock
+        ) as checker:
+            return await checker.check(url)
+
+    assert asyncio.run(run()).reason is Reason.ROBOTS_DISALLOW
+    assert len(robots_hits(httpserver)) == 2

@@ -70,6 +70,25 @@ def _wants_body(status: int) -> bool:
     return 200 <= status < 300
 
 
+class _Deadline:
+    """The total deadline of one robots.txt fetch, redirects included. It starts
+    at the first network I/O, not before: a caller's pacing transport may hold
+    the request for the host's crawl delay first, and that wait is ours, not the
+    server's."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        self.at: float | None = None
+
+    def start(self, now: float) -> float:
+        if self.at is None:
+            self.at = now + self.seconds
+        return self.at
+
+    def expired(self, now: float) -> bool:
+        return self.at is not None and now >= self.at
+
+
 def _read_file(path: str | os.PathLike[str]) -> OriginState:
     """A local robots.txt, cut like a fetched one (reads at most 500 KiB + 1)."""
     source = Path(path)
@@ -195,7 +214,7 @@ class RobotsChecker(_Base):
         return self.engine.decide(url, future.result(), token, self.clock())
 
     def _fetch(self, event: FetchNeeded) -> OriginState:
-        deadline = time.monotonic() + self.options.deadline
+        deadline = _Deadline(self.options.deadline)
         while True:
             response = self._get(event, deadline)
             with self._lock:
@@ -204,19 +223,17 @@ class RobotsChecker(_Base):
                 return result
             event = result
 
-    def _get(self, event: FetchNeeded, deadline: float) -> RobotsResponse:
-        """One GET. A watchdog shuts the socket at the deadline, so neither a
-        stalled nor a dripping server (headers or body) can hold us longer;
-        on a reused connection the deadline is checked between chunks."""
-        remaining = deadline - time.monotonic()
-        if remaining <= 0:
-            return _timed_out(self.options.deadline)
+    def _get(self, event: FetchNeeded, deadline: _Deadline) -> RobotsResponse:
+        """One GET. From the first network I/O, a watchdog shuts the socket at
+        the deadline, so neither a stalled nor a dripping server (headers or
+        body) can hold us longer; where no socket is known (a reused connection,
+        a transport that is not httpcore) the deadline is checked between chunks
+        and no single read may wait longer than the whole deadline."""
+        if deadline.expired(time.monotonic()):
+            return _timed_out(deadline.seconds)
         streams: list[Any] = []
         cut = threading.Event()
-
-        def trace(name: str, info: dict[str, Any]) -> None:
-            if name.endswith(("connect_tcp.complete", "start_tls.complete")):
-                streams.append(info.get("return_value"))
+        timers: list[threading.Timer] = []
 
         def watchdog() -> None:
             cut.set()
@@ -226,32 +243,43 @@ class RobotsChecker(_Base):
                     with contextlib.suppress(OSError):
                         sock.shutdown(socket.SHUT_RDWR)
 
-        timer = threading.Timer(remaining, watchdog)
-        timer.daemon = True
+        def arm() -> None:
+            if not timers:
+                now = time.monotonic()
+                timers.append(threading.Timer(deadline.start(now) - now, watchdog))
+                timers[0].daemon = True
+                timers[0].start()
+
+        def trace(name: str, info: dict[str, Any]) -> None:
+            if name.endswith(("connect_tcp.complete", "start_tls.complete")):
+                streams.append(info.get("return_value"))
+            arm()
+
         self.fetches += 1
-        timer.start()
         try:
             with self.client.stream(
                 "GET",
                 event.url,
                 headers=self._headers(event),
                 follow_redirects=False,
-                timeout=httpx.Timeout(remaining),
+                timeout=httpx.Timeout(deadline.seconds),
                 extensions={"trace": trace},
             ) as response:
+                arm()
                 body = bytearray()
                 if _wants_body(response.status_code):
                     for chunk in response.iter_bytes():
                         body += chunk
-                        if cut.is_set() or time.monotonic() > deadline:
-                            return _timed_out(self.options.deadline)
+                        if cut.is_set() or deadline.expired(time.monotonic()):
+                            return _timed_out(deadline.seconds)
                         if len(body) >= READ_LIMIT:
                             break
                 return _answer(response, bytes(body[:READ_LIMIT]))
         except (httpx.HTTPError, OSError) as error:
-            return _timed_out(self.options.deadline) if cut.is_set() else _failure(error)
+            return _timed_out(deadline.seconds) if cut.is_set() else _failure(error)
         finally:
-            timer.cancel()
+            for timer in timers:
+                timer.cancel()
 
     def close(self) -> None:
         if self._own_client:
@@ -319,20 +347,40 @@ class AsyncRobotsChecker(_Base):
         if self._slots is None:
             self._slots = asyncio.Semaphore(self.options.max_parallel)
         async with self._slots:
-            loop = asyncio.get_running_loop()
-            deadline = loop.time() + self.options.deadline
+            deadline = _Deadline(self.options.deadline)
             while True:
-                remaining = deadline - loop.time()
-                try:
-                    response = await asyncio.wait_for(self._get(event), max(remaining, 0.0))
-                except asyncio.TimeoutError:
-                    response = _timed_out(self.options.deadline)
+                response = await self._get_within(event, deadline)
                 result = self.engine.receive(event, response, self.clock())
                 if isinstance(result, OriginState):
                     return result
                 event = result
 
-    async def _get(self, event: FetchNeeded) -> RobotsResponse:
+    async def _get_within(self, event: FetchNeeded, deadline: _Deadline) -> RobotsResponse:
+        """One GET under the fetch's deadline, which starts at the first network
+        I/O (a trace event), so a pacing transport's wait does not count."""
+        loop = asyncio.get_running_loop()
+        if deadline.expired(loop.time()):
+            return _timed_out(deadline.seconds)
+        started = asyncio.Event()
+
+        async def trace(name: str, info: dict[str, Any]) -> None:
+            started.set()
+
+        task = asyncio.ensure_future(self._get(event, trace))
+        waiter = asyncio.ensure_future(started.wait())
+        try:
+            await asyncio.wait({task, waiter}, return_when=asyncio.FIRST_COMPLETED)
+            if not task.done():
+                remaining = deadline.start(loop.time()) - loop.time()
+                return await asyncio.wait_for(task, max(remaining, 0.0))
+            return task.result()
+        except asyncio.TimeoutError:
+            return _timed_out(deadline.seconds)
+        finally:
+            waiter.cancel()
+            task.cancel()
+
+    async def _get(self, event: FetchNeeded, trace: Any) -> RobotsResponse:
         self.fetches += 1
         try:
             async with self.client.stream(
@@ -341,6 +389,7 @@ class AsyncRobotsChecker(_Base):
                 headers=self._headers(event),
                 follow_redirects=False,
                 timeout=httpx.Timeout(self.options.deadline),
+                extensions={"trace": trace},
             ) as response:
                 body = bytearray()
                 if _wants_body(response.status_code):
