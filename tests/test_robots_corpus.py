@@ -225,7 +225,7 @@ def report() -> Report:
 
 def test_every_file_of_the_corpus_is_checked(report: Report) -> None:
     assert report.files == 4231
-    assert report.checks > 50_000
+    assert report.checks > 40_000
 
 
 def test_verdicts_equal_protego_except_the_deliberate_differences(report: Report) -> None:

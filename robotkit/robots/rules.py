@@ -36,9 +36,8 @@ Deliberate differences from calling protego directly on the file are listed in
 from __future__ import annotations
 
 import re
-from bisect import bisect_left
-from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import NamedTuple
 from urllib.parse import quote
 
 from protego import Protego
@@ -268,48 +267,18 @@ def _split_wildcards(pattern: str) -> tuple[str, tuple[str, ...], str, bool]:
     return parts[0], tuple(p for p in parts[1:-1] if p), parts[-1], anchored
 
 
-def _wildcards_match(
-    first: str, middle: tuple[str, ...], last: str, anchored: bool, path: str
-) -> bool:
-    """Linear time: each literal part is found left to right and never revisited
-    (leftmost placement leaves the most room for the parts after it), so patterns
-    like ``/*a*a*a*b`` cannot backtrack catastrophically."""
-    if not path.startswith(first):
-        return False
-    pos = len(first)
-    for part in middle:
-        found = path.find(part, pos)
-        if found == -1:
-            return False
-        pos = found + len(part)
-    if anchored:
-        return len(path) - len(last) >= pos and path.endswith(last)
-    return not last or path.find(last, pos) != -1
-
-
 def pattern_matches(pattern: str, path: str) -> bool:
     """RFC 9309 section 2.2.3: ``*`` is any run of characters, a final ``$`` ends
     the path; otherwise a pattern matches a prefix. Both sides are normalized."""
-    if "*" in pattern:
-        return _wildcards_match(*_split_wildcards(pattern), path)
-    if pattern.endswith("$"):
-        return path == pattern[:-1]
-    return path.startswith(pattern)
+    return _Index([(pattern, 0, RuleMatch(True, None, None))]).find(path) is not None
 
 
 # --- the per-group explanation index ----------------------------------------------
 
 
 _Hit = tuple[tuple[int, int], RuleMatch]  # ((-priority, order), what to answer)
-
-
-@dataclass(frozen=True)
-class _Wildcard:
-    first: str
-    middle: tuple[str, ...]
-    last: str
-    anchored: bool
-    hit: _Hit
+# (first part, middle parts, last part, anchored, hit) of a pattern with '*'
+_Wildcard = tuple[str, tuple[str, ...], str, bool, _Hit]
 
 
 class _Index:
@@ -317,7 +286,7 @@ class _Index:
     rule protego's precedence picks for a path: the longest pattern, and among
     patterns of equal length the earliest line (RFC 9309 section 2.2.2)."""
 
-    __slots__ = ("anchored", "lengths", "prefixes", "wildcards")
+    __slots__ = ("anchored", "lengths", "prefixes", "starts", "wildcard_starts", "wildcards")
 
     def __init__(self, entries: list[tuple[str, int, RuleMatch]]) -> None:
         self.prefixes: dict[str, _Hit] = {}
@@ -326,15 +295,18 @@ class _Index:
         for pattern, order, match in entries:
             hit = ((-len(pattern), order), match)
             if "*" in pattern:
-                wildcards.append(_Wildcard(*_split_wildcards(pattern), hit))
+                wildcards.append((*_split_wildcards(pattern), hit))
             elif pattern.endswith("$"):
                 self.anchored.setdefault(pattern[:-1], hit)
             else:
                 self.prefixes.setdefault(pattern, hit)
-        wildcards.sort(key=lambda w: w.hit[0])
+        wildcards.sort(key=lambda w: w[4][0])
         self.wildcards = tuple(wildcards)
-        # Ascending, so that bisect finds the longest prefix a path can hold.
-        self.lengths = sorted({len(p) for p in self.prefixes})
+        # One C-level startswith rules out every plain pattern (or every wildcard)
+        # at once for most paths, as protego does.
+        self.starts = tuple(self.prefixes)
+        self.wildcard_starts = tuple({w[0] for w in wildcards})
+        self.lengths = sorted({len(p) for p in self.prefixes}, reverse=True)
 
     def find(self, path: str) -> _Hit | None:
         """The deciding rule among these for ``path``: a plain pattern matches only
@@ -342,25 +314,50 @@ class _Index:
         longest; exact (``$``) patterns are one probe; wildcards are scanned in
         precedence order only while they could still beat what was found."""
         best: _Hit | None = None
-        prefixes = self.prefixes
-        lengths = self.lengths
-        for i in range(bisect_left(lengths, len(path) + 1) - 1, -1, -1):
-            best = prefixes.get(path[: lengths[i]])
-            if best is not None:
-                break
+        if path.startswith(self.starts):
+            prefixes = self.prefixes
+            for length in self.lengths:  # longest first; a longer one just misses
+                best = prefixes.get(path[:length])
+                if best is not None:
+                    break
         if self.anchored:
             hit = self.anchored.get(path)
             if hit is not None and (best is None or hit[0] < best[0]):
                 best = hit
-        for w in self.wildcards:
-            if best is not None and w.hit[0] > best[0]:
-                break
-            if _wildcards_match(w.first, w.middle, w.last, w.anchored, path):
-                return w.hit
+        if path.startswith(self.wildcard_starts):
+            # Linear time: each literal part is found left to right and never
+            # revisited (leftmost placement leaves the most room for the parts
+            # after it), so patterns like /*a*a*a*b cannot backtrack.
+            for first, middle, last, anchored, hit in self.wildcards:
+                if best is not None and hit[0] > best[0]:
+                    break
+                if not path.startswith(first) or (anchored and not path.endswith(last)):
+                    continue
+                pos = len(first)
+                for part in middle:
+                    pos = path.find(part, pos)
+                    if pos == -1:
+                        break
+                    pos += len(part)
+                else:
+                    if anchored:
+                        if len(path) - len(last) >= pos:
+                            return hit
+                    elif not last or path.find(last, pos) != -1:
+                        return hit
         return best
 
 
 _Record = tuple[str, str, int, str]  # (field, value, line number, line as written)
+
+
+class _Prepared(NamedTuple):
+    """What a consulted group needs to answer: protego's parse of its records and
+    the explanation index of each kind (None if protego could not parse them)."""
+
+    engine: Protego | None
+    disallow: _Index
+    allow: _Index
 
 
 class _Group:
@@ -369,64 +366,45 @@ class _Group:
     a block names, so that a hostile run of thousands of User-agent lines followed
     by thousands of rules costs linear time and memory, not their product."""
 
-    __slots__ = (
-        "_allow",
-        "_disallow",
-        "_engine",
-        "_engine_built",
-        "blocks",
-        "name",
-        "no_match",
-        "unexplained",
-    )
+    __slots__ = ("blocks", "name", "no_match", "prepared", "unexplained")
 
     def __init__(self, name: str) -> None:
         self.name = name
         self.blocks: list[list[_Record]] = []
         self.no_match = RuleMatch(True, name, None)
         self.unexplained = RuleMatch(False, name, None)
-        self._allow: _Index | None = None
-        self._disallow: _Index | None = None
-        self._engine: Protego | None = None
-        self._engine_built = False
+        self.prepared: _Prepared | None = None
 
-    def records(self) -> Iterator[_Record]:
-        for block in self.blocks:
-            yield from block
-
-    def engine(self) -> Protego | None:
-        """protego, parsing this group alone (written as the ``*`` group) on first
-        use; None in the unexpected case that protego cannot parse it."""
-        if not self._engine_built:
-            self._engine_built = True
-            text = "\n".join(f"{f}: {v}" for f, v, _, _ in self.records())
-            try:
-                self._engine = Protego.parse("user-agent: *\n" + text)
-            except Exception:  # protego failing must not fail the robot: see decide()
-                self._engine = None
-        return self._engine
-
-    def index(self, allowed: bool) -> _Index:
+    def prepare(self) -> _Prepared:
         """Built on first use, like protego's own index: a file declares many
-        groups and a robot consults one."""
-        if self._allow is None or self._disallow is None:
-            entries: tuple[list[tuple[str, int, RuleMatch]], ...] = ([], [])
-            order = 0
-            for field, value, number, line in self.records():
-                if field in (_ALLOW, _DISALLOW):
-                    is_allow = field == _ALLOW
-                    match = RuleMatch(is_allow, self.name, RuleRef(number, line))
-                    for pattern in rule_patterns(is_allow, value):
-                        entries[is_allow].append((pattern, order, match))
-                        order += 1
-            self._disallow, self._allow = _Index(entries[0]), _Index(entries[1])
-        return self._allow if allowed else self._disallow
+        groups and a robot consults one. protego parses this group's records alone,
+        written as the ``*`` group of a file of their own."""
+        records = [record for block in self.blocks for record in block]
+        engine: Protego | None
+        try:
+            engine = Protego.parse(
+                "user-agent: *\n" + "\n".join(f"{f}: {v}" for f, v, _, _ in records)
+            )
+        except Exception:  # protego failing must not fail the robot: see decide()
+            engine = None
+        entries: tuple[list[tuple[str, int, RuleMatch]], ...] = ([], [])
+        order = 0
+        for field, value, number, line in records:
+            if field in (_ALLOW, _DISALLOW):
+                is_allow = field == _ALLOW
+                match = RuleMatch(is_allow, self.name, RuleRef(number, line))
+                for pattern in rule_patterns(is_allow, value):
+                    entries[is_allow].append((pattern, order, match))
+                    order += 1
+        self.prepared = _Prepared(engine, _Index(entries[0]), _Index(entries[1]))
+        return self.prepared
 
     def decide(self, path: str) -> RuleMatch:
         """Our own verdict with protego's precedence (longest match, Allow wins a
         tie); used only where protego cannot answer."""
-        allow = self.index(True).find(path)
-        disallow = self.index(False).find(path)
+        prepared = self.prepared or self.prepare()
+        allow = prepared.allow.find(path)
+        disallow = prepared.disallow.find(path)
         if disallow is None:
             return self.no_match if allow is None else allow[1]
         if allow is not None and allow[0][0] <= disallow[0][0]:
@@ -439,6 +417,10 @@ class _Group:
 _NO_GROUP = RuleMatch(True, None, None)
 _ROBOTS_TXT = "/robots.txt"
 _ABSOLUTE = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://[^/?#]*").match
+# An absolute URL whose path and query need no work but encoding '?' and '&'.
+_SIMPLE_URL = re.compile(
+    r"(?:[A-Za-z][A-Za-z0-9+.-]*://[^/?#]*)?(/(?!/)[A-Za-z0-9_.~/=&-]*(\?[A-Za-z0-9_.~/=?&-]*)?)"
+).fullmatch
 _MAX_REMEMBERED_TOKENS = 64
 
 
@@ -528,8 +510,10 @@ class RobotsRules:
     def _group(self, product_token: str) -> _Group | None:
         """RFC 9309 section 2.2.1: the group naming the token (case-insensitively),
         else the ``*`` group, else none."""
-        if product_token in self._selected:
+        try:
             return self._selected[product_token]
+        except KeyError:
+            pass
         if len(self._selected) >= _MAX_REMEMBERED_TOKENS:
             self._selected.clear()
         name = robot_name(product_token)
@@ -540,16 +524,26 @@ class RobotsRules:
     def match(self, url: str, product_token: str) -> RuleMatch:
         """The verdict for ``url`` (absolute, or a path with its query) and the line
         that decided it. ``/robots.txt`` itself is always allowed (RFC 9309 2.2.2)."""
-        group = self._group(product_token)
+        try:
+            group = self._selected[product_token]
+        except KeyError:
+            group = self._group(product_token)
         if group is None:
             return _NO_GROUP
-        target = split_target(url)
+        simple = _SIMPLE_URL(url)
+        if simple is not None:  # the common shape: no escapes, no fragment
+            target = simple.group(1)
+            path = target if simple.group(2) is None else target.replace("?", "%3F")
+            if "&" in path:
+                path = path.replace("&", "%26")
+        else:
+            target = split_target(url)
+            path = canonical_path(target)
         if target.startswith(_ROBOTS_TXT) and (
             len(target) == len(_ROBOTS_TXT) or target[len(_ROBOTS_TXT)] in "?;"
         ):
             return _NO_GROUP
-        path = canonical_path(target)
-        engine = group.engine()
+        engine, disallow, allow = group.prepared or group.prepare()
         if engine is None:
             return group.decide(path)
         try:
@@ -559,21 +553,23 @@ class RobotsRules:
             )
         except Exception:  # a URL protego cannot digest: our own index decides
             return group.decide(path)
-        hit = group.index(allowed).find(path)
+        hit = (allow if allowed else disallow).find(path)
         if hit is not None:
             return hit[1]
         return group.no_match if allowed else group.unexplained
 
+    def _engine(self, product_token: str) -> Protego | None:
+        group = self._group(product_token)
+        return None if group is None else (group.prepared or group.prepare()).engine
+
     def crawl_delay(self, product_token: str) -> float | None:
         """Seconds to wait between requests, as the group that applies asks."""
-        group = self._group(product_token)
-        engine = None if group is None else group.engine()
+        engine = self._engine(product_token)
         delay = None if engine is None else engine.crawl_delay("*")
         return None if delay is None else float(delay)
 
     def request_rate(self, product_token: str) -> float | None:
         """``Request-rate: n/s`` of the group that applies, as seconds per request."""
-        group = self._group(product_token)
-        engine = None if group is None else group.engine()
+        engine = self._engine(product_token)
         rate = None if engine is None else engine.request_rate("*")
         return None if rate is None else float(rate.seconds) / float(rate.requests)
