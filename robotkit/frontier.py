@@ -30,6 +30,7 @@ import contextlib
 import heapq
 import json
 import os
+import re
 import tempfile
 from collections import Counter, deque
 from collections.abc import Iterable, Iterator
@@ -201,6 +202,9 @@ class _Host:
         return queued, parked, admitted
 
 
+_PLAIN_PREFIX: Final = re.compile(r"https?://[a-z0-9.-]+(?::[0-9]{1,5})?(?=[/?#]|\Z)")
+_ORIGIN_CACHE: Final = 65_536
+
 FORMAT: Final = b"robotkit-frontier"
 VERSION: Final = 1
 
@@ -244,6 +248,7 @@ class Frontier:
         self._rejected: Counter[Reason] = Counter()
         self.generation = 0  # checkpoints written or restored so far
         self._journal: _Journal | None = None
+        self._origins: dict[str, Origin] = {}
 
     # -- adding ---------------------------------------------------------------
 
@@ -265,7 +270,7 @@ class Frontier:
             raise ValueError("depth must be at least 0")
         if host is None:
             try:
-                host = origin_of(url)
+                host = self._origin_of(url)
             except InvalidURL as exc:
                 self._rejected[exc.reason] += 1
                 return AddResult(AddOutcome.REJECTED, exc.reason)
@@ -300,6 +305,26 @@ class Frontier:
         self._queued += 1
         if was_head is None or entry.depth < was_head:
             self._schedule(host)
+
+    def _origin_of(self, url: str) -> Origin:
+        """:func:`origin_of`, remembered per plain ``scheme://host[:port]`` prefix.
+
+        Parsing a whole URL for its origin costs more than the rest of
+        :meth:`add`; a printable URL whose authority is plain lowercase
+        ``host[:port]`` gets the same origin (or the same error) as every other
+        URL with that prefix, so the answer is kept for them.
+        """
+        match = _PLAIN_PREFIX.match(url) if url.isprintable() else None
+        if match is None:
+            return origin_of(url)
+        prefix = match.group()
+        origin = self._origins.get(prefix)
+        if origin is None:
+            origin = origin_of(url)
+            if len(self._origins) >= _ORIGIN_CACHE:
+                self._origins.clear()
+            self._origins[prefix] = origin
+        return origin
 
     def _host(self, origin: Origin) -> _Host:
         host = self._hosts.get(origin)

@@ -14,7 +14,7 @@ from robotkit.frontier import (
     SeenSet,
 )
 from robotkit.reasons import Reason
-from robotkit.urls import Origin, origin_of
+from robotkit.urls import InvalidURL, Origin, origin_of
 
 A = origin_of("http://a.example/")
 B = origin_of("http://b.example/")
@@ -375,3 +375,40 @@ def test_requeue_on_a_host_parked_meanwhile_parks_the_url() -> None:
     assert [e.url for e, _ in f.parked(A)] == ["http://a.example/1", "http://a.example/2"]
     assert f.unpark_host(A) == 2
     assert drain(f) == ["http://a.example/1", "http://a.example/2"]
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "http://a.example",
+        "http://a.example:8080?x=1",
+        "https://a.example.:443/#f",
+        "http://a.example:080/",
+        "http://a.example:/",
+        "http://a.example:0/",
+        "http://a.example:65536/",
+        "http://a.example/\x00",
+        "http://a.example/\x7f",
+        "HTTP://A.EXAMPLE/",
+        "http://user@a.example/",
+        "http://[::1]:8080/",
+        "http://[::1/",
+        "ftp://a.example/",
+    ],
+)
+def test_origin_of_added_urls_matches_urls_origin_of(url: str) -> None:
+    """The frontier remembers origins per URL prefix; it must agree with
+    urls.origin_of on every URL, first time and from its memory."""
+    try:
+        expected: object = origin_of(url)
+    except InvalidURL as exc:
+        expected = exc.reason
+    f = Frontier()
+    for n in range(2):
+        result = f.add(url, f"{url}#{n}")
+        if isinstance(expected, Reason):
+            assert result.reason is expected
+        else:
+            assert result.queued
+    if not isinstance(expected, Reason):
+        assert [e.host for e in (f.next(0.0),) if e] == [expected]
