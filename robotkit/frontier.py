@@ -20,8 +20,12 @@ Rules, each with a reason code from :mod:`robotkit.reasons`:
 * :meth:`Frontier.park_host`: the guard parks a trap region's remaining URLs with its
   own reason (``trap-host``); :meth:`Frontier.unpark_host` releases them.
 
-The frontier does no I/O except :meth:`Frontier.checkpoint` and
-:meth:`Frontier.restore`, and reads no clock unless one is injected.
+Persistence: :meth:`Frontier.checkpoint` writes the whole frontier atomically and
+:meth:`Frontier.restore` reads it back; :meth:`Frontier.open_journal` adds an
+append-only log of every change in between, so a killed crawl loses nothing it
+recorded. Those are the frontier's only I/O; it reads no clock unless one is
+injected. It is not thread-safe: one crawl loop (threads or asyncio tasks
+reporting back to it) owns it.
 """
 
 from __future__ import annotations
