@@ -218,7 +218,9 @@ class Pacer:
         self._in_flight += 1
         return Ticket(host, now)
 
-    def finish(self, ticket: Ticket, outcome: Outcome, retry_at: float | None = None) -> None:
+    def finish(
+        self, ticket: Ticket, outcome: Outcome | None, retry_at: float | None = None
+    ) -> None:
         """Record that the response of ``ticket`` has ended (or failed) now.
 
         ``retry_at`` is the absolute time from a Retry-After header; on 429 and 503
@@ -229,7 +231,9 @@ class Pacer:
         state.in_flight = max(0, state.in_flight - 1)
         self._in_flight = max(0, self._in_flight - 1)
         state.last_end = now if state.last_end is None else max(state.last_end, now)
-        if outcome.is_failure:
+        if outcome is None:
+            pass  # cancelled: says nothing about the host's health
+        elif outcome.is_failure:
             state.failures += 1
             if retry_at is not None:
                 state.hold_until = max(state.hold_until, retry_at)
@@ -239,9 +243,10 @@ class Pacer:
         state.jitter_extra = self.gap(ticket.host) * jitter * self.rng.random() if jitter else 0.0
 
     def cancel(self, ticket: Ticket) -> None:
-        """Release a slot whose request was never sent; the start still counts for
-        spacing, so a cancelled request cannot be used to jump the queue."""
-        self.finish(ticket, Outcome.OK)
+        """Release the slot of a request abandoned by the caller (cancelled, or
+        interrupted). It may have reached the server, so it counts for spacing like
+        any other; it says nothing of the host's health, so backoff is unchanged."""
+        self.finish(ticket, None)
 
     def hold(self, host: HostKey, until: float) -> None:
         """Send nothing to ``host`` before ``until`` (e.g. a robots.txt deferral)."""

@@ -185,3 +185,12 @@ def test_policy_rejects_nonsense() -> None:
         PacingPolicy(delay=-1)
     with pytest.raises(ValueError):
         PacingPolicy(max_in_flight=0)
+
+
+def test_cancel_frees_slot_counts_for_spacing_but_not_health(clock: ManualClock) -> None:
+    pacer = make(clock, delay=1.0)
+    pacer.finish(pacer.start(H), Outcome.SERVER_ERROR)
+    clock.advance(pacer.wait_time(H) or 0.0)
+    pacer.cancel(pacer.start(H))
+    assert pacer.state(H).failures == 1 and pacer.in_flight == 0
+    assert pacer.wait_time(H) == pytest.approx(2.0)  # still backed off from the end

@@ -502,9 +502,17 @@ class _Core:
         return max(wait, 0.0)
 
     def ended(
-        self, ticket: Ticket, status: int | None, headers: httpx.Headers | None
+        self,
+        ticket: Ticket,
+        status: int | None,
+        headers: httpx.Headers | None,
+        error: BaseException | None = None,
     ) -> float | None:
-        """Record the end of a response (status None: a network failure)."""
+        """Record the end of a response: status None is a network failure, unless
+        ``error`` is a cancellation or an interrupt (not the host's fault)."""
+        if error is not None and not isinstance(error, Exception):
+            self.pacer.cancel(ticket)
+            return None
         if status is None or headers is None:
             self.pacer.finish(ticket, Outcome.NETWORK_ERROR)
             return None
@@ -711,10 +719,14 @@ class _SyncSlots:
                 self.cond.wait(timeout=wait)
 
     def release(
-        self, ticket: Ticket, status: int | None, headers: httpx.Headers | None
+        self,
+        ticket: Ticket,
+        status: int | None,
+        headers: httpx.Headers | None,
+        error: BaseException | None = None,
     ) -> float | None:
         with self.cond:
-            retry_at = self.core.ended(ticket, status, headers)
+            retry_at = self.core.ended(ticket, status, headers, error)
             self.cond.notify_all()
         return retry_at
 
@@ -750,8 +762,8 @@ class PacedTransport(httpx.BaseTransport):
         ticket, _ = self.slots.acquire(url, host_key(url))
         try:
             response = self.inner.handle_request(request)
-        except BaseException:
-            self.slots.release(ticket, None, None)
+        except BaseException as error:
+            self.slots.release(ticket, None, None, error)
             raise
         assert isinstance(response.stream, httpx.SyncByteStream)
         release = partial(self.slots.release, ticket, response.status_code, response.headers)
@@ -907,7 +919,7 @@ class PoliteTransport(_PoliteBase, httpx.BaseTransport):
                     inner.close()
             except BaseException as error:
                 answered = isinstance(error, httpx.DecodingError)
-                self.slots.release(ticket, status if answered else None, headers)
+                self.slots.release(ticket, status if answered else None, headers, error)
                 if watchdog.fired.is_set() and not isinstance(error, ResponseTooSlow):
                     raise _too_slow(request, timeout) from error
                 raise
@@ -956,9 +968,13 @@ class _AsyncSlots:
             await event.wait()
 
     def release(
-        self, ticket: Ticket, status: int | None, headers: httpx.Headers | None
+        self,
+        ticket: Ticket,
+        status: int | None,
+        headers: httpx.Headers | None,
+        error: BaseException | None = None,
     ) -> float | None:
-        retry_at = self.core.ended(ticket, status, headers)
+        retry_at = self.core.ended(ticket, status, headers, error)
         for which in (ticket.host, None):
             event = self._freed.pop(which, None)
             if event is not None:
@@ -996,8 +1012,8 @@ class AsyncPacedTransport(httpx.AsyncBaseTransport):
         ticket, _ = await self.slots.acquire(url, host_key(url))
         try:
             response = await self.inner.handle_async_request(request)
-        except BaseException:
-            self.slots.release(ticket, None, None)
+        except BaseException as error:
+            self.slots.release(ticket, None, None, error)
             raise
         assert isinstance(response.stream, httpx.AsyncByteStream)
         release = partial(self.slots.release, ticket, response.status_code, response.headers)
@@ -1115,7 +1131,8 @@ class AsyncPoliteTransport(_PoliteBase, httpx.AsyncBaseTransport):
         except BaseException as error:
             answered = bool(received) and isinstance(error, httpx.DecodingError)
             status = received[0][0].status_code if answered else None
-            self.slots.release(ticket, status, received[0][0].headers if answered else None)
+            answer = received[0][0].headers if answered else None
+            self.slots.release(ticket, status, answer, error)
             if isinstance(error, asyncio.TimeoutError):
                 raise _too_slow(request, timeout) from None
             raise
