@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import gzip
 import itertools
+import threading
 import time
 from collections.abc import Callable, Iterator
 
@@ -391,3 +392,25 @@ def test_network_errors_are_classified() -> None:
     tls = httpx.ConnectError("[SSL: CERTIFICATE_VERIFY_FAILED] certificate verify failed")
     assert classify_error(tls) is NetworkErrorKind.TLS
     assert classify_error(httpx.RemoteProtocolError("bad")) is NetworkErrorKind.PROTOCOL
+
+
+def test_threads_share_one_slot_per_host(httpserver: HTTPServer) -> None:
+    """Four threads on one host: the server never sees two requests at once, and
+    every gap is at least the delay."""
+    events: Events = []
+    timed(httpserver, events, "/robots.txt", lambda: Response(ALLOW_ALL))
+    for n in range(4):
+        timed(httpserver, events, f"/t{n}", lambda: Response("ok"))
+    with client(delay=0.1) as http:
+        threads = [
+            threading.Thread(target=http.fetch, args=(httpserver.url_for(f"/t{n}"),))
+            for n in range(4)
+        ]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    ordered = sorted(events, key=lambda e: e[2])
+    assert len(ordered) == 5
+    for (_, _, _, end), (_, _, start, _) in itertools.pairwise(ordered):
+        assert start - end >= 0.1
