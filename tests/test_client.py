@@ -33,6 +33,7 @@ from robotkit.http.transport import (
     classify_error,
     facts,
 )
+from robotkit.http.validators import ValidatorStore
 from robotkit.identity import Identity
 from robotkit.outcome import NetworkErrorKind, Outcome
 from robotkit.pacing import PacingPolicy
@@ -414,3 +415,18 @@ def test_threads_share_one_slot_per_host(httpserver: HTTPServer) -> None:
     assert len(ordered) == 5
     for (_, _, _, end), (_, _, start, _) in itertools.pairwise(ordered):
         assert start - end >= 0.1
+
+
+def test_validator_store_is_bounded_and_forgets_gone_urls() -> None:
+    store = ValidatorStore(max_urls=2)
+    etag = [("ETag", '"1"')]
+    for url in ("http://a.org/1", "http://a.org/2", "http://a.org/3"):
+        store.record(url, 200, etag)
+    assert len(store) == 2 and store.get("http://a.org/1") is None
+    assert store.conditional_headers("http://a.org/3") == {"If-None-Match": '"1"'}
+    updated = store.record("http://a.org/3", 304, [("ETag", '"2"')])
+    assert updated is not None and updated.etag == '"2"'
+    store.record("http://a.org/3", 410, [])
+    assert store.get("http://a.org/3") is None
+    store.record("http://a.org/2", 200, [])  # a new copy without validators
+    assert store.get("http://a.org/2") is None
