@@ -702,8 +702,13 @@ def test_deadline_starts_at_network_io_not_at_a_pacing_wait(
     httpserver.expect_request("/robots.txt").respond_with_data(RULES)
     url = httpserver.url_for("/private")
     options = RobotsOptions(deadline=0.5)
-    with RobotsChecker(BOT, transport=HeldTransport(0.8), options=options, clock=clock) as sync:
+    held = HeldTransport(0.8)
+    with RobotsChecker(BOT, transport=held, options=options, clock=clock) as sync:
         assert sync.check(url).reason is Reason.ROBOTS_DISALLOW
+    # the caller's transport is left open: the caller's own client still uses it
+    httpserver.expect_request("/page").respond_with_data("page")
+    with httpx.Client(transport=held.inner) as client:
+        assert client.get(httpserver.url_for("/page")).text == "page"
 
     async def run() -> Verdict:
         transport = AsyncHeldTransport(0.8)

@@ -70,6 +70,15 @@ def _wants_body(status: int) -> bool:
     return 200 <= status < 300
 
 
+_ClientT = TypeVar("_ClientT", httpx.Client, httpx.AsyncClient)
+
+
+def _needs(client: _ClientT | None) -> _ClientT:
+    if client is None:  # only a file-backed checker has none, and it never fetches
+        raise RuntimeError("this robots checker reads a local file and never fetches")
+    return client
+
+
 class _Deadline:
     """The total deadline of one robots.txt fetch, redirects included. It starts
     at the first network I/O, not before: a caller's pacing transport may hold
@@ -184,8 +193,12 @@ class RobotsChecker(_Base):
         _fixed: OriginState | None = None,
     ) -> None:
         super().__init__(identity, options=options, clock=clock, _fixed=_fixed)
-        self._own_client = client is None and _fixed is None
-        self.client = client if client is not None else httpx.Client(transport=transport)
+        # A client or transport the caller gave stays the caller's to close; a
+        # file-backed checker never fetches, so it makes no client at all.
+        self._own_client = client is None and transport is None
+        self._client = client
+        if client is None and _fixed is None:
+            self._client = httpx.Client(transport=transport)
         self._lock = threading.Lock()
         self._inflight: dict[Origin, Future[OriginState]] = {}
         self._slots = threading.BoundedSemaphore(options.max_parallel)
@@ -255,9 +268,10 @@ class RobotsChecker(_Base):
                 streams.append(info.get("return_value"))
             arm()
 
-        self.fetches += 1
+        with self._lock:
+            self.fetches += 1
         try:
-            with self.client.stream(
+            with _needs(self._client).stream(
                 "GET",
                 event.url,
                 headers=self._headers(event),
@@ -282,8 +296,8 @@ class RobotsChecker(_Base):
                 timer.cancel()
 
     def close(self) -> None:
-        if self._own_client:
-            self.client.close()
+        if self._own_client and self._client is not None:
+            self._client.close()
 
     def __enter__(self) -> RobotsChecker:
         return self
@@ -316,8 +330,10 @@ class AsyncRobotsChecker(_Base):
         _fixed: OriginState | None = None,
     ) -> None:
         super().__init__(identity, options=options, clock=clock, _fixed=_fixed)
-        self._own_client = client is None and _fixed is None
-        self.client = client if client is not None else httpx.AsyncClient(transport=transport)
+        self._own_client = client is None and transport is None
+        self._client = client
+        if client is None and _fixed is None:
+            self._client = httpx.AsyncClient(transport=transport)
         self._inflight: dict[Origin, asyncio.Future[OriginState]] = {}
         self._slots: asyncio.Semaphore | None = None
 
@@ -337,6 +353,7 @@ class AsyncRobotsChecker(_Base):
                 raise
             except BaseException as error:
                 future.set_exception(error)
+                future.exception()  # retrieved: the owner re-raises it below
                 raise
             finally:
                 del self._inflight[event.origin]
@@ -383,7 +400,7 @@ class AsyncRobotsChecker(_Base):
     async def _get(self, event: FetchNeeded, trace: Any) -> RobotsResponse:
         self.fetches += 1
         try:
-            async with self.client.stream(
+            async with _needs(self._client).stream(
                 "GET",
                 event.url,
                 headers=self._headers(event),
@@ -402,8 +419,8 @@ class AsyncRobotsChecker(_Base):
             return _failure(error)
 
     async def aclose(self) -> None:
-        if self._own_client:
-            await self.client.aclose()
+        if self._own_client and self._client is not None:
+            await self._client.aclose()
 
     async def __aenter__(self) -> AsyncRobotsChecker:
         return self

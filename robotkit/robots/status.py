@@ -76,8 +76,9 @@ def classify(status: int, profile: Profile) -> RobotsOutcome:
     if status in (401, 403):
         return RobotsOutcome.DENY_ALL if profile is Profile.CLASSIC else RobotsOutcome.ALLOW_ALL
     if status == 429 or status >= 500:
-        # 429 is "come back later", not "no file": RFC 9309 2.3.1.4 treats it
-        # like a server error, as Google does.
+        # 429 says "come back later", not "there is no file": although RFC 9309
+        # section 2.3.1.3 files it with the other 4xx, DESIGN.md (like Google)
+        # treats it as unreachable (section 2.3.1.4) in both profiles.
         return RobotsOutcome.DEFERRED
     if 300 <= status < 500:
         return RobotsOutcome.ALLOW_ALL
