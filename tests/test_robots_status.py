@@ -6,6 +6,8 @@ from __future__ import annotations
 from email.utils import formatdate
 
 import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 
 from robotkit.reasons import Decision, Reason
 from robotkit.robots.engine import FetchNeeded, RobotsEngine, RobotsResponse
@@ -238,3 +240,25 @@ def test_ambiguous_date_falls_back_to_receipt_time_and_bad_expires_is_stale() ->
     assert lifetime(two_dates, NOW) == 600
     two_expires = Headers([("Expires", http_date(NOW + 600)), ("Expires", http_date(NOW + 900))])
     assert lifetime(two_expires, NOW, floor=60) == 60
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.dictionaries(
+        st.sampled_from(["Cache-Control", "Age", "Expires", "Date", "Retry-After", "ETag"]),
+        st.one_of(
+            st.text(max_size=40),
+            st.sampled_from(
+                ["Mon, 01 Jan 99999 00:00:00 GMT", "max-age=" + "9" * 400, "9" * 400, "-1", "1.5"]
+            ),
+        ),
+    ),
+    st.integers(min_value=0, max_value=10),
+)
+@example({"Retry-After": "9" * 400, "Age": "9" * 400, "Cache-Control": "max-age=5"}, 1)
+def test_hostile_headers_never_raise(fields: dict[str, str], failures: int) -> None:
+    headers = Headers(fields)
+    seconds = lifetime(headers, NOW, floor=60)
+    assert 60 <= seconds <= MAX_TTL
+    wait = defer_for(headers, failures, NOW, floor=60)
+    assert 60 <= wait <= BACKOFF_CAP

@@ -83,9 +83,11 @@ def parse_http_date(text: str | None) -> float | None:
 
 
 def _seconds(text: str | None) -> float | None:
+    """delay-seconds (RFC 9111 section 1.2.2): digits only; absurdly many of
+    them read as infinity (float of a string never overflows)."""
     if text is None or not text.strip().isdigit():
         return None
-    return float(int(text.strip()))
+    return float(text.strip())
 
 
 def clamp(seconds: float, floor: float, ceiling: float = MAX_TTL) -> float:
@@ -123,7 +125,11 @@ def lifetime(headers: Headers, now: float, floor: float = DEFAULT_MIN_TTL) -> fl
 def retry_after(headers: Headers, now: float) -> float | None:
     """Seconds to wait from a ``Retry-After`` (RFC 9110 section 10.2.3): a number
     of seconds or an HTTP-date; None when absent or unreadable."""
-    when = parse_retry_after(headers.single("retry-after"), now)
+    text = headers.single("retry-after")
+    seconds = _seconds(text)
+    if seconds is not None:
+        return seconds
+    when = parse_retry_after(text, now)
     return None if when is None else max(0.0, when - now)
 
 
