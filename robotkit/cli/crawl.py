@@ -161,7 +161,7 @@ def summary_table(summary: CrawlSummary) -> Group:
         hosts.add_column(column, justify="right")
     for host, counts in sorted(summary.hosts.items()):
         hosts.add_row(host, *(str(counts[c]) for c in ("fetched", "failed", "skipped")))
-    return Group(totals, skipped, hosts)
+    return Group(totals, skipped, hosts) if summary.skipped else Group(totals, hosts)
 
 
 def _writer(stream: IO[str]) -> Any:
@@ -202,7 +202,7 @@ def run(args: argparse.Namespace) -> int:
             out = sys.stdout
         elif args.output:
             try:
-                out = stack.enter_context(open(args.output, "a", encoding="utf-8"))
+                out = stack.enter_context(open(args.output, "a", encoding="utf-8", buffering=1))
             except OSError as exc:
                 error(f"cannot write {args.output}: {exc.strerror}")
                 return EXIT_USAGE

@@ -128,7 +128,7 @@ def run(args: argparse.Namespace) -> int:
         error(f"unknown trap site {unknown[0]!r} (see `robotkit traps list`)")
         return EXIT_USAGE
     began = time.monotonic()
-    results = asyncio.run(crawl_all(names))
+    results = asyncio.run(crawl_all(names, DEMO_CONFIG))
     console = Console()
     console.print(result_table(results))
     passed = sum(result.passed for result in results)

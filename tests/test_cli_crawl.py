@@ -1,0 +1,172 @@
+"""``robotkit crawl``: the output contract, resume with --state, Ctrl-C, bad usage."""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import sys
+import time
+from collections import Counter
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from robotkit.cli import main
+from robotkit.reasons import Reason
+from robotkit.traps.base import RunningSite
+
+FIELDS = {"url", "event", "status", "reason", "depth", "referer", "time"}
+CODES = {reason.value for reason in Reason}
+
+
+def lines(path: Path) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+
+
+def recorded(records: list[dict[str, Any]]) -> set[str]:
+    """URLs whose request the crawl recorded (fetched or failed pages)."""
+    return {r["url"] for r in records if r["event"] != "skipped" and not r.get("probe")}
+
+
+def page_requests(site: RunningSite) -> Counter[str]:
+    return Counter(
+        r.target
+        for r in site.requests_seen
+        if r.target != "/robots.txt" and "robotkit-probe-" not in r.target
+    )
+
+
+def test_output_lines_follow_the_contract(
+    trap_site: Callable[..., RunningSite], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    site = trap_site("redirect-loop")
+    out = tmp_path / "crawl.jsonl"
+    code = main(["crawl", site.start_url, "--delay", "0.01", "--output", str(out)])
+    assert code == 0
+    records = lines(out)
+    assert records
+    for record in records:
+        assert record.keys() >= FIELDS
+        assert record["event"] in ("fetched", "failed", "skipped")
+        assert record["reason"] is None or record["reason"] in CODES
+        assert isinstance(record["depth"], int) and isinstance(record["time"], float)
+        if record["event"] == "fetched":
+            assert isinstance(record["status"], int)
+        else:
+            assert record["status"] is None and record["reason"] in CODES
+    moved = [r for r in records if r["url"] == site.url("/old-home.html")]
+    assert [(r["status"], r["final_url"]) for r in moved] == [(200, site.url("/new-home.html"))]
+    home = [r for r in records if r["url"] == site.start_url]
+    assert home[0]["depth"] == 0 and home[0]["referer"] is None
+    news = [r for r in records if r["url"] == site.url("/news.html")]
+    assert news[0]["depth"] == 1 and news[0]["referer"] == site.start_url
+    # The summary table goes to stdout when the JSON lines go to a file.
+    shown = capsys.readouterr().out
+    assert "pages fetched" in shown and "redirect-loop" in shown
+
+
+def test_output_to_stdout_keeps_stdout_pure_json(
+    trap_site: Callable[..., RunningSite], capsys: pytest.CaptureFixture[str]
+) -> None:
+    site = trap_site("link-farm")
+    assert main(["crawl", site.start_url, "--delay", "0.01", "--output", "-"]) == 0
+    captured = capsys.readouterr()
+    records = [json.loads(line) for line in captured.out.splitlines()]
+    assert {r["reason"] for r in records if r["event"] == "skipped"} == {"off-scope"}
+    assert "pages fetched" in captured.err
+
+
+def test_identity_options_reach_the_server(
+    trap_site: Callable[..., RunningSite], tmp_path: Path
+) -> None:
+    site = trap_site("robots-rules")
+    ua = "CliBot/2.0 (+https://example.org/clibot)"
+    argv = ["crawl", site.start_url, "--delay", "0.01", "--user-agent", ua]
+    assert main([*argv, "--from", "ops@example.org", "--profile", "rfc9309"]) == 0
+    headers = [r.headers for r in site.requests_seen]
+    assert headers and all(h["User-Agent"] == ua for h in headers)
+    assert all(h["From"] == "ops@example.org" for h in headers)
+
+
+def test_state_resumes_without_refetching(
+    trap_site: Callable[..., RunningSite], tmp_path: Path
+) -> None:
+    site = trap_site("pagination")
+    state = tmp_path / "state"
+    first, second = tmp_path / "first.jsonl", tmp_path / "second.jsonl"
+    argv = ["crawl", site.start_url, "--delay", "0.01", "--state", str(state)]
+    assert main([*argv, "--max-pages", "4", "--output", str(first)]) == 0
+    done = recorded(lines(first))
+    assert len(done) == 4
+    assert (state / "crawl.json").exists()
+    assert main([*argv, "--max-pages", "100", "--output", str(second)]) == 0
+    again = recorded(lines(second))
+    assert again and not done & again
+    assert site.score().complete
+    assert max(page_requests(site).values()) == 1
+
+
+def test_ctrl_c_saves_state_and_exits_cleanly(
+    trap_site: Callable[..., RunningSite], tmp_path: Path
+) -> None:
+    site = trap_site("calendar")
+    state, out = tmp_path / "state", tmp_path / "out.jsonl"
+    command = [sys.executable, "-m", "robotkit", "crawl", site.start_url, "--delay", "0.2"]
+    command += ["--state", str(state), "--output", str(out)]
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        for _ in range(200):  # wait for a few decisions, not for a time
+            if out.exists() and len(out.read_text().splitlines()) >= 3:
+                break
+            time.sleep(0.05)
+        proc.send_signal(signal.SIGINT)
+        stdout, stderr = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 130, stderr
+    assert "Traceback" not in stderr and "Traceback" not in stdout
+    assert "interrupted" in stderr and str(state) in stderr
+    assert (state / "crawl.json").exists()
+    done = recorded(lines(out))
+    resumed = tmp_path / "resumed.jsonl"
+    argv = ["crawl", site.start_url, "--delay", "0.01", "--state", str(state)]
+    assert main([*argv, "--output", str(resumed)]) == 0
+    assert not done & recorded(lines(resumed))
+    assert site.score().complete
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["crawl", "ftp://example.org/"],
+        ["crawl", "http://exa mple.org/"],
+        ["crawl", "http://example.org/", "--user-agent", "Mozilla/5.0 (X11)"],
+        ["crawl", "http://example.org/", "--from", "not-an-email"],
+    ],
+)
+def test_bad_input_is_one_line_and_exit_2(
+    argv: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("robotkit: error:")
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [["crawl"], ["crawl", "http://example.org/", "--max-pages", "-1"], ["crawl", "--delay", "x"]],
+)
+def test_bad_usage_exits_2(argv: list[str]) -> None:
+    with pytest.raises(SystemExit) as exc:
+        main(argv)
+    assert exc.value.code == 2
+
+
+def test_unwritable_output_is_bad_usage(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    target = tmp_path / "missing" / "out.jsonl"
+    assert main(["crawl", "http://127.0.0.1:9/", "--output", str(target)]) == 2
+    assert "cannot write" in capsys.readouterr().err

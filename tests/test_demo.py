@@ -1,0 +1,44 @@
+"""``robotkit demo``: every trap site served, crawled and scored in one command."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import replace
+
+import pytest
+
+from robotkit import traps
+from robotkit.cli import demo, main
+from robotkit.reasons import Reason
+
+
+def test_demo_passes_every_site(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["demo"]) == 0
+    out = capsys.readouterr().out
+    total = len(traps.names())
+    assert f"{total}/{total} sites passed" in out
+    for name in ("calendar", "soft-404", "robots-503"):
+        assert name in out
+
+
+def test_demo_names_the_rules_that_caught_the_traps() -> None:
+    results = asyncio.run(demo.crawl_all(["redirect-loop", "link-farm", "robots-rules"]))
+    caught = {result.name: set(result.trap_reasons) for result in results}
+    assert Reason.REDIRECT_LOOP in caught["redirect-loop"]
+    assert caught["link-farm"] == {Reason.OFF_SCOPE}
+    assert caught["robots-rules"] == {Reason.ROBOTS_DISALLOW}
+    assert all(result.passed for result in results)
+
+
+def test_demo_fails_a_site_whose_legitimate_pages_were_missed(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(demo, "DEMO_CONFIG", replace(demo.DEMO_CONFIG, max_pages=3))
+    assert main(["demo", "calendar"]) == 1
+    out = capsys.readouterr().out
+    assert "FAIL" in out and "0/1 sites passed" in out
+
+
+def test_demo_rejects_unknown_sites(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["demo", "no-such-site"]) == 2
+    assert "unknown trap site" in capsys.readouterr().err
