@@ -125,7 +125,11 @@ class _Display:
         skipped = ", ".join(f"{r.value} {n}" for r, n in summary.skipped.most_common(5))
         waiting = Counter(crawler.waiting.values())
         hosts = ", ".join(f"{n} {why}" for why, n in waiting.most_common()) or "none"
-        rows: list[RenderableType] = [head, f"skipped: {skipped or 'none'}", f"hosts waiting: {hosts}"]
+        rows: list[RenderableType] = [
+            head,
+            f"skipped: {skipped or 'none'}",
+            f"hosts waiting: {hosts}",
+        ]
         rows += [f"[yellow]trap[/] {signal}" for signal in summary.trap_signals[-3:]]
         return Group(*rows)
 
