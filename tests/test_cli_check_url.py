@@ -228,3 +228,26 @@ def test_subprocess_exit_codes_and_no_traceback(robots_file: Path) -> None:
         timeout=60,
     )
     assert bad.returncode == 2 and "Traceback" not in bad.stderr
+
+
+def test_subprocess_stdin_with_invalid_utf8(robots_file: Path) -> None:
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "robotkit",
+            "check-url",
+            "--input",
+            "-",
+            "--json",
+            "--robots-file",
+            str(robots_file),
+        ],
+        input=b"  http://a.test/caf\xe9  \n\n\thttp://a.test/private/\xff\n",
+        capture_output=True,
+        timeout=60,
+    )
+    assert run.returncode == 1 and run.stderr == b""
+    out = [json.loads(line) for line in run.stdout.splitlines()]
+    assert [r["url"] for r in out] == ["http://a.test/caf\ufffd", "http://a.test/private/\ufffd"]
+    assert [r["decision"] for r in out] == ["allow", "disallow"]

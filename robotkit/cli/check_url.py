@@ -96,7 +96,8 @@ def _read_input(source: str) -> list[str]:
     """URLs one per line, whitespace stripped, blank lines skipped. Raises
     OSError for an unreadable file."""
     if source == "-":
-        text = sys.stdin.read()
+        raw = getattr(sys.stdin, "buffer", None)  # bytes, so bad UTF-8 cannot raise
+        text = sys.stdin.read() if raw is None else raw.read().decode("utf-8", "replace")
     else:
         with open(source, "rb") as handle:
             text = handle.read().decode("utf-8", errors="replace")
@@ -181,7 +182,8 @@ def run(args: argparse.Namespace) -> int:
     except IdentityError as problem:
         error(str(problem))
         return EXIT_USAGE
-    urls: list[str] = list(args.urls)
+    # Invalid UTF-8 in argv arrives as surrogates, which no stream can print.
+    urls = [url.encode("utf-8", "surrogateescape").decode("utf-8", "replace") for url in args.urls]
     if args.input is not None:
         try:
             urls += _read_input(args.input)
@@ -206,7 +208,7 @@ def run(args: argparse.Namespace) -> int:
     now = system_clock()
     if args.json:
         for verdict in verdicts:
-            print(json.dumps(verdict.to_json(now), ensure_ascii=False))
+            print(json.dumps(verdict.to_json(now)))
     else:
         _print_table(verdicts, now)
     sys.stdout.flush()
