@@ -10,7 +10,7 @@ import asyncio
 import contextlib
 import socket
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from email.utils import formatdate
 from typing import Any
 
@@ -719,3 +719,35 @@ def test_deadline_starts_at_network_io_not_at_a_pacing_wait(
 
     assert asyncio.run(run()).reason is Reason.ROBOTS_DISALLOW
     assert len(robots_hits(httpserver)) == 2
+
+
+class DripStream(httpx.SyncByteStream, httpx.AsyncByteStream):
+    """A body that never ends, one byte at a time, from a transport that is not
+    httpcore (so no trace events, no socket to shut)."""
+
+    def __iter__(self) -> Iterator[bytes]:
+        while True:
+            threading.Event().wait(0.02)
+            yield b"#"
+
+    async def __aiter__(self) -> AsyncIterator[bytes]:
+        while True:
+            await asyncio.sleep(0.02)
+            yield b"#"
+
+
+def test_deadline_holds_on_a_transport_without_trace_events(clock: ManualClock) -> None:
+    transport = httpx.MockTransport(lambda request: httpx.Response(200, stream=DripStream()))
+    options = RobotsOptions(deadline=0.3)
+    with RobotsChecker(BOT, transport=transport, options=options, clock=clock) as checker:
+        verdict = checker.check("http://mock.test/page")
+    assert verdict.decision is Decision.DEFER and "timeout" in verdict.detail
+
+    async def run() -> Verdict:
+        async with AsyncRobotsChecker(
+            BOT, transport=transport, options=options, clock=clock
+        ) as checker:
+            return await checker.check("http://mock.test/page")
+
+    verdict = asyncio.run(run())
+    assert verdict.decision is Decision.DEFER and "timeout" in verdict.detail

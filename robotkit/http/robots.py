@@ -279,7 +279,7 @@ class RobotsChecker(_Base):
                 timeout=httpx.Timeout(deadline.seconds),
                 extensions={"trace": trace},
             ) as response:
-                arm()
+                arm()  # a transport that emits no trace events: the deadline starts now
                 body = bytearray()
                 if _wants_body(response.status_code):
                     for chunk in response.iter_bytes():
@@ -408,6 +408,8 @@ class AsyncRobotsChecker(_Base):
                 timeout=httpx.Timeout(self.options.deadline),
                 extensions={"trace": trace},
             ) as response:
+                # A transport that emits no trace events: the deadline starts now.
+                await trace("robotkit.response_headers", {})
                 body = bytearray()
                 if _wants_body(response.status_code):
                     async for chunk in response.aiter_bytes():
