@@ -430,3 +430,18 @@ def test_validator_store_is_bounded_and_forgets_gone_urls() -> None:
     assert store.get("http://a.org/3") is None
     store.record("http://a.org/2", 200, [])  # a new copy without validators
     assert store.get("http://a.org/2") is None
+
+
+def test_robots_txt_redirect_to_loopback_refused(
+    httpserver: HTTPServer, httpserver2: HTTPServer
+) -> None:
+    """The robots.txt fetch follows redirects itself; they are screened too."""
+    httpserver2.expect_request("/robots.txt").respond_with_data(
+        "", status=301, headers={"Location": httpserver.url_for("/robots.txt")}
+    )
+    httpserver.expect_request("/robots.txt").respond_with_data(ALLOW_ALL)
+    public = AddressPolicy(public_addresses=frozenset({"127.0.0.2"}))
+    with client(addresses=public) as http, pytest.raises(AddressRefused):
+        http.fetch(httpserver2.url_for("/page"))
+    assert paths(httpserver) == []
+    assert paths(httpserver2) == ["/robots.txt"]

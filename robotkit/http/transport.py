@@ -37,7 +37,7 @@ import zlib
 from collections.abc import AsyncIterator, Awaitable, Callable, Generator, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Any
+from typing import Any, TypeVar
 
 import httpx
 
@@ -54,6 +54,8 @@ from robotkit.robots.freshness import Validators
 from robotkit.robots.status import Hop
 from robotkit.robots.verdict import Verdict
 from robotkit.urls import InvalidURL
+
+_T = TypeVar("_T")
 
 EXTENSION = "robotkit"
 """The key of :class:`FetchFacts` in ``response.extensions``."""
@@ -530,6 +532,26 @@ class _Core:
             for name in ("connect", "read", "write", "pool")
         }
 
+    def screen(
+        self,
+        request: httpx.Request,
+        key: HostKey | None = None,
+        chain: _Chain | None = None,
+        is_hop: bool = False,
+    ) -> Generator[_Step, object, None]:
+        """Resolve the request's host and refuse a non-public address (SSRF). Alone,
+        it guards the robots.txt fetches, whose redirects may lead anywhere."""
+        url = str(request.url)
+        key = key if key is not None else host_key(url)
+        addresses = _literal(key[0])
+        if addresses is None:
+            resolved = yield _Resolve(key[0], key[1])
+            if isinstance(resolved, OSError):
+                message = f"cannot resolve {key[0]}: {resolved}"
+                raise httpx.ConnectError(message, request=request) from resolved
+            addresses = list(resolved)  # type: ignore[call-overload]
+        self.judge_addresses(url, addresses, chain or _Chain(), is_hop)
+
     def before(
         self, request: httpx.Request, check_robots: bool
     ) -> Generator[_Step, object, _Prepared]:
@@ -538,14 +560,7 @@ class _Core:
         verdict, sleep) and gets the result sent back, so the sync and async
         transports drive one piece of logic."""
         url, key, chain, is_hop = self.open(request)
-        addresses = _literal(key[0])
-        if addresses is None:
-            resolved = yield _Resolve(key[0], key[1])
-            if isinstance(resolved, OSError):
-                message = f"cannot resolve {key[0]}: {resolved}"
-                raise httpx.ConnectError(message, request=request) from resolved
-            addresses = list(resolved)  # type: ignore[call-overload]
-        self.judge_addresses(url, addresses, chain, is_hop)
+        yield from self.screen(request, key, chain, is_hop)
         verdict: Verdict | None = None
         while check_robots:
             answer = yield _Robots(url)
@@ -753,12 +768,20 @@ class PacedTransport(httpx.BaseTransport):
     back (the end recorded) when the response is closed. The robots.txt fetches of
     a :class:`PoliteTransport` go through one, so they count in the host's pace."""
 
-    def __init__(self, inner: httpx.BaseTransport, slots: _SyncSlots) -> None:
+    def __init__(
+        self,
+        inner: httpx.BaseTransport,
+        slots: _SyncSlots,
+        screen: Callable[[httpx.Request], None] | None = None,
+    ) -> None:
         self.inner = inner
         self.slots = slots
+        self.screen = screen
 
     def handle_request(self, request: httpx.Request) -> httpx.Response:
         url = str(request.url)
+        if self.screen is not None:
+            self.screen(request)
         ticket, _ = self.slots.acquire(url, host_key(url))
         try:
             response = self.inner.handle_request(request)
@@ -849,7 +872,9 @@ class PoliteTransport(_PoliteBase, httpx.BaseTransport):
         self.inner = inner if inner is not None else httpx.HTTPTransport()
         self.slots = _SyncSlots(self.core)
         self.resolver = resolver
-        self.robots_transport = PacedTransport(self.inner, self.slots)
+        self.robots_transport = PacedTransport(
+            self.inner, self.slots, lambda request: self._drive(self.core.screen(request))
+        )
         self._own_robots = robots is None and check_robots
         self.robots = robots
         if self._own_robots:
@@ -860,8 +885,8 @@ class PoliteTransport(_PoliteBase, httpx.BaseTransport):
                 clock=clock,
             )
 
-    def _prepare(self, request: httpx.Request) -> _Prepared:
-        steps = self.core.before(request, self.robots is not None)
+    def _drive(self, steps: Generator[_Step, object, _T]) -> _T:
+        """Carry out what a core coroutine asks for, blocking."""
         answer: object = None
         try:
             while True:
@@ -878,12 +903,12 @@ class PoliteTransport(_PoliteBase, httpx.BaseTransport):
                     time.sleep(step.seconds)
                     answer = None
         except StopIteration as done:
-            prepared: _Prepared = done.value
-            return prepared
+            result: _T = done.value
+            return result
 
     def handle_request(self, request: httpx.Request) -> httpx.Response:
         core = self.core
-        ready = self._prepare(request)
+        ready = self._drive(core.before(request, self.robots is not None))
         ticket, waited = self.slots.acquire(ready.url, ready.key)
         started = core.clock()
         status: int | None = None
@@ -1003,12 +1028,20 @@ class _AsyncReleasingStream(httpx.AsyncByteStream):
 class AsyncPacedTransport(httpx.AsyncBaseTransport):
     """The async :class:`PacedTransport`."""
 
-    def __init__(self, inner: httpx.AsyncBaseTransport, slots: _AsyncSlots) -> None:
+    def __init__(
+        self,
+        inner: httpx.AsyncBaseTransport,
+        slots: _AsyncSlots,
+        screen: Callable[[httpx.Request], Awaitable[None]] | None = None,
+    ) -> None:
         self.inner = inner
         self.slots = slots
+        self.screen = screen
 
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
         url = str(request.url)
+        if self.screen is not None:
+            await self.screen(request)
         ticket, _ = await self.slots.acquire(url, host_key(url))
         try:
             response = await self.inner.handle_async_request(request)
@@ -1065,7 +1098,9 @@ class AsyncPoliteTransport(_PoliteBase, httpx.AsyncBaseTransport):
         self.inner = inner if inner is not None else httpx.AsyncHTTPTransport()
         self.slots = _AsyncSlots(self.core)
         self.resolver = resolver
-        self.robots_transport = AsyncPacedTransport(self.inner, self.slots)
+        self.robots_transport = AsyncPacedTransport(
+            self.inner, self.slots, lambda request: self._drive(self.core.screen(request))
+        )
         self._own_robots = robots is None and check_robots
         self.robots = robots
         if self._own_robots:
@@ -1084,8 +1119,8 @@ class AsyncPoliteTransport(_PoliteBase, httpx.AsyncBaseTransport):
         result = self.resolver(host, port)
         return await result if inspect.isawaitable(result) else result
 
-    async def _prepare(self, request: httpx.Request) -> _Prepared:
-        steps = self.core.before(request, self.robots is not None)
+    async def _drive(self, steps: Generator[_Step, object, _T]) -> _T:
+        """Carry out what a core coroutine asks for, on the event loop."""
         answer: object = None
         try:
             while True:
@@ -1102,12 +1137,12 @@ class AsyncPoliteTransport(_PoliteBase, httpx.AsyncBaseTransport):
                     await asyncio.sleep(step.seconds)
                     answer = None
         except StopIteration as done:
-            prepared: _Prepared = done.value
-            return prepared
+            result: _T = done.value
+            return result
 
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
         core = self.core
-        ready = await self._prepare(request)
+        ready = await self._drive(core.before(request, self.robots is not None))
         ticket, waited = await self.slots.acquire(ready.url, ready.key)
         started = core.clock()
         timeout = core.limits.response_timeout
