@@ -1,0 +1,67 @@
+"""ETag and Last-Modified per URL, so a refetch can be conditional.
+
+RFC 9110 section 13.1: a client that kept a representation's validators asks with
+If-None-Match / If-Modified-Since and gets a bodiless 304 when nothing changed,
+which saves the site's bandwidth and the robot's. The store is bounded (least
+recently used entries go first) so a long crawl cannot grow it without end.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterable
+
+from cachetools import LRUCache
+
+from robotkit.robots.freshness import Headers, Validators
+
+DEFAULT_MAX_URLS = 100_000
+
+
+class ValidatorStore:
+    """Thread-safe, bounded map from URL to its last known :class:`Validators`."""
+
+    def __init__(self, max_urls: int = DEFAULT_MAX_URLS) -> None:
+        self._entries: LRUCache[str, Validators] = LRUCache(maxsize=max_urls)
+        self._lock = threading.Lock()
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def get(self, url: str) -> Validators | None:
+        with self._lock:
+            return self._entries.get(url)
+
+    def conditional_headers(self, url: str) -> dict[str, str]:
+        """The headers that make a refetch of ``url`` conditional (empty if none)."""
+        validators = self.get(url)
+        return {} if validators is None else validators.conditional_headers()
+
+    def record(
+        self, url: str, status: int, headers: Iterable[tuple[str, str]]
+    ) -> Validators | None:
+        """Learn from a response to ``url``; return the validators now held.
+
+        200 stores fresh validators (or forgets stale ones when none came); 304
+        keeps the stored ones, updated by any the 304 carries (RFC 9111 section
+        4.3.4); 404 and 410 forget the URL. Other answers change nothing.
+        """
+        fields = Headers(headers)
+        with self._lock:
+            known = self._entries.get(url)
+            if status == 200:
+                fresh = Validators.from_headers(fields)
+                if fresh is None:
+                    self._entries.pop(url, None)
+                else:
+                    self._entries[url] = fresh
+                return fresh
+            if status == 304:
+                if known is None:
+                    return Validators.from_headers(fields)
+                self._entries[url] = known.updated(fields)
+                return self._entries[url]
+            if status in (404, 410):
+                self._entries.pop(url, None)
+                return None
+            return known
