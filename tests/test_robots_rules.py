@@ -373,3 +373,5 @@ def test_decode_body_limits() -> None:
     assert decode_body(b"x" * (MAX_ROBOTS_BYTES + 1)) == ("", True)  # no full line
     assert decode_body(b"\xef\xbb\xbf") == ("", False)
     assert decode_body(b"") == ("", False)
+    assert decode_body(bytearray(b"\xef\xbb\xbfa\n")) == ("a\n", False)
+    assert decode_body("caf\u00e9\ud800\n") == ("caf\u00e9\ufffd\ufffd\ufffd\n", False)

@@ -113,7 +113,7 @@ class RuleMatch:
     rule: RuleRef | None  # the Allow/Disallow line that decided; None if none matched
 
 
-def decode_body(body: bytes) -> tuple[str, bool]:
+def decode_body(body: bytes | bytearray | memoryview | str) -> tuple[str, bool]:
     """The text of a robots.txt body and whether it was truncated. Never raises.
 
     RFC 9309 section 2.5 lets a crawler stop at 500 KiB; we cut at the last line
@@ -121,7 +121,7 @@ def decode_body(body: bytes) -> tuple[str, bool]:
     for UTF-8: a byte order mark is dropped and invalid bytes become U+FFFD instead
     of failing the whole file (Google's parser is as lenient).
     """
-    data = bytes(body)
+    data = body.encode("utf-8", "surrogatepass") if isinstance(body, str) else bytes(body)
     truncated = len(data) > MAX_ROBOTS_BYTES
     if truncated:
         head = data[:MAX_ROBOTS_BYTES]
@@ -435,7 +435,12 @@ def split_target(url: str) -> str:
 
 
 class RobotsRules:
-    """A parsed robots.txt, ready to answer for any robot and URL."""
+    """A parsed robots.txt, ready to answer for any robot and URL.
+
+    Immutable once parsed, apart from caches filled on first use (the group of a
+    product token, a group's protego parse and index); sharing one between
+    threads is safe, as two threads filling the same cache build equal values.
+    """
 
     sitemaps: tuple[str, ...]
     truncated: bool
@@ -464,8 +469,6 @@ class RobotsRules:
         starts a new group (RFC 9309 section 2.1); Sitemap and Host stand outside
         groups; records before the first user-agent line belong to no group.
         """
-        if isinstance(body, str):
-            body = body.encode("utf-8", "surrogatepass")
         text, truncated = decode_body(body)
         groups: dict[str, _Group] = {}
         sitemaps: list[str] = []
