@@ -177,7 +177,7 @@ class CrawlConfig:
     allow_private: bool = False
     response_timeout: float = 30.0
     max_body_bytes: int = DEFAULT_MAX_BODY
-    max_defer: float = 60.0
+    max_defer: float = 30.0
     concurrency: int = 16
     host_budget: int | None = None
     soft404_probes: bool = True
