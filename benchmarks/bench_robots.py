@@ -117,21 +117,25 @@ def main(argv: list[str] | None = None) -> int:
             stdlib[i].can_fetch(agent, url)
 
     runs = {"robotkit": run_robotkit, "protego": run_protego, "urllib": run_urllib}
-    for run in runs.values():  # warm: lazily built indexes, memoized agent lookups
+    # The first pass builds what each engine builds lazily (protego's per-group
+    # index; robotkit's per-group protego parse and explanation index): counted
+    # with the parse as the cold cost, left out of the per-decision figure.
+    cold = dict(parse_times)
+    for name, run in runs.items():
+        start = time.process_time()
         run()
+        cold[name] += time.process_time() - start
     decision_times = best_of(rounds, runs)
 
     n = len(work)
-    print(f"{len(bodies)} robots.txt files, {n} decisions, best of {rounds}")
-    header = ("engine", "µs/decision", "vs protego", "parse s", "vs protego")
-    print("{:<10} {:>12} {:>11} {:>9} {:>11}".format(*header))
+    print(f"{len(bodies)} robots.txt files, {n} decisions, best of {rounds} (CPU time)")
+    header = ("engine", "µs/decision", "vs protego", "parse s", "parse+1st pass s")
+    print("{:<10} {:>12} {:>11} {:>8} {:>17}".format(*header))
     for name in runs:
         per = decision_times[name] / n * 1e6
         ratio = decision_times[name] / decision_times["protego"]
-        parse_ratio = parse_times[name] / parse_times["protego"]
         print(
-            f"{name:<10} {per:>12.2f} {ratio:>10.2f}x {parse_times[name]:>9.2f} "
-            f"{parse_ratio:>10.2f}x"
+            f"{name:<10} {per:>12.2f} {ratio:>10.2f}x {parse_times[name]:>8.2f} {cold[name]:>17.2f}"
         )
     ratio = decision_times["robotkit"] / decision_times["protego"]
     verdict = "meets" if ratio <= 1.5 else "MISSES"
