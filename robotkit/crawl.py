@@ -356,6 +356,8 @@ class Crawler:
             await self._loop()
             if self._failure is not None:
                 raise self._failure
+            if not self._stopping and not self.summary.budget_spent:
+                self._report_parked()
         finally:
             for task in list(self._tasks):
                 task.cancel()
@@ -440,7 +442,7 @@ class Crawler:
                 picked = self._next(self.clock())
                 if picked is not None:
                     entry, tier = picked
-                    task = asyncio.create_task(self._guarded(entry, tier))
+                    task = asyncio.create_task(self._process(entry, tier))
                     self._tasks[task] = entry
                     task.add_done_callback(self._done)
                     continue
@@ -464,9 +466,6 @@ class Crawler:
             self._failure = task.exception()
             self.stop()
             self.summary.interrupted = False
-
-    async def _guarded(self, entry: FrontierEntry, tier: Tier) -> None:
-        await self._process(entry, tier)
 
     # -- deciding about URLs ------------------------------------------------------
 
@@ -525,6 +524,15 @@ class Crawler:
             result.reason is Reason.DUPLICATE_URL and url == norm.key
         ):
             self._skip(url, result.reason, depth, referer)
+
+    def _report_parked(self) -> None:
+        """At the natural end, URLs held back in a parked trap region are decided:
+        skipped with the region's reason (host-budget ones were reported when
+        parked)."""
+        for frontier in (self.main, self.demoted):
+            for entry, reason in frontier.parked():
+                if reason is not Reason.HOST_BUDGET:
+                    self._skip(entry.url, reason, entry.depth, entry.referer)
 
     def _trap_signal(self, norm: NormalizedURL | str, reason: Reason) -> None:
         entry = self.guard.report_trap_signal(norm, reason)

@@ -189,3 +189,16 @@ def test_events_per_host_never_fetch_a_url_twice(trap_site: Callable[..., Runnin
         counts[request.target] += 1
     assert max(counts.values()) == 1
     assert site.score().repeats == 0
+
+
+def test_max_depth_limits_links_away_from_the_seed(
+    trap_site: Callable[..., RunningSite],
+) -> None:
+    site = trap_site("calendar")
+    config = CrawlConfig(max_depth=1, delay=0.01, allow_private=True, soft404_probes=False)
+    _, events = run(site, config)
+    fetched = [e for e in events if e.event is EventKind.FETCHED]
+    assert fetched and max(e.depth for e in fetched) == 1
+    too_deep = [e for e in events if e.reason is Reason.DEPTH_LIMIT]
+    assert too_deep and all(e.depth == 2 and e.event is EventKind.SKIPPED for e in too_deep)
+    assert not any(r.target.startswith("/events/2024") for r in site.requests_seen)

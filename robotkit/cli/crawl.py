@@ -226,6 +226,9 @@ def run(args: argparse.Namespace) -> int:
         except OSError as exc:
             error(f"{exc.strerror or exc}: {getattr(exc, 'filename', '') or ''}".rstrip(": "))
             return EXIT_USAGE
+        except Exception as exc:  # a bug: still one line, never a traceback
+            error(f"internal error: {type(exc).__name__}: {exc}")
+            return 1
     report.print(summary_table(summary))
     if summary.interrupted:
         where = f"; state saved in {args.state}" if args.state else ""
