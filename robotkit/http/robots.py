@@ -206,14 +206,22 @@ class RobotsChecker(_Base):
     def check(self, url: str) -> Verdict:
         """The verdict for ``url``, fetching its robots.txt first if needed."""
         token = self.product_token
+        now = self.clock()
         with self._lock:
-            event = self.engine.check(url, token, self.clock())
-            if isinstance(event, Verdict):
-                return event
-            future = self._inflight.get(event.origin)
-            owner = future is None
-            if future is None:
-                future = self._inflight[event.origin] = Future()
+            event = self.engine.lookup(url, now)
+            future: Future[OriginState] | None = None
+            owner = False
+            if isinstance(event, FetchNeeded):
+                future = self._inflight.get(event.origin)
+                owner = future is None
+                if future is None:
+                    future = self._inflight[event.origin] = Future()
+        # Matching runs outside the lock: threads only queue for the cache.
+        if isinstance(event, Verdict):
+            return event
+        if isinstance(event, OriginState):
+            return self.engine.decide(url, event, token, now)
+        assert future is not None
         if owner:
             try:
                 with self._slots:

@@ -135,13 +135,22 @@ class RobotsEngine:
 
     def check(self, url: str, product_token: str, now: float) -> Verdict | FetchNeeded:
         """A verdict from what is known, or the fetch that must come first."""
+        found = self.lookup(url, now)
+        if isinstance(found, OriginState):
+            return decide(url, found, product_token, now)
+        return found
+
+    def lookup(self, url: str, now: float) -> OriginState | FetchNeeded | Verdict:
+        """The fresh state of ``url``'s origin, the fetch it needs, or the
+        verdict of an invalid URL. The part of :meth:`check` that touches the
+        cache: a threaded shell holds its lock for this step only."""
         try:
             origin = fast_origin(url)
         except InvalidURL as error:
             return invalid_verdict(url, error)
         state = self.fixed if self.fixed is not None else self.cache.get(origin, now)
         if state is not None and state.is_fresh(now):
-            return decide(url, state, product_token, now)
+            return state
         return self._request(origin, origin.robots_url, (), state)
 
     def receive(
