@@ -62,7 +62,7 @@ from robotkit.content import (
 from robotkit.frontier import CheckpointError, Frontier, FrontierEntry
 from robotkit.guard import Guard, Rule
 from robotkit.http.client import AsyncPoliteClient
-from robotkit.http.robots import AsyncRobotsChecker, RobotsOptions
+from robotkit.http.robots import RobotsOptions
 from robotkit.http.transport import (
     AddressPolicy,
     AsyncPoliteTransport,
@@ -389,17 +389,9 @@ class Crawler:
                 max_wait=wait,
             ),
             addresses=AddressPolicy(allow_private=cfg.allow_private),
-            check_robots=False,
+            robots_options=cfg.robots,
             guard=self.guard,
             scope=self.in_scope,
-            clock=self.clock,
-        )
-        # The transport's own checker knows no options; ours shares its paced
-        # robots.txt transport so robots.txt fetches keep the host's pace.
-        transport.robots = AsyncRobotsChecker(
-            transport.identity,
-            options=self.config.robots,
-            transport=transport.robots_transport,
             clock=self.clock,
         )
         return AsyncPoliteClient(transport=transport, timeout=cfg.response_timeout)

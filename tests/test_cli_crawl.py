@@ -170,3 +170,14 @@ def test_unwritable_output_is_bad_usage(tmp_path: Path, capsys: pytest.CaptureFi
     target = tmp_path / "missing" / "out.jsonl"
     assert main(["crawl", "http://127.0.0.1:9/", "--output", str(target)]) == 2
     assert "cannot write" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("profile", "pages"), [("classic", 0), ("rfc9309", 8)])
+def test_profile_decides_what_a_403_robots_txt_means(
+    trap_site: Callable[..., RunningSite], profile: str, pages: int
+) -> None:
+    site = trap_site("robots-403", profile=profile)
+    argv = ["crawl", site.start_url, "--delay", "0.01", "--profile", profile]
+    assert main(argv) == 0
+    assert sum(page_requests(site).values()) == pages
+    assert site.score().complete and site.score().trap_fetched == 0
