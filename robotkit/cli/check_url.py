@@ -44,6 +44,26 @@ def _positive(text: str) -> float:
     return value
 
 
+def add_identity_options(parser: argparse.ArgumentParser) -> None:
+    """The options every fetching command shares: who the robot is and how it
+    reads robots.txt (DESIGN.md, command-line contract)."""
+    parser.add_argument("--user-agent", default=DEFAULT_USER_AGENT, metavar="UA")
+    parser.add_argument("--from", dest="from_", metavar="EMAIL", help="operator's mailbox")
+    parser.add_argument(
+        "--profile",
+        choices=[profile.value for profile in Profile],
+        default=Profile.CLASSIC.value,
+        help="robots.txt status-code semantics (default classic)",
+    )
+    parser.add_argument(
+        "--robots-min-ttl",
+        type=_non_negative,
+        default=DEFAULT_MIN_TTL,
+        metavar="SECONDS",
+        help=f"shortest robots.txt cache lifetime (default {DEFAULT_MIN_TTL:g})",
+    )
+
+
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "check-url",
@@ -53,26 +73,12 @@ def register(subparsers: Any) -> None:
         "1 any disallowed, 3 any deferred, 2 bad usage or invalid input.",
     )
     parser.add_argument("urls", nargs="*", metavar="URL", help="URLs to check")
-    parser.add_argument("--user-agent", default=DEFAULT_USER_AGENT, metavar="UA")
-    parser.add_argument("--from", dest="from_", metavar="EMAIL", help="operator's mailbox")
+    add_identity_options(parser)
     parser.add_argument(
         "--robots-file", metavar="PATH", help="check against this local file, no fetching"
     )
-    parser.add_argument(
-        "--profile",
-        choices=[profile.value for profile in Profile],
-        default=Profile.CLASSIC.value,
-        help="status-code semantics (default classic)",
-    )
     parser.add_argument("--input", metavar="FILE|-", help="read URLs, one per line")
     parser.add_argument("--json", action="store_true", help="JSON Lines output")
-    parser.add_argument(
-        "--robots-min-ttl",
-        type=_non_negative,
-        default=DEFAULT_MIN_TTL,
-        metavar="SECONDS",
-        help=f"shortest robots.txt cache lifetime (default {DEFAULT_MIN_TTL:g})",
-    )
     parser.add_argument(
         "--timeout",
         type=_positive,
