@@ -123,7 +123,12 @@ class _Display:
             f"probes {summary.probes}",
         )
         skipped = ", ".join(f"{r.value} {n}" for r, n in summary.skipped.most_common(5))
-        waiting = Counter(crawler.waiting.values())
+        now = crawler.clock()
+        waiting = Counter(
+            why
+            for host, why in crawler.waiting.items()
+            if max(crawler.main.ready_at(host), crawler.demoted.ready_at(host)) > now
+        )
         hosts = ", ".join(f"{n} {why}" for why, n in waiting.most_common()) or "none"
         rows: list[RenderableType] = [
             head,
