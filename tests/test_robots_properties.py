@@ -158,6 +158,49 @@ def test_verdicts_equal_protego_and_name_a_matching_line(
             assert fallback is expected, (text, path, token)
 
 
+AGENT_SPELLINGS = st.sampled_from(["User-agent", "useragent", "user agent", "USER-AGENT"])
+FIELD_SPELLINGS = st.sampled_from(
+    [
+        "Allow", "allow", "Disallow", "dissallow", "DISALLOW", "Crawl-delay", "crawl delay",
+        "Sitemap", "Host", "Noindex", "Disallow/x", "Allow:x",
+    ]
+)  # fmt: skip
+SEPARATORS = st.sampled_from([":", ": ", " : ", " ", ":\t", "\t", ""])
+ODD_LINES = st.lists(
+    st.one_of(
+        # user-agent values without space or '/', where no deliberate difference applies
+        st.tuples(AGENT_SPELLINGS, SEPARATORS, st.sampled_from(["*", *NAMES, "gamma"])),
+        st.tuples(FIELD_SPELLINGS, SEPARATORS, st.text(alphabet="/ab:*$#= 1", max_size=8)),
+        st.sampled_from(["", "# comment", "   ", "User-agent: *", "Disallow: /a"]).map(
+            lambda line: (line, "", "")
+        ),
+    ).map("".join),
+    max_size=14,
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(ODD_LINES, st.lists(PATHS, max_size=3), st.text(alphabet="ab:", max_size=2))
+def test_odd_lines_are_read_as_protego_reads_them(
+    lines: list[str], paths: list[str], fill: str
+) -> None:
+    """Our tokenizer must see the same records and groups as protego's, whatever
+    the spelling, separator or stray colon (user-agent values here have no space
+    or '/', so no deliberate difference applies)."""
+    text = "\n".join(lines)
+    ours = RobotsRules.parse(text)
+    theirs = Protego.parse(text)
+    values = [line.split(":", 1)[-1].strip() for line in lines]
+    paths = paths + ["/" + v.replace("*", fill).lstrip("/") for v in values]
+    for token in (*NAMES, "gamma"):
+        for path in paths:
+            got = ours.match(path, token)
+            assert got.allowed is theirs.can_fetch(path, token), (text, path, token)
+            assert got.allowed or got.rule is not None
+        assert ours.crawl_delay(token) == theirs.crawl_delay(token), (text, token)
+    assert ours.sitemaps == tuple(theirs.sitemaps)
+
+
 def reference_match(pattern: str, path: str) -> bool:
     """RFC 9309 section 2.2.3 as a regular expression (fine on short strings)."""
     anchored = pattern.endswith("$")
