@@ -70,24 +70,29 @@ def http_date(when: float) -> str:
 
 # -- status table, both profiles -------------------------------------------------
 
+RULES_ROW = (Decision.DISALLOW, Reason.ROBOTS_DISALLOW, RobotsOutcome.RULES)
+ALLOW_ROW = (Decision.ALLOW, Reason.ALLOWED, RobotsOutcome.ALLOW_ALL)
+DENY_ROW = (Decision.DISALLOW, Reason.ROBOTS_DENY_ALL, RobotsOutcome.DENY_ALL)
+DEFER_ROW = (Decision.DEFER, Reason.ROBOTS_DEFERRED, RobotsOutcome.DEFERRED)
+# DESIGN.md's table, written out: status -> (classic, rfc9309)
+TABLE = {
+    200: (RULES_ROW, RULES_ROW),
+    206: (RULES_ROW, RULES_ROW),
+    400: (ALLOW_ROW, ALLOW_ROW),
+    401: (DENY_ROW, ALLOW_ROW),
+    403: (DENY_ROW, ALLOW_ROW),
+    404: (ALLOW_ROW, ALLOW_ROW),
+    410: (ALLOW_ROW, ALLOW_ROW),
+    451: (ALLOW_ROW, ALLOW_ROW),
+    429: (DEFER_ROW, DEFER_ROW),
+    500: (DEFER_ROW, DEFER_ROW),
+    502: (DEFER_ROW, DEFER_ROW),
+    503: (DEFER_ROW, DEFER_ROW),
+}
 STATUS_ROWS = [
-    # status, profile, decision, reason, outcome
-    (200, Profile.CLASSIC, Decision.DISALLOW, Reason.ROBOTS_DISALLOW, RobotsOutcome.RULES),
-    (200, Profile.RFC9309, Decision.DISALLOW, Reason.ROBOTS_DISALLOW, RobotsOutcome.RULES),
-    (404, Profile.CLASSIC, Decision.ALLOW, Reason.ALLOWED, RobotsOutcome.ALLOW_ALL),
-    (404, Profile.RFC9309, Decision.ALLOW, Reason.ALLOWED, RobotsOutcome.ALLOW_ALL),
-    (410, Profile.CLASSIC, Decision.ALLOW, Reason.ALLOWED, RobotsOutcome.ALLOW_ALL),
-    (410, Profile.RFC9309, Decision.ALLOW, Reason.ALLOWED, RobotsOutcome.ALLOW_ALL),
-    (400, Profile.CLASSIC, Decision.ALLOW, Reason.ALLOWED, RobotsOutcome.ALLOW_ALL),
-    (451, Profile.RFC9309, Decision.ALLOW, Reason.ALLOWED, RobotsOutcome.ALLOW_ALL),
-    (401, Profile.CLASSIC, Decision.DISALLOW, Reason.ROBOTS_DENY_ALL, RobotsOutcome.DENY_ALL),
-    (401, Profile.RFC9309, Decision.ALLOW, Reason.ALLOWED, RobotsOutcome.ALLOW_ALL),
-    (403, Profile.CLASSIC, Decision.DISALLOW, Reason.ROBOTS_DENY_ALL, RobotsOutcome.DENY_ALL),
-    (403, Profile.RFC9309, Decision.ALLOW, Reason.ALLOWED, RobotsOutcome.ALLOW_ALL),
-    (429, Profile.CLASSIC, Decision.DEFER, Reason.ROBOTS_DEFERRED, RobotsOutcome.DEFERRED),
-    (429, Profile.RFC9309, Decision.DEFER, Reason.ROBOTS_DEFERRED, RobotsOutcome.DEFERRED),
-    (500, Profile.CLASSIC, Decision.DEFER, Reason.ROBOTS_DEFERRED, RobotsOutcome.DEFERRED),
-    (503, Profile.RFC9309, Decision.DEFER, Reason.ROBOTS_DEFERRED, RobotsOutcome.DEFERRED),
+    (status, profile, *rows[index])
+    for status, rows in TABLE.items()
+    for index, profile in enumerate((Profile.CLASSIC, Profile.RFC9309))
 ]
 
 
@@ -232,10 +237,11 @@ def dripping(request: pytest.FixtureRequest) -> Iterator[RawServer]:
     server.close()
 
 
+@pytest.mark.parametrize("profile", list(Profile))
 def test_drip_feeding_server_is_cut_at_deadline_sync(
-    dripping: RawServer, clock: ManualClock
+    dripping: RawServer, clock: ManualClock, profile: Profile
 ) -> None:
-    with sync_checker(clock, deadline=0.5) as checker:
+    with sync_checker(clock, deadline=0.5, profile=profile) as checker:
         verdict = checker.check(dripping.url + "/page")
     assert verdict.decision is Decision.DEFER
     assert verdict.robots_status is None and "timeout" in verdict.detail
@@ -283,12 +289,20 @@ def build_chain(hops: int, a: HTTPServer, b: HTTPServer, final_body: str = RULES
     return urls
 
 
-@pytest.mark.parametrize("hops", [1, 2, 3, 4, 5])
+@pytest.mark.parametrize(
+    ("hops", "profile"),
+    [(hops, Profile.CLASSIC if hops % 2 else Profile.RFC9309) for hops in (1, 2, 3, 4)]
+    + [(5, profile) for profile in Profile],
+)
 def test_redirect_chains_across_hosts(
-    httpserver: HTTPServer, httpserver2: HTTPServer, clock: ManualClock, hops: int
+    httpserver: HTTPServer,
+    httpserver2: HTTPServer,
+    clock: ManualClock,
+    hops: int,
+    profile: Profile,
 ) -> None:
     urls = build_chain(hops, httpserver, httpserver2)
-    with sync_checker(clock) as checker:
+    with sync_checker(clock, profile=profile) as checker:
         verdict = checker.check(httpserver.url_for("/private/x"))
     assert verdict.reason is Reason.ROBOTS_DISALLOW
     assert verdict.robots_status == 200
@@ -300,11 +314,12 @@ def test_redirect_chains_across_hosts(
     assert all(r.headers["User-Agent"] == BOT.user_agent for r, _ in httpserver2.log)
 
 
+@pytest.mark.parametrize("profile", list(Profile))
 def test_sixth_redirect_counts_as_404(
-    httpserver: HTTPServer, httpserver2: HTTPServer, clock: ManualClock
+    httpserver: HTTPServer, httpserver2: HTTPServer, clock: ManualClock, profile: Profile
 ) -> None:
     urls = build_chain(6, httpserver, httpserver2)
-    (verdict,) = check_async(clock, [httpserver.url_for("/private/x")])
+    (verdict,) = check_async(clock, [httpserver.url_for("/private/x")], profile=profile)
     assert verdict.decision is Decision.ALLOW
     assert verdict.outcome is RobotsOutcome.ALLOW_ALL
     assert len(verdict.redirects) == 6 and "more than 5" in verdict.detail
@@ -313,8 +328,9 @@ def test_sixth_redirect_counts_as_404(
     assert seen == set(urls[:-1])
 
 
+@pytest.mark.parametrize("profile", list(Profile))
 def test_redirect_loop_counts_as_404(
-    httpserver: HTTPServer, httpserver2: HTTPServer, clock: ManualClock
+    httpserver: HTTPServer, httpserver2: HTTPServer, clock: ManualClock, profile: Profile
 ) -> None:
     httpserver.expect_request("/robots.txt").respond_with_data(
         "", status=301, headers={"Location": httpserver2.url_for("/loop")}
@@ -322,7 +338,7 @@ def test_redirect_loop_counts_as_404(
     httpserver2.expect_request("/loop").respond_with_data(
         "", status=308, headers={"Location": httpserver.url_for("/robots.txt")}
     )
-    with sync_checker(clock) as checker:
+    with sync_checker(clock, profile=profile) as checker:
         verdict = checker.check(httpserver.url_for("/private"))
     assert verdict.decision is Decision.ALLOW and verdict.outcome is RobotsOutcome.ALLOW_ALL
     assert "loop" in verdict.detail and verdict.robots_status == 308
