@@ -21,12 +21,11 @@ from rich.live import Live
 from rich.table import Table
 
 from robotkit.cli import EXIT_USAGE, error
-from robotkit.cli.check_url import _non_negative, _positive
+from robotkit.cli.check_url import _non_negative, _positive, add_identity_options
 from robotkit.crawl import CrawlConfig, Crawler, CrawlEvent, CrawlSummary, is_loopback_url
 from robotkit.frontier import CheckpointError
 from robotkit.http.robots import RobotsOptions
-from robotkit.identity import DEFAULT_USER_AGENT, Identity, IdentityError
-from robotkit.robots.freshness import DEFAULT_MIN_TTL
+from robotkit.identity import Identity, IdentityError
 from robotkit.robots.status import Profile
 from robotkit.urls import InvalidURL, normalize
 
@@ -38,25 +37,6 @@ def _count(text: str) -> int:
     if value < 0:
         raise argparse.ArgumentTypeError(f"must be >= 0, not {text}")
     return value
-
-
-def add_identity_options(parser: argparse.ArgumentParser) -> None:
-    """The options every fetching command shares."""
-    parser.add_argument("--user-agent", default=DEFAULT_USER_AGENT, metavar="UA")
-    parser.add_argument("--from", dest="from_", metavar="EMAIL", help="operator's mailbox")
-    parser.add_argument(
-        "--profile",
-        choices=[profile.value for profile in Profile],
-        default=Profile.CLASSIC.value,
-        help="robots.txt status-code semantics (default classic)",
-    )
-    parser.add_argument(
-        "--robots-min-ttl",
-        type=_non_negative,
-        default=DEFAULT_MIN_TTL,
-        metavar="SECONDS",
-        help=f"shortest robots.txt cache lifetime (default {DEFAULT_MIN_TTL:g})",
-    )
 
 
 def register(subparsers: Any) -> None:
