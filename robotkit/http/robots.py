@@ -256,8 +256,14 @@ class RobotsChecker(_Base):
         cut = threading.Event()
         timers: list[threading.Timer] = []
 
+        done = threading.Event()  # the answer is complete: leave the socket alone
+        settle = threading.Lock()
+
         def watchdog() -> None:
-            cut.set()
+            with settle:
+                if done.is_set():
+                    return
+                cut.set()
             for stream in streams:
                 sock = stream.get_extra_info("socket") if stream is not None else None
                 if isinstance(sock, socket.socket):
@@ -296,6 +302,13 @@ class RobotsChecker(_Base):
                             return _timed_out(deadline.seconds)
                         if len(body) >= READ_LIMIT:
                             break
+                with settle:
+                    if not cut.is_set():
+                        # From here the connection may go back to the pool
+                        # (keep-alive): the watchdog must no longer shut it.
+                        done.set()
+                if not done.is_set():
+                    return _timed_out(deadline.seconds)
                 return _answer(response, bytes(body[:READ_LIMIT]))
         except (httpx.HTTPError, OSError) as error:
             return _timed_out(deadline.seconds) if cut.is_set() else _failure(error)
