@@ -221,7 +221,7 @@ class CrawlSummary:
     def count(self, event: CrawlEvent) -> None:
         host = _host_label(event.url)
         per_host = self.hosts.setdefault(host, Counter())
-        per_host[event.event.value] += 1
+        per_host["probe" if event.probe else event.event.value] += 1
         if event.event is EventKind.SKIPPED:
             if event.reason is not None:
                 self.skipped[event.reason] += 1
