@@ -9,7 +9,7 @@ move it forward instead of sleeping.
 from __future__ import annotations
 
 import time
-from typing import Callable
+from collections.abc import Callable
 
 Clock = Callable[[], float]
 """Returns the current time in Unix seconds. Wall time, because HTTP dates
