@@ -31,7 +31,7 @@ from types import MappingProxyType
 from typing import Any
 from urllib.parse import urljoin, urlsplit, urlunsplit
 
-from robotkit.robots.freshness import parse_http_date
+from robotkit.headervalues import parse_http_date
 
 _IMAGE_PREVIEW_ORDER = {"none": 0, "standard": 1, "large": 2}
 

@@ -25,8 +25,6 @@ from __future__ import annotations
 import math
 import random
 from dataclasses import dataclass
-from datetime import timezone
-from email.utils import parsedate_to_datetime
 
 from robotkit.clock import Clock
 from robotkit.outcome import Outcome
@@ -258,33 +256,3 @@ def _finite_or_zero(value: float | None) -> float:
     if value is None or math.isnan(value) or value < 0:
         return 0.0
     return value
-
-
-def parse_retry_after(value: str | None, now: float) -> float | None:
-    """The absolute time a Retry-After header asks to wait for, or None.
-
-    RFC 9110 section 10.2.3: either delay-seconds (digits) or an HTTP-date. A date
-    in the past means "now". Garbage is ignored (None), as a crawler cannot tell
-    what was meant; the host's backoff still applies.
-    """
-    if value is None:
-        return None
-    text = value.strip()
-    if not text:
-        return None
-    if text.isdigit():
-        return now + int(text)
-    try:
-        seconds = float(text)
-    except ValueError:
-        pass
-    else:
-        # Not RFC syntax, but "1.5" is common enough to honour when sane.
-        return now + seconds if math.isfinite(seconds) and seconds >= 0 else None
-    try:
-        when = parsedate_to_datetime(text)
-    except (TypeError, ValueError, IndexError):
-        return None
-    if when.tzinfo is None:  # the obsolete date forms carry no zone: they mean GMT
-        when = when.replace(tzinfo=timezone.utc)
-    return max(now, when.timestamp())

@@ -7,13 +7,13 @@ import random
 import pytest
 
 from robotkit.clock import ManualClock
+from robotkit.headervalues import parse_retry_after
 from robotkit.outcome import Outcome, classify_status
 from robotkit.pacing import (
     Pacer,
     PacingError,
     PacingPolicy,
     host_key,
-    parse_retry_after,
 )
 from robotkit.reasons import Reason
 

@@ -43,12 +43,13 @@ import httpx
 
 from robotkit.clock import Clock, system_clock
 from robotkit.guard import Guard, GuardVerdict
+from robotkit.headervalues import parse_retry_after
 from robotkit.http.robots import AsyncRobotsChecker, RobotsChecker, RobotsOptions
 from robotkit.http.validators import ValidatorStore
 from robotkit.identity import Identity
 from robotkit.meta import PageMeta, RobotsDirectives, parse_page, parse_x_robots_tag
 from robotkit.outcome import NetworkErrorKind, Outcome, classify_status
-from robotkit.pacing import HostKey, Pacer, PacingPolicy, Ticket, host_key, parse_retry_after
+from robotkit.pacing import HostKey, Pacer, PacingPolicy, Ticket, host_key
 from robotkit.reasons import Decision, Reason
 from robotkit.robots.freshness import Validators
 from robotkit.robots.status import Hop

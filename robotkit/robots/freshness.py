@@ -11,10 +11,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from datetime import timezone
-from email.utils import parsedate_to_datetime
 
-from robotkit.pacing import parse_retry_after
+from robotkit.headervalues import parse_delay_seconds, parse_http_date, parse_retry_after
 
 DEFAULT_MIN_TTL = 60.0
 """Floor of a robots.txt's lifetime: at most one fetch a minute per origin."""
@@ -69,27 +67,6 @@ class Headers:
         return f"Headers({self._fields!r})"
 
 
-def parse_http_date(text: str | None) -> float | None:
-    """An HTTP-date (RFC 9110 section 5.6.7) as Unix seconds, or None if invalid."""
-    if not text:
-        return None
-    try:
-        parsed = parsedate_to_datetime(text.strip())
-    except (TypeError, ValueError, IndexError):
-        return None
-    if parsed.tzinfo is None:  # the obsolete forms carry no zone: they mean GMT
-        parsed = parsed.replace(tzinfo=timezone.utc)
-    return parsed.timestamp()
-
-
-def _seconds(text: str | None) -> float | None:
-    """delay-seconds (RFC 9111 section 1.2.2): digits only; absurdly many of
-    them read as infinity (float of a string never overflows)."""
-    if text is None or not text.strip().isdigit():
-        return None
-    return float(text.strip())
-
-
 def clamp(seconds: float, floor: float, ceiling: float = MAX_TTL) -> float:
     return max(floor, min(ceiling, seconds))
 
@@ -107,7 +84,7 @@ def lifetime(headers: Headers, now: float, floor: float = DEFAULT_MIN_TTL) -> fl
         return floor
     match = _MAX_AGE.search(control)
     if match:
-        age = _seconds(headers.single("age")) or 0.0
+        age = parse_delay_seconds(headers.single("age")) or 0.0
         return clamp(float(match.group(1)) - age, floor)
     if "expires" in headers:
         # RFC 9111 section 4.2: an Expires that cannot be read (or is repeated
@@ -126,7 +103,7 @@ def retry_after(headers: Headers, now: float) -> float | None:
     """Seconds to wait from a ``Retry-After`` (RFC 9110 section 10.2.3): a number
     of seconds or an HTTP-date; None when absent or unreadable."""
     text = headers.single("retry-after")
-    seconds = _seconds(text)
+    seconds = parse_delay_seconds(text)
     if seconds is not None:
         return seconds
     when = parse_retry_after(text, now)
