@@ -251,3 +251,61 @@ def test_subprocess_stdin_with_invalid_utf8(robots_file: Path) -> None:
     out = [json.loads(line) for line in run.stdout.splitlines()]
     assert [r["url"] for r in out] == ["http://a.test/caf\ufffd", "http://a.test/private/\ufffd"]
     assert [r["decision"] for r in out] == ["allow", "disallow"]
+
+
+# -- the trap guard runs before robots.txt -------------------------------------------
+
+
+def test_guard_refuses_trap_urls_before_any_robots_fetch(
+    httpserver: HTTPServer, capsys: pytest.CaptureFixture[str]
+) -> None:
+    httpserver.expect_request("/robots.txt").respond_with_data("User-agent: *\nAllow: /\n")
+    loop = httpserver.url_for("/a/b/a/b/a/b/")
+    long = httpserver.url_for("/" + "x" * 2100)
+    code = main(["check-url", loop, long, "--json"])
+    out = records(capsys.readouterr().out)
+    assert code == 1
+    assert [(r["reason"], r["decision"]) for r in out] == [
+        ("repeated-path", "disallow"),
+        ("url-too-long", "disallow"),
+    ]
+    assert str(out[0]["detail"]).startswith("repeated-path: /a/b repeated 3 times")
+    assert out[0]["robots_url"] == httpserver.url_for("/robots.txt")
+    assert httpserver.log == []  # refused on its shape: robots.txt was not even fetched
+
+
+def test_guard_look_alikes_still_reach_robots(
+    robots_file: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    urls = ["http://a.test/2024/01/01/post", "http://a.test/docs/v1/docs/v2/"]
+    code = main(["check-url", *urls, "--robots-file", str(robots_file), "--json"])
+    assert code == 0
+    assert [r["reason"] for r in records(capsys.readouterr().out)] == ["allowed", "allowed"]
+
+
+def test_blacklist_file(
+    robots_file: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    blacklist = tmp_path / "blacklist.txt"
+    blacklist.write_text("# traps we know\ndomain: calendar.test\nprefix: http://a.test/cgi-bin/\n")
+    urls = ["http://www.calendar.test/", "http://a.test/cgi-bin/x", "http://a.test/ok"]
+    args = ["check-url", *urls, "--robots-file", str(robots_file), "--json"]
+    code = main([*args, "--blacklist", str(blacklist)])
+    out = records(capsys.readouterr().out)
+    assert code == 1
+    assert [r["reason"] for r in out] == ["blacklisted", "blacklisted", "allowed"]
+
+
+@pytest.mark.parametrize("content", [None, "nonsense line without a kind\n"])
+def test_unusable_blacklist_is_one_line_and_exit_2(
+    robots_file: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], content: str | None
+) -> None:
+    blacklist = tmp_path / "blacklist.txt"
+    if content is not None:
+        blacklist.write_text(content)
+    args = ["check-url", "http://a.test/", "--robots-file", str(robots_file)]
+    code = main([*args, "--blacklist", str(blacklist)])
+    captured = capsys.readouterr()
+    assert code == 2
+    assert captured.out == ""
+    assert len(captured.err.strip().splitlines()) == 1 and "blacklist" in captured.err

@@ -15,12 +15,14 @@ from rich.table import Table
 
 from robotkit.cli import EXIT_USAGE, error
 from robotkit.clock import system_clock
+from robotkit.guard import Blacklist, BlacklistSyntaxError, Guard
 from robotkit.http.robots import DEFAULT_DEADLINE, AsyncRobotsChecker, RobotsOptions
 from robotkit.identity import DEFAULT_USER_AGENT, Identity, IdentityError
 from robotkit.reasons import Decision, Reason
 from robotkit.robots.freshness import DEFAULT_MIN_TTL
 from robotkit.robots.status import Profile
 from robotkit.robots.verdict import Verdict
+from robotkit.urls import InvalidURL, robots_url
 
 EXIT_DISALLOWED = 1
 EXIT_DEFERRED = 3
@@ -80,6 +82,11 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--input", metavar="FILE|-", help="read URLs, one per line")
     parser.add_argument("--json", action="store_true", help="JSON Lines output")
     parser.add_argument(
+        "--blacklist",
+        metavar="FILE",
+        help="trap-guard blacklist (lines: host:, domain:, prefix:, regex:, glob:)",
+    )
+    parser.add_argument(
         "--timeout",
         type=_positive,
         default=DEFAULT_DEADLINE,
@@ -89,13 +96,31 @@ def register(subparsers: Any) -> None:
     parser.set_defaults(handler=run)
 
 
-def guard_verdict(url: str) -> Verdict | None:
+def guard_verdict(guard: Guard, url: str) -> Verdict | None:
     """The trap guard's URL rules, consulted before robots.txt (DESIGN.md).
 
-    The single place where a guard verdict (e.g. ``path-too-deep``) would
-    short-circuit the robots.txt check; None means "no objection".
+    A URL the guard refuses (``repeated-path``, ``url-too-long``, a blacklist
+    entry, ...) is never worth a robots.txt fetch; None means "no objection".
+    The detail names the rule, so a refusal explains itself like a robots.txt one.
     """
-    return None
+    refusal = guard.check(url)
+    if refusal.allowed:
+        return None
+    try:
+        robots = robots_url(url)
+    except InvalidURL:
+        robots = None
+    # An unusable URL is reported as the robots engine reports one; every other
+    # refusal names the guard rule that made it.
+    rule = refusal.rule
+    label = f"{rule.value}: " if rule is not None and refusal.reason not in INVALID_REASONS else ""
+    return Verdict(
+        url=url,
+        decision=Decision.DISALLOW,
+        reason=refusal.reason,
+        robots_url=robots,
+        detail=f"{label}{refusal.detail}",
+    )
 
 
 def _read_input(source: str) -> list[str]:
@@ -111,10 +136,10 @@ def _read_input(source: str) -> list[str]:
 
 
 async def _check_all(
-    urls: Sequence[str], checker: AsyncRobotsChecker, progress: Callable[[], None]
+    urls: Sequence[str], checker: AsyncRobotsChecker, guard: Guard, progress: Callable[[], None]
 ) -> list[Verdict]:
     async def one(url: str) -> Verdict:
-        verdict = guard_verdict(url)
+        verdict = guard_verdict(guard, url)
         if verdict is None:
             verdict = await checker.check(url)
         progress()
@@ -126,12 +151,12 @@ async def _check_all(
         await checker.aclose()
 
 
-def _check(urls: Sequence[str], checker: AsyncRobotsChecker) -> list[Verdict]:
+def _check(urls: Sequence[str], checker: AsyncRobotsChecker, guard: Guard) -> list[Verdict]:
     if len(urls) <= PROGRESS_THRESHOLD or not sys.stderr.isatty():
-        return asyncio.run(_check_all(urls, checker, lambda: None))
+        return asyncio.run(_check_all(urls, checker, guard, lambda: None))
     with Progress(console=Console(stderr=True), transient=True) as bar:
         task = bar.add_task("checking", total=len(urls))
-        return asyncio.run(_check_all(urls, checker, lambda: bar.advance(task)))
+        return asyncio.run(_check_all(urls, checker, guard, lambda: bar.advance(task)))
 
 
 def _rule_text(verdict: Verdict) -> str:
@@ -199,6 +224,15 @@ def run(args: argparse.Namespace) -> int:
     if not urls:
         error("no URL given (as arguments or with --input)")
         return EXIT_USAGE
+    try:
+        blacklist = Blacklist.from_file(args.blacklist) if args.blacklist else None
+    except OSError as problem:
+        error(f"cannot read --blacklist {args.blacklist}: {problem.strerror or problem}")
+        return EXIT_USAGE
+    except BlacklistSyntaxError as problem:
+        error(str(problem))
+        return EXIT_USAGE
+    guard = Guard(blacklist=blacklist)
     if args.robots_file is not None:
         try:
             checker = AsyncRobotsChecker.from_file(args.robots_file, identity)
@@ -210,7 +244,7 @@ def run(args: argparse.Namespace) -> int:
             profile=Profile(args.profile), min_ttl=args.robots_min_ttl, deadline=args.timeout
         )
         checker = AsyncRobotsChecker(identity, options=options)
-    verdicts = _check(urls, checker)
+    verdicts = _check(urls, checker, guard)
     now = system_clock()
     if args.json:
         for verdict in verdicts:
