@@ -445,3 +445,14 @@ def test_robots_txt_redirect_to_loopback_refused(
         http.fetch(httpserver2.url_for("/page"))
     assert paths(httpserver) == []
     assert paths(httpserver2) == ["/robots.txt"]
+
+
+def test_thin_client_has_the_trap_guard_on_by_default(httpserver: HTTPServer) -> None:
+    httpserver.expect_request("/robots.txt").respond_with_data(ALLOW_ALL)
+    httpserver.expect_request("/cal/2024/").respond_with_data("fine")
+    with PoliteClient(BOT, delay=0.0, allow_private=True) as http:
+        assert http.fetch(httpserver.url_for("/cal/2024/")).status_code == 200
+        with pytest.raises(Disallowed) as caught:
+            http.fetch(httpserver.url_for("/cal/cal/cal/2024/"))
+    assert caught.value.reason is Reason.REPEATED_PATH
+    assert paths(httpserver) == ["/robots.txt", "/cal/2024/"]  # the trap URL was never sent

@@ -9,9 +9,11 @@ from typing import Any
 
 import httpx
 
+from robotkit.guard import Guard
 from robotkit.http.transport import (
     AsyncPoliteTransport,
     FetchFacts,
+    GuardHook,
     PoliteTransport,
     facts,
 )
@@ -44,8 +46,11 @@ class PoliteClient(httpx.Client):
     """``PoliteClient(identity)`` fetches politely with default settings;
     ``PoliteClient(transport=PoliteTransport(...))`` with yours.
 
-    ``delay`` and ``allow_private`` are shortcuts for the transport's settings when
-    no transport is given. Other keyword arguments go to ``httpx.Client``.
+    ``delay``, ``allow_private`` and ``guard`` are shortcuts for the transport's
+    settings when no transport is given; the trap guard is on by default (a fresh
+    :class:`robotkit.guard.Guard`), because a robot that follows links needs it on
+    every request and every redirect hop. Other keyword arguments go to
+    ``httpx.Client``.
     """
 
     def __init__(
@@ -55,10 +60,14 @@ class PoliteClient(httpx.Client):
         transport: PoliteTransport | None = None,
         delay: float | None = None,
         allow_private: bool = False,
+        guard: GuardHook | None = None,
         **kwargs: Any,
     ) -> None:
         self.polite = transport or PoliteTransport(
-            identity=identity, policy=_policy(delay), allow_private=allow_private
+            identity=identity,
+            policy=_policy(delay),
+            allow_private=allow_private,
+            guard=Guard() if guard is None else guard,
         )
         super().__init__(transport=self.polite, **_client_options(self.polite, kwargs))
 
@@ -81,10 +90,14 @@ class AsyncPoliteClient(httpx.AsyncClient):
         transport: AsyncPoliteTransport | None = None,
         delay: float | None = None,
         allow_private: bool = False,
+        guard: GuardHook | None = None,
         **kwargs: Any,
     ) -> None:
         self.polite = transport or AsyncPoliteTransport(
-            identity=identity, policy=_policy(delay), allow_private=allow_private
+            identity=identity,
+            policy=_policy(delay),
+            allow_private=allow_private,
+            guard=Guard() if guard is None else guard,
         )
         super().__init__(transport=self.polite, **_client_options(self.polite, kwargs))
 
