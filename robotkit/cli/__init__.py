@@ -11,6 +11,9 @@ import argparse
 import sys
 from collections.abc import Sequence
 from importlib import import_module
+from typing import IO
+
+from rich.console import Console
 
 from robotkit import __version__
 
@@ -48,3 +51,15 @@ def main(argv: Sequence[str] | None = None) -> int:
 def error(message: str) -> None:
     """One line on stderr, the form every subcommand uses for bad input."""
     print(f"robotkit: error: {message}", file=sys.stderr)
+
+
+REPORT_WIDTH = 120
+"""Tables printed to a pipe or file are this wide: rich would otherwise fall back
+to 80 columns and fold every reason code and URL into unreadable slivers."""
+
+
+def console(file: IO[str] | None = None) -> Console:
+    """A rich console for tables: the terminal's width on a terminal, else
+    :data:`REPORT_WIDTH`."""
+    out = Console(file=file)
+    return out if out.is_terminal else Console(file=file, width=REPORT_WIDTH)

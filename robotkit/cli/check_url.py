@@ -13,7 +13,7 @@ from rich.console import Console
 from rich.progress import Progress
 from rich.table import Table
 
-from robotkit.cli import EXIT_USAGE, error
+from robotkit.cli import EXIT_USAGE, console, error
 from robotkit.clock import system_clock
 from robotkit.guard import Blacklist, BlacklistSyntaxError, Guard
 from robotkit.http.robots import DEFAULT_DEADLINE, AsyncRobotsChecker, RobotsOptions
@@ -191,7 +191,7 @@ def _print_table(verdicts: Sequence[Verdict], now: float) -> None:
             _rule_text(verdict),
             wait_text,
         )
-    Console().print(table)
+    console().print(table)
 
 
 def exit_code(verdicts: Sequence[Verdict]) -> int:

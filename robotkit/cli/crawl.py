@@ -20,7 +20,7 @@ from rich.console import Console, Group, RenderableType
 from rich.live import Live
 from rich.table import Table
 
-from robotkit.cli import EXIT_USAGE, error
+from robotkit.cli import EXIT_USAGE, console, error
 from robotkit.cli.check_url import _non_negative, _positive, add_identity_options
 from robotkit.crawl import CrawlConfig, Crawler, CrawlEvent, CrawlSummary, is_loopback_url
 from robotkit.frontier import CheckpointError
@@ -202,7 +202,7 @@ def run(args: argparse.Namespace) -> int:
             on_event=_writer(out) if out is not None else None,
             state_dir=args.state,
         )
-        report = Console(file=sys.stderr if out is sys.stdout else sys.stdout)
+        report = console(sys.stderr if out is sys.stdout else sys.stdout)
         try:
             summary = asyncio.run(_crawl(crawler, args.max_pages))
         except CheckpointError as exc:

@@ -15,7 +15,6 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
-from rich.console import Console
 from rich.table import Table
 
 from robotkit import traps
@@ -121,6 +120,7 @@ def result_table(results: list[SiteResult]) -> Table:
 
 def run(args: argparse.Namespace) -> int:
     from robotkit.cli import EXIT_USAGE, error
+    from robotkit.cli import console as report_console
 
     names = args.sites or traps.names()
     unknown = [name for name in names if name not in traps.SITES]
@@ -129,7 +129,7 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     began = time.monotonic()
     results = asyncio.run(crawl_all(names, DEMO_CONFIG))
-    console = Console()
+    console = report_console()
     console.print(result_table(results))
     passed = sum(result.passed for result in results)
     console.print(

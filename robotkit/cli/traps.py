@@ -16,11 +16,10 @@ import threading
 from types import FrameType
 from typing import Any
 
-from rich.console import Console
 from rich.table import Table
 
 from robotkit import traps
-from robotkit.cli import EXIT_USAGE, error
+from robotkit.cli import EXIT_USAGE, console, error
 from robotkit.traps.base import PageKind, SeenRequest
 
 
@@ -54,7 +53,7 @@ def list_handler(args: argparse.Namespace) -> int:
     for name in traps.names():
         site = traps.get(name)
         table.add_row(name, site.summary, str(site.caught_by[0]) if site.caught_by else "-")
-    Console().print(table)
+    console().print(table)
     return 0
 
 
