@@ -1,5 +1,106 @@
-"""robotkit: the politeness layer a web robot embeds."""
+"""robotkit: the politeness layer a web robot embeds.
+
+The names below are the public API; the modules behind them may move. They are
+loaded on first use (PEP 562), so ``import robotkit`` stays cheap and the pure core
+never drags in the network shell.
+"""
 
 from __future__ import annotations
 
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
 __version__ = "0.1.0"
+
+_EXPORTS = {
+    "Clock": "robotkit.clock",
+    "ManualClock": "robotkit.clock",
+    "system_clock": "robotkit.clock",
+    "Decision": "robotkit.reasons",
+    "Reason": "robotkit.reasons",
+    "Identity": "robotkit.identity",
+    "IdentityError": "robotkit.identity",
+    "InvalidURL": "robotkit.urls",
+    "NormalizePolicy": "robotkit.urls",
+    "NormalizedURL": "robotkit.urls",
+    "Origin": "robotkit.urls",
+    "normalize": "robotkit.urls",
+    "RobotsRules": "robotkit.robots.rules",
+    "Profile": "robotkit.robots.status",
+    "Verdict": "robotkit.robots.verdict",
+    "RobotsChecker": "robotkit.http.robots",
+    "AsyncRobotsChecker": "robotkit.http.robots",
+    "RobotsOptions": "robotkit.http.robots",
+    "PoliteTransport": "robotkit.http.transport",
+    "AsyncPoliteTransport": "robotkit.http.transport",
+    "Disallowed": "robotkit.http.transport",
+    "Deferred": "robotkit.http.transport",
+    "PoliteClient": "robotkit.http.client",
+    "AsyncPoliteClient": "robotkit.http.client",
+    "Guard": "robotkit.guard",
+    "GuardConfig": "robotkit.guard",
+    "Frontier": "robotkit.frontier",
+    "Crawler": "robotkit.crawl",
+    "CrawlConfig": "robotkit.crawl",
+}
+
+__all__ = [
+    "AsyncPoliteClient",
+    "AsyncPoliteTransport",
+    "AsyncRobotsChecker",
+    "Clock",
+    "CrawlConfig",
+    "Crawler",
+    "Decision",
+    "Deferred",
+    "Disallowed",
+    "Frontier",
+    "Guard",
+    "GuardConfig",
+    "Identity",
+    "IdentityError",
+    "InvalidURL",
+    "ManualClock",
+    "NormalizePolicy",
+    "NormalizedURL",
+    "Origin",
+    "PoliteClient",
+    "PoliteTransport",
+    "Profile",
+    "Reason",
+    "RobotsChecker",
+    "RobotsOptions",
+    "RobotsRules",
+    "Verdict",
+    "__version__",
+    "normalize",
+    "system_clock",
+]
+
+if TYPE_CHECKING:
+    from robotkit.clock import Clock, ManualClock, system_clock
+    from robotkit.crawl import CrawlConfig, Crawler
+    from robotkit.frontier import Frontier
+    from robotkit.guard import Guard, GuardConfig
+    from robotkit.http.client import AsyncPoliteClient, PoliteClient
+    from robotkit.http.robots import AsyncRobotsChecker, RobotsChecker, RobotsOptions
+    from robotkit.http.transport import AsyncPoliteTransport, Deferred, Disallowed, PoliteTransport
+    from robotkit.identity import Identity, IdentityError
+    from robotkit.reasons import Decision, Reason
+    from robotkit.robots.rules import RobotsRules
+    from robotkit.robots.status import Profile
+    from robotkit.robots.verdict import Verdict
+    from robotkit.urls import InvalidURL, NormalizedURL, NormalizePolicy, Origin, normalize
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'robotkit' has no attribute {name!r}")
+    value = getattr(import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)
