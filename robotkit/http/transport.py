@@ -39,6 +39,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, TypeVar
 
+import httpcore
 import httpx
 
 from robotkit.clock import Clock, system_clock
@@ -797,6 +798,93 @@ class PacedTransport(httpx.BaseTransport):
         """The inner transport belongs to the polite transport, which closes it."""
 
 
+_DEADLINE = threading.local()
+"""``at``: the ``time.monotonic()`` by which the response this thread is reading
+must be complete, or None. Sync httpcore reads in the caller's thread, so a
+thread-local reaches every socket operation of exactly that request."""
+
+
+def _bounded(timeout: float | None) -> float | None:
+    """A socket operation's timeout cut to the time left before this thread's
+    response deadline, so that no number of slow reads (a server dripping its
+    headers on a reused keep-alive connection) can outlast the deadline."""
+    deadline: float | None = getattr(_DEADLINE, "at", None)
+    if deadline is None:
+        return timeout
+    left = deadline - time.monotonic()
+    if left <= 0:
+        raise httpcore.ReadTimeout("the response deadline has passed")
+    return left if timeout is None else min(timeout, left)
+
+
+class _DeadlineStream(httpcore.NetworkStream):
+    """A network stream whose every read and write ends by the response deadline."""
+
+    def __init__(self, inner: httpcore.NetworkStream) -> None:
+        self.inner = inner
+
+    def read(self, max_bytes: int, timeout: float | None = None) -> bytes:
+        return self.inner.read(max_bytes, _bounded(timeout))
+
+    def write(self, buffer: bytes, timeout: float | None = None) -> None:
+        self.inner.write(buffer, _bounded(timeout))
+
+    def close(self) -> None:
+        self.inner.close()
+
+    def start_tls(
+        self,
+        ssl_context: Any,
+        server_hostname: str | None = None,
+        timeout: float | None = None,
+    ) -> httpcore.NetworkStream:
+        upgraded = self.inner.start_tls(ssl_context, server_hostname, _bounded(timeout))
+        return _DeadlineStream(upgraded)
+
+    def get_extra_info(self, info: str) -> Any:
+        return self.inner.get_extra_info(info)
+
+
+class _DeadlineBackend(httpcore.NetworkBackend):
+    """httpcore's network backend, with the streams it opens bounded by the
+    deadline of the response being read (outside a polite request: unchanged)."""
+
+    def __init__(self, inner: httpcore.NetworkBackend) -> None:
+        self.inner = inner
+
+    def connect_tcp(
+        self,
+        host: str,
+        port: int,
+        timeout: float | None = None,
+        local_address: str | None = None,
+        socket_options: Any = None,
+    ) -> httpcore.NetworkStream:
+        stream = self.inner.connect_tcp(
+            host, port, _bounded(timeout), local_address, socket_options
+        )
+        return _DeadlineStream(stream)
+
+    def connect_unix_socket(
+        self, path: str, timeout: float | None = None, socket_options: Any = None
+    ) -> httpcore.NetworkStream:
+        return _DeadlineStream(
+            self.inner.connect_unix_socket(path, _bounded(timeout), socket_options)
+        )
+
+    def sleep(self, seconds: float) -> None:
+        self.inner.sleep(seconds)
+
+
+def _bound_by_deadline(transport: httpx.BaseTransport) -> None:
+    """Put :class:`_DeadlineBackend` under an httpx transport's connection pool
+    (httpx has no public hook for it); other transports keep the watchdog only."""
+    pool = getattr(transport, "_pool", None)
+    backend = getattr(pool, "_network_backend", None)
+    if isinstance(backend, httpcore.NetworkBackend) and not isinstance(backend, _DeadlineBackend):
+        pool._network_backend = _DeadlineBackend(backend)  # type: ignore[union-attr]
+
+
 class _Watchdog:
     """Shuts the sockets of a request down at its deadline, so that a server
     dripping headers or body cannot hold a blocking read past it."""
@@ -871,6 +959,7 @@ class PoliteTransport(_PoliteBase, httpx.BaseTransport):
             parse_html,
         )
         self.inner = inner if inner is not None else httpx.HTTPTransport()
+        _bound_by_deadline(self.inner)
         self.slots = _SyncSlots(self.core)
         self.resolver = resolver
         self.robots_transport = PacedTransport(
@@ -926,6 +1015,7 @@ class PoliteTransport(_PoliteBase, httpx.BaseTransport):
                     user_trace(name, info)
 
             request.extensions["trace"] = trace
+            outer_deadline, _DEADLINE.at = getattr(_DEADLINE, "at", None), deadline
             try:
                 inner = self.inner.handle_request(request)
                 try:
@@ -946,10 +1036,12 @@ class PoliteTransport(_PoliteBase, httpx.BaseTransport):
             except BaseException as error:
                 answered = isinstance(error, httpx.DecodingError)
                 self.slots.release(ticket, status if answered else None, headers, error)
-                if watchdog.fired.is_set() and not isinstance(error, ResponseTooSlow):
+                late = isinstance(error, httpx.TimeoutException) and time.monotonic() >= deadline
+                if (watchdog.fired.is_set() or late) and not isinstance(error, ResponseTooSlow):
                     raise _too_slow(request, timeout) from error
                 raise
             finally:
+                _DEADLINE.at = outer_deadline
                 request.extensions.pop("trace", None)
                 if user_trace is not None:
                     request.extensions["trace"] = user_trace
