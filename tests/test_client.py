@@ -541,3 +541,34 @@ def test_headers_dripped_on_a_reused_connection_are_cut_at_the_deadline() -> Non
     assert server.paths == ["/robots.txt", "/page", "/drip"]
     assert server.connections == 1
     assert not server.drip_finished
+
+
+@pytest.mark.parametrize(
+    ("url", "reason"),
+    [
+        ("not a url", Reason.INVALID_URL),
+        ("http://", Reason.INVALID_URL),
+        ("http://[bad/", Reason.INVALID_URL),
+        ("http://exa mple.com/", Reason.INVALID_URL),
+        ("http://example.org:99999/", Reason.INVALID_URL),
+        ("http://\x00x/", Reason.INVALID_URL),
+        ("", Reason.INVALID_URL),
+        ("ftp://example.org/", Reason.UNSUPPORTED_SCHEME),
+        ("javascript:alert(1)", Reason.UNSUPPORTED_SCHEME),
+    ],
+)
+def test_malformed_url_is_refused_with_its_reason(
+    httpserver: HTTPServer, url: str, reason: Reason
+) -> None:
+    with client() as http, pytest.raises(Disallowed) as caught:
+        http.fetch(url)
+    assert caught.value.reason is reason
+    assert caught.value.url == url  # as given, not as httpx reshaped it
+    assert paths(httpserver) == []
+
+
+def test_host_with_an_empty_label_is_a_dns_error_not_a_traceback() -> None:
+    """``a..b`` passes URL parsing but cannot be IDNA-encoded for the resolver."""
+    with client() as http, pytest.raises(httpx.ConnectError) as caught:
+        http.fetch("http://a..b/")
+    assert classify_error(caught.value) is NetworkErrorKind.DNS

@@ -12,13 +12,15 @@ import httpx
 from robotkit.guard import Guard
 from robotkit.http.transport import (
     AsyncPoliteTransport,
+    Disallowed,
     FetchFacts,
     GuardHook,
     PoliteTransport,
     facts,
 )
 from robotkit.identity import Identity
-from robotkit.pacing import PacingPolicy
+from robotkit.pacing import PacingPolicy, host_key
+from robotkit.urls import InvalidURL
 
 
 def _policy(delay: float | None) -> PacingPolicy | None:
@@ -35,6 +37,16 @@ def _client_options(
     kwargs.setdefault("max_redirects", polite.core.limits.max_redirects + 1)
     kwargs.setdefault("headers", polite.identity.headers())
     return kwargs
+
+
+def _checked(url: str) -> str:
+    """``url`` if a robot can fetch it; else :class:`Disallowed` (``invalid-url`` or
+    ``unsupported-scheme``) naming the URL as given, before httpx reshapes it."""
+    try:
+        host_key(url)
+    except InvalidURL as error:
+        raise Disallowed(url, error.reason, error.detail) from None
+    return url
 
 
 def _referer(referer: str | None) -> dict[str, str] | None:
@@ -72,8 +84,9 @@ class PoliteClient(httpx.Client):
         super().__init__(transport=self.polite, **_client_options(self.polite, kwargs))
 
     def fetch(self, url: str, *, referer: str | None = None, **kwargs: Any) -> httpx.Response:
-        """GET ``url`` as found on the page ``referer``."""
-        return self.get(url, headers=_referer(referer), **kwargs)
+        """GET ``url`` as found on the page ``referer``; a malformed URL raises
+        :class:`Disallowed` before anything is sent."""
+        return self.get(_checked(url), headers=_referer(referer), **kwargs)
 
     @staticmethod
     def facts(response: httpx.Response) -> FetchFacts:
@@ -102,8 +115,9 @@ class AsyncPoliteClient(httpx.AsyncClient):
         super().__init__(transport=self.polite, **_client_options(self.polite, kwargs))
 
     async def fetch(self, url: str, *, referer: str | None = None, **kwargs: Any) -> httpx.Response:
-        """GET ``url`` as found on the page ``referer``."""
-        return await self.get(url, headers=_referer(referer), **kwargs)
+        """GET ``url`` as found on the page ``referer``; a malformed URL raises
+        :class:`Disallowed` before anything is sent."""
+        return await self.get(_checked(url), headers=_referer(referer), **kwargs)
 
     @staticmethod
     def facts(response: httpx.Response) -> FetchFacts:

@@ -137,9 +137,13 @@ def classify_error(error: BaseException) -> NetworkErrorKind:
     if isinstance(error, (httpx.TimeoutException, TimeoutError)):
         return NetworkErrorKind.TIMEOUT
     text = str(error).lower()
-    if isinstance(error, socket.gaierror) or any(
-        marker in text
-        for marker in ("name or service", "nodename", "getaddrinfo", "name resolution")
+    if (
+        isinstance(error, socket.gaierror)
+        or isinstance(error.__cause__, (socket.gaierror, UnicodeError))
+        or any(
+            marker in text
+            for marker in ("name or service", "nodename", "getaddrinfo", "name resolution")
+        )
     ):
         return NetworkErrorKind.DNS
     if "ssl" in text or "certificate" in text or "tls" in text:
@@ -548,7 +552,7 @@ class _Core:
         addresses = _literal(key[0])
         if addresses is None:
             resolved = yield _Resolve(key[0], key[1])
-            if isinstance(resolved, OSError):
+            if isinstance(resolved, (OSError, UnicodeError)):
                 message = f"cannot resolve {key[0]}: {resolved}"
                 raise httpx.ConnectError(message, request=request) from resolved
             addresses = list(resolved)  # type: ignore[call-overload]
@@ -984,7 +988,7 @@ class PoliteTransport(_PoliteBase, httpx.BaseTransport):
                 if isinstance(step, _Resolve):
                     try:
                         answer = self.resolver(step.host, step.port)
-                    except OSError as error:
+                    except (OSError, UnicodeError) as error:  # "a..b": an empty IDNA label
                         answer = error
                 elif isinstance(step, _Robots):
                     assert self.robots is not None
@@ -1221,7 +1225,7 @@ class AsyncPoliteTransport(_PoliteBase, httpx.AsyncBaseTransport):
                 if isinstance(step, _Resolve):
                     try:
                         answer = await self._resolve(step.host, step.port)
-                    except OSError as error:
+                    except (OSError, UnicodeError) as error:  # "a..b": an empty IDNA label
                         answer = error
                 elif isinstance(step, _Robots):
                     assert self.robots is not None
