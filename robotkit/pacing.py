@@ -62,13 +62,18 @@ class PacingPolicy:
     backoff_factor: float = 2.0
     backoff_max: float = 300.0
     """The cap on exponential backoff."""
+    max_hosts: int = 10_000
+    """Hosts remembered before the pacer forgets those whose state is back to a new
+    host's (idle past their gap, no backoff, hold, robots.txt pace or skip): a long
+    crawl over many hosts does not grow the table without end, and forgetting such
+    a host changes no answer. Hosts that still carry a rule are always kept."""
 
     def __post_init__(self) -> None:
         if self.delay < 0 or not math.isfinite(self.delay):
             raise ValueError("delay must be a finite number >= 0")
         if self.max_crawl_delay < 0:
             raise ValueError("max_crawl_delay must be >= 0")
-        if self.per_host_concurrency < 1 or self.max_in_flight < 1:
+        if self.per_host_concurrency < 1 or self.max_in_flight < 1 or self.max_hosts < 1:
             raise ValueError("concurrency limits must be >= 1")
         if self.jitter < 0:
             raise ValueError("jitter must be >= 0")
@@ -138,12 +143,37 @@ class Pacer:
         self.rng = rng or random.Random()
         self._hosts: dict[HostKey, HostState] = {}
         self._in_flight = 0
+        self._prune_at = self.policy.max_hosts
 
     def state(self, host: HostKey) -> HostState:
         state = self._hosts.get(host)
         if state is None:
+            if len(self._hosts) >= self._prune_at:
+                self._forget_idle()
             state = self._hosts[host] = HostState()
         return state
+
+    def __len__(self) -> int:
+        """Hosts the pacer currently remembers."""
+        return len(self._hosts)
+
+    def _forget_idle(self) -> None:
+        """Drop every host whose state answers exactly as a new host's would. The
+        next pruning waits until the table has doubled, so the cost per new host
+        stays constant even when most hosts must be kept."""
+        now = self.clock()
+        for host in [h for h, state in self._hosts.items() if self._is_fresh(state, now)]:
+            del self._hosts[host]
+        self._prune_at = max(self.policy.max_hosts, 2 * len(self._hosts))
+
+    def _is_fresh(self, state: HostState, now: float) -> bool:
+        if state.in_flight or state.failures or state.robots_gap or state.skip_reason is not None:
+            return False
+        if now < state.hold_until:
+            return False
+        return state.last_end is None or now >= state.last_end + self.policy.delay + (
+            state.jitter_extra
+        )
 
     @property
     def in_flight(self) -> int:

@@ -194,3 +194,38 @@ def test_cancel_frees_slot_counts_for_spacing_but_not_health(clock: ManualClock)
     pacer.cancel(pacer.start(H))
     assert pacer.state(H).failures == 1 and pacer.in_flight == 0
     assert pacer.wait_time(H) == pytest.approx(2.0)  # still backed off from the end
+
+
+def test_host_table_forgets_only_hosts_back_to_a_new_hosts_state() -> None:
+    idle = [(f"idle{n}.example", 80) for n in range(3)]
+    failing, slow, busy = ("fail.example", 80), ("slow.example", 80), ("busy.example", 80)
+    held = ("held.example", 80)
+    kept = (failing, slow, busy, held)
+    newcomer = ("new.example", 80)
+
+    def seven_hosts(clock: ManualClock) -> Pacer:
+        pacer = Pacer(clock, PacingPolicy(delay=1.0, max_hosts=7))
+        for host in idle:
+            pacer.finish(pacer.start(host), Outcome.OK)
+        pacer.finish(pacer.start(failing), Outcome.SERVER_ERROR)
+        assert pacer.apply_robots(slow, 20.0) is None
+        pacer.finish(pacer.start(slow), Outcome.OK)
+        pacer.start(busy)
+        pacer.hold(held, clock() + 60.0)  # e.g. its robots.txt was deferred
+        assert len(pacer) == 7
+        return pacer
+
+    within_gap = seven_hosts(ManualClock())
+    within_gap.state(newcomer)
+    assert len(within_gap) == 8  # every idle host is still inside its gap: all kept
+
+    clock = ManualClock()
+    pacer = seven_hosts(clock)
+    clock.advance(1.0)  # the idle hosts' gaps are over; the others still carry a rule
+    before = {host: pacer.wait_time(host) for host in kept}
+    pacer.state(newcomer)
+    assert set(pacer._hosts) == {*kept, newcomer}
+    assert {host: pacer.wait_time(host) for host in kept} == before
+    assert pacer.gap(slow) == 20.0 and pacer.state(failing).failures == 1
+    assert pacer.in_flight == 1 and pacer.state(busy).in_flight == 1
+    assert pacer.wait_time(idle[0]) == 0.0  # a forgotten host is a new host again
