@@ -24,7 +24,9 @@ so (:class:`robotkit.content.LinkAction`): demoted URLs wait in a second, lower
 tier that is served only when the first tier is empty, and that tier stops being
 served after ``stale_limit`` pages in a row from it brought nothing new. A page
 whose first children are mostly duplicates (an article linking to its own print,
-AMP and dated copies) has its remaining children demoted too. This is what lets
+AMP and dated copies) has its remaining children demoted too, and so do links of
+a URL template whose fetched pages were mostly duplicates anywhere on the host
+(every story linking to a ``?a=1`` copy of the next one). This is what lets
 the crawl fetch every page of an endless pagination whose list pages look alike,
 and still stop after a handful of empty pages.
 
@@ -647,20 +649,25 @@ class Crawler:
             self.main.seen.add(normalize(url, self.guard.policy).key)
 
     def _demote(self, entry: FrontierEntry) -> bool:
-        """Whether the page that linked ``entry`` has shown more duplicates than new
-        pages among its children, overall or among children of ``entry``'s URL
-        template (a shop page's items are new, its ``?color=`` links are not)."""
+        """Whether more duplicates than new pages were found so far among the
+        children of the page that linked ``entry``, among its children of
+        ``entry``'s URL template (a shop page's items are new, its ``?color=``
+        links are not), or among links of that template anywhere on the host
+        (``/news/{n}?a={n}``, one per story, each a copy of its story)."""
         if entry.referer is None:
             return False
-        for group in (entry.referer, self._group(entry)):
+        for group in self._groups(entry):
             stats = self._children.get(group)
             if stats is not None and stats.duplicates > stats.novel:
                 return True
         return False
 
     @staticmethod
-    def _group(entry: FrontierEntry) -> str:
-        return f"{entry.referer} {url_template(entry.key)}"
+    def _groups(entry: FrontierEntry) -> tuple[str, str, str]:
+        """The sibling groups of a linked URL: its referer, its referer and URL
+        template, its URL template (which names the origin, so it is per host)."""
+        template = url_template(entry.key) or entry.key
+        return (f"from {entry.referer}", f"from {entry.referer} {template}", f"all {template}")
 
     def _like_referer(self, referer: str | None, simhash: int) -> bool:
         """A page within ``similar_distance`` bits of the page that linked it (a
@@ -715,7 +722,7 @@ class Crawler:
                     self.main.park_host(entry.host, signal.reason)
                     self.demoted.park_host(entry.host, signal.reason)
             if entry.referer is not None:
-                for group in (entry.referer, self._group(entry)):
+                for group in self._groups(entry):
                     stats = self._children.setdefault(group, _ChildStats())
                     if novel:
                         stats.novel += 1

@@ -6,10 +6,12 @@ import asyncio
 import itertools
 from collections import defaultdict
 from collections.abc import Callable
+from dataclasses import replace
 
 import pytest
 
 from robotkit import traps
+from robotkit.cli import demo
 from robotkit.crawl import CrawlConfig, Crawler, CrawlEvent, EventKind, crawl, is_loopback_url
 from robotkit.identity import Identity
 from robotkit.reasons import Reason
@@ -22,6 +24,17 @@ IDENTITY = Identity(user_agent=UA, from_=FROM)
 FAST = CrawlConfig(
     max_pages=300, delay=0.01, allow_private=True, response_timeout=1.0, max_defer=0.0
 )
+PACED = replace(FAST, delay=0.03)
+SLACK = 0.005
+"""Seconds the server thread may read its clock early or late."""
+
+
+def gaps_per_host(site: RunningSite) -> list[float]:
+    """Seconds between consecutive requests to the same host, as the server saw them."""
+    times: dict[int, list[float]] = defaultdict(list)
+    for request in site.requests_seen:
+        times[request.host].append(request.time)
+    return [b - a for t in times.values() for a, b in itertools.pairwise(sorted(t))]
 
 
 def run(site: RunningSite, config: CrawlConfig = FAST) -> tuple[Crawler, list[CrawlEvent]]:
@@ -38,10 +51,17 @@ def test_every_trap_site_is_crawled_completely_and_the_trap_avoided(
     # The tarpit drips faster here, so the 1 s response deadline is what cuts it.
     options = {"drip_interval": 0.05, "stall_seconds": 5.0} if name == "tarpit" else {}
     site = trap_site(name, **options)
-    crawler, events = run(site)
+    crawler, events = run(site, PACED)
     score = site.score()
     assert score.complete, score.missing
     assert score.trap_fetched <= 10, score.trap_targets
+    # The site's docs name exactly the rules that fired on its trap URLs.
+    assert set(demo.trap_reasons(site, events)) == set(site.site.caught_by)
+    if site.site.caught_by:
+        assert demo.trap_reasons(site, events)[site.site.caught_by[0]] > 0
+    # Pacing, from the server's clock: never two requests to a host closer than
+    # the delay (robots.txt, redirect hops and soft-404 probes included).
+    assert min(gaps_per_host(site), default=PACED.delay) >= PACED.delay - SLACK
     # It ended by itself: not by the page budget, nothing left to fetch.
     assert not crawler.summary.budget_spent
     assert crawler.summary.queued_left == 0
@@ -202,3 +222,21 @@ def test_max_depth_limits_links_away_from_the_seed(
     too_deep = [e for e in events if e.reason is Reason.DEPTH_LIMIT]
     assert too_deep and all(e.depth == 2 and e.event is EventKind.SKIPPED for e in too_deep)
     assert not any(r.target.startswith("/events/2024") for r in site.requests_seen)
+
+
+def test_copies_found_under_one_url_template_demote_its_links_across_pages(
+    trap_site: Callable[..., RunningSite],
+) -> None:
+    """growing-query links every story to ``/news/{n+1}?a=1``, a copy: once the
+    first such link proved a copy, the others (found on other stories) wait in the
+    demoted tier, which closes after two stale pages. Without the host-wide
+    template group each story's copy link is fetched: 9 trap pages."""
+    site = trap_site("growing-query")
+    _, events = run(site)
+    score = site.score()
+    assert score.complete, score.missing
+    copies = [t for t in score.trap_targets if t.startswith("/news/")]
+    assert len(copies) == 1, copies
+    assert score.trap_fetched <= 5, score.trap_targets
+    skipped = [e for e in events if e.event is EventKind.SKIPPED and "?a=1" in e.url]
+    assert len(skipped) == 5 and {e.reason for e in skipped} == {Reason.DUPLICATE_CONTENT}
