@@ -142,7 +142,10 @@ class TrapSite(ABC):
     name: str
     summary: str
     caught_by: tuple[Reason, ...]
-    """The robotkit rules that keep a crawler out, strongest first."""
+    """The reason codes robotkit's crawler gives for this site's trap URLs, the one
+    that does most of the work first: exactly those that show up when the crawler
+    meets the site (the crawl tests check it). Rules that would catch the trap
+    further on are named in the module docstring."""
     start_path: str = "/"
     legitimate_pages: frozenset[str]
     """Targets (path and query, on the main host) a good crawler must fetch."""

@@ -17,9 +17,11 @@ How a naive crawler falls in
     sees the same ten products, re-sorted.
 
 What catches it in robotkit
-    ``too-many-params``, ``duplicate-url`` (normalization sorts parameters, so
-    click order stops mattering) and ``duplicate-content`` (a re-sorted list has the
-    same words), with ``host-budget`` as the last line.
+    ``duplicate-content`` (a filtered or re-sorted list has the same words, so the
+    links of the first few list pages are demoted, then dropped) and
+    ``duplicate-url`` (normalization sorts parameters, so click order stops
+    mattering). Behind them: ``too-many-params`` for a URL with more than 32
+    parameters, and ``host-budget`` when it is set.
 
 Legitimate part: the home page, ``/shop`` without parameters and the ten product
 pages. Trap part: ``/shop`` with any query.
@@ -62,7 +64,7 @@ def with_param(pairs: list[tuple[str, str]], key: str, value: str) -> str:
 class Facets(TrapSite):
     name = "facets"
     summary = "facet and sort links: color x size x sort x order x view, in any order"
-    caught_by = (Reason.TOO_MANY_PARAMS, Reason.DUPLICATE_URL, Reason.DUPLICATE_CONTENT)
+    caught_by = (Reason.DUPLICATE_CONTENT, Reason.DUPLICATE_URL)
 
     legitimate_pages = LEGIT
 

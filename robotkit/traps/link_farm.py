@@ -17,9 +17,10 @@ How a naive crawler falls in
     the crawl.
 
 What catches it in robotkit
-    ``off-scope`` (``robotkit crawl`` stays on its seeds' hosts), ``trap-host``
-    (many hosts serving the same content are flagged as one trap),
-    ``host-budget`` and ``duplicate-content``.
+    ``off-scope``: ``robotkit crawl`` stays on its seeds' hosts, so not one farm
+    page is fetched. A crawler that does follow other hosts needs the novelty
+    tracker (a host whose pages are nearly all duplicates is parked as
+    ``trap-host``), ``duplicate-content`` and a ``host-budget``.
 
 Legitimate part: the home page and five pages on the main host (127.0.0.1); the
 home page also links to three "partner" hosts of the farm. Trap part: every page
@@ -50,7 +51,7 @@ LINKS_PER_PAGE = 12
 class LinkFarm(TrapSite):
     name = "link-farm"
     summary = "19 hosts (127.0.0.2-20) of identical pages linking to each other"
-    caught_by = (Reason.OFF_SCOPE, Reason.TRAP_HOST, Reason.HOST_BUDGET)
+    caught_by = (Reason.OFF_SCOPE,)
 
     def __init__(self, farm_hosts: int = 19, first_host: int = 2) -> None:
         if not 1 <= farm_hosts <= 250 or first_host + farm_hosts > 256:

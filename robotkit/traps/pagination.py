@@ -13,8 +13,11 @@ How a naive crawler falls in
     It follows ``page=6``, ``page=7``, ... each a new URL and a 200, forever.
 
 What catches it in robotkit
-    ``duplicate-content`` (every page past the end is the same empty list) and
-    ``soft-404`` (an empty result page answered with 200), then ``depth-limit``.
+    ``duplicate-content``: every page past the end is the same empty list. List
+    pages look alike, so their "next" links wait in a lower tier that is served
+    once everything else is done and abandoned after two pages in a row brought
+    nothing new: pages 1 to 5 are still fetched, as their items are new. Behind
+    it: the novelty tracker, and ``depth-limit`` when ``--max-depth`` is set.
 
 Legitimate part: the home page, pages 1 to 5 of the list and the ten items they
 show. Trap part: ``/list?page=N`` for any other N (also 0 and negatives).
@@ -47,7 +50,7 @@ _LIST = re.compile(r"^/list\?page=(-?\d+)$")
 class Pagination(TrapSite):
     name = "pagination"
     summary = "?page=N always has a next link; past page 5 the pages are empty"
-    caught_by = (Reason.DUPLICATE_CONTENT, Reason.SOFT_404, Reason.DEPTH_LIMIT)
+    caught_by = (Reason.DUPLICATE_CONTENT,)
 
     legitimate_pages = LEGIT
 

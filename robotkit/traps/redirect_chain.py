@@ -15,8 +15,11 @@ How a naive crawler falls in
     location as a new URL to crawl, which starts a fresh chain from there.
 
 What catches it in robotkit
-    ``redirect-limit`` (hops per chain), ``url-too-long`` and ``repeated-path`` on
-    the locations.
+    ``repeated-path``: the trap guard checks every redirect location before it is
+    requested, and ``/go/start/more/more/more`` repeats a segment three times, so
+    the chain is cut after three requests and the location is not queued.
+    ``redirect-limit`` (more than 5 hops) and ``url-too-long`` stop chains that
+    grow without repeating a segment.
 
 Legitimate part: the home page, four pages, and ``/final.html``, reached through a
 short legitimate chain ``/moved.html`` -> ``/moved-again.html`` -> ``/final.html``
@@ -46,7 +49,7 @@ TRAP_ROOT = "/go/start"
 class RedirectChain(TrapSite):
     name = "redirect-chain"
     summary = "each redirect appends a segment: /go/start -> /go/start/more -> .../more/more"
-    caught_by = (Reason.REDIRECT_LIMIT, Reason.URL_TOO_LONG, Reason.REPEATED_PATH)
+    caught_by = (Reason.REPEATED_PATH,)
 
     legitimate_pages = LEGIT
 

@@ -16,8 +16,10 @@ How a naive crawler falls in
     to the client).
 
 What catches it in robotkit
-    ``redirect-loop`` (a URL seen twice in one chain) and ``redirect-limit`` (more
-    hops than allowed).
+    ``redirect-loop``: a chain that comes back to a URL it already visited is
+    abandoned before that URL is requested again, so each loop costs one request
+    per URL in it (2 + 1 + 5 = 8 here). ``redirect-limit`` (more than 5 hops)
+    stops a loop longer than that first.
 
 Legitimate part: the home page, four pages, and ``/new-home.html``, reached through
 one legitimate permanent redirect from ``/old-home.html`` (neither trap nor page:
@@ -48,7 +50,7 @@ LOOPS.update({f"/loop/ring/{n}": f"/loop/ring/{(n + 1) % RING}" for n in range(R
 class RedirectLoop(TrapSite):
     name = "redirect-loop"
     summary = "redirects that never end: /loop/a <-> /loop/b, a self-redirect, a ring of 5"
-    caught_by = (Reason.REDIRECT_LOOP, Reason.REDIRECT_LIMIT)
+    caught_by = (Reason.REDIRECT_LOOP,)
 
     legitimate_pages = LEGIT
 

@@ -17,7 +17,11 @@ How a naive crawler falls in
     relative links, one level deeper each time.
 
 What catches it in robotkit
-    ``repeated-path`` (``sub/sub/``), ``path-too-deep`` and ``duplicate-content``.
+    ``soft-404``, in the demo: the crawler asks the site for a URL in ``/guide/``
+    that cannot exist (a probe), the catch-all answers it with the guide template,
+    and every deeper page that looks like that answer is a not-found page in
+    disguise whose links are dropped. Behind it: ``duplicate-content`` (the
+    template again), ``repeated-path`` (``sub/sub/sub/``) and ``path-too-deep``.
 
 Legitimate part: the home page, ``/guide/`` and its real pages (``sub/``,
 ``install.html``, ``config.html``) and ``/about.html``. Trap part: any other path
@@ -39,7 +43,7 @@ LEGIT = frozenset(["/", "/about.html", GUIDE, *(GUIDE + href for href, _ in GUID
 class RelativeLoop(TrapSite):
     name = "relative-loop"
     summary = 'a relative link href="sub/" on every page: /guide/sub/sub/sub/...'
-    caught_by = (Reason.REPEATED_PATH, Reason.PATH_TOO_DEEP, Reason.DUPLICATE_CONTENT)
+    caught_by = (Reason.SOFT_404,)
 
     legitimate_pages = LEGIT
 

@@ -68,7 +68,7 @@ def has_session(target: str) -> bool:
 class SessionIds(TrapSite):
     name = "session-ids"
     summary = "a fresh session id in every link (;jsessionid= in the path, ?sid= in the query)"
-    caught_by = (Reason.DUPLICATE_URL, Reason.DUPLICATE_CONTENT)
+    caught_by = (Reason.DUPLICATE_URL,)
 
     legitimate_pages = LEGIT
 

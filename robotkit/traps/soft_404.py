@@ -16,8 +16,8 @@ How a naive crawler falls in
 
 What catches it in robotkit
     ``soft-404``: fetch a URL that cannot exist and compare: pages that look like
-    that answer are not-found pages in disguise. ``duplicate-content`` as the
-    fallback.
+    that answer (same title and much the same text) are not-found pages in
+    disguise, and their links are dropped. ``duplicate-content`` is the fallback.
 
 Legitimate part: the home page and five real pages. Trap part: every other path,
 including one dead link on the home page (``/old-page.html``).
@@ -45,7 +45,7 @@ LEGIT = frozenset(["/", *PAGES])
 class Soft404(TrapSite):
     name = "soft-404"
     summary = "any path answers 200 'not found' with fresh links to more missing pages"
-    caught_by = (Reason.SOFT_404, Reason.DUPLICATE_CONTENT)
+    caught_by = (Reason.SOFT_404,)
 
     legitimate_pages = LEGIT
 
