@@ -23,6 +23,7 @@ from robotkit.guard import GuardVerdict
 from robotkit.http.client import PoliteClient
 from robotkit.http.robots import RobotsOptions
 from robotkit.http.transport import (
+    DEFAULT_MAX_BODY,
     AddressPolicy,
     AddressRefused,
     Deferred,
@@ -285,6 +286,32 @@ def test_guard_hook_and_scope(httpserver: HTTPServer) -> None:
     assert paths(httpserver) == []
 
 
+def test_endless_body_is_cut_at_the_default_cap_and_not_read_further(
+    httpserver: HTTPServer,
+) -> None:
+    """A body far above the default 10 MiB cap: the response holds exactly the cap,
+    is marked truncated, and the server was never made to send it all."""
+    total = 64 * 1024 * 1024
+    sent: list[int] = []
+
+    def endless(request: Request) -> Response:
+        def body() -> Iterator[bytes]:
+            chunk = b"y" * 65536
+            for _ in range(total // len(chunk)):
+                sent.append(len(chunk))
+                yield chunk
+
+        return Response(body(), content_type="application/octet-stream")
+
+    httpserver.expect_request("/robots.txt").respond_with_data(ALLOW_ALL)
+    httpserver.expect_request("/huge").respond_with_handler(endless)
+    with client(limits=FetchLimits()) as http:
+        huge = http.fetch(httpserver.url_for("/huge"))
+    assert len(huge.content) == DEFAULT_MAX_BODY == 10 * 1024 * 1024
+    assert facts(huge).truncated and facts(huge).body_bytes == DEFAULT_MAX_BODY
+    assert sum(sent) < total
+
+
 def test_body_cap_and_gzip_bomb(httpserver: HTTPServer) -> None:
     httpserver.expect_request("/robots.txt").respond_with_data(ALLOW_ALL)
     httpserver.expect_request("/big").respond_with_data(b"x" * 1_000_000)
@@ -302,24 +329,32 @@ def test_body_cap_and_gzip_bomb(httpserver: HTTPServer) -> None:
     assert small.content == b"hello" and not facts(small).truncated
 
 
-def drip(request: Request) -> Response:
-    """A tarpit: one byte every 50 ms for 5 s."""
+class Drip:
+    """A tarpit: one byte every 50 ms for 5 s. ``finished`` is set only if the
+    server got to send its last byte, i.e. the client did not cut it off."""
 
-    def body() -> Iterator[bytes]:
-        for _ in range(100):
-            time.sleep(0.05)
-            yield b"."
+    def __init__(self) -> None:
+        self.finished = False
 
-    return Response(body(), content_type="text/plain")
+    def __call__(self, request: Request) -> Response:
+        def body() -> Iterator[bytes]:
+            for _ in range(100):
+                time.sleep(0.05)
+                yield b"."
+            self.finished = True
+
+        return Response(body(), content_type="text/plain")
 
 
 def test_drip_feeding_server_cut_off(httpserver: HTTPServer) -> None:
     httpserver.expect_request("/robots.txt").respond_with_data(ALLOW_ALL)
+    drip = Drip()
     httpserver.expect_request("/drip").respond_with_handler(drip)
     httpserver.expect_request("/after").respond_with_data("fine")
     with client(limits=FetchLimits(response_timeout=0.5)) as http:
         with pytest.raises(ResponseTooSlow):
             http.fetch(httpserver.url_for("/drip"))
+        assert not drip.finished  # cut off, not read to the end and then refused
         state = http.polite.pacer.state((httpserver.host, httpserver.port))
         assert state.failures == 1 and state.in_flight == 0
         assert http.fetch(httpserver.url_for("/after"), timeout=5).text == "fine"

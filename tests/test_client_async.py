@@ -11,7 +11,7 @@ from collections.abc import Callable
 import httpx
 import pytest
 from pytest_httpserver import HTTPServer
-from test_client import ALLOW_ALL, Events, drip, timed  # the sync tests' server helpers
+from test_client import ALLOW_ALL, Drip, Events, timed  # the sync tests' server helpers
 from werkzeug import Response
 
 from robotkit.http.client import AsyncPoliteClient
@@ -138,6 +138,7 @@ def test_async_redirect_into_disallowed_and_to_private(
 
 def test_async_drip_cut_off_and_body_cap(httpserver: HTTPServer) -> None:
     httpserver.expect_request("/robots.txt").respond_with_data(ALLOW_ALL)
+    drip = Drip()
     httpserver.expect_request("/drip").respond_with_handler(drip)
     httpserver.expect_request("/bomb").respond_with_data(
         gzip.compress(b"a" * 2_000_000), headers={"Content-Encoding": "gzip"}
@@ -148,6 +149,7 @@ def test_async_drip_cut_off_and_body_cap(httpserver: HTTPServer) -> None:
         async with client(limits=limits) as http:
             with pytest.raises(ResponseTooSlow):
                 await http.fetch(httpserver.url_for("/drip"))
+            assert not drip.finished  # cut off, not read to the end
             return await http.fetch(httpserver.url_for("/bomb"))
 
     bomb = asyncio.run(main())
