@@ -89,9 +89,12 @@ class GuardConfig:
       (Drupal multisite serves ``/sites/example.com/files/``); a second occurrence
       (``/x/example.com/y/example.com/``) means a scheme-less relative link keeps
       being re-resolved.
-    - ``auto_blacklist_after`` 25 distinct URLs with trap signals under one region
-      (host plus ``auto_blacklist_depth`` directory segments, default 1) blacklist
-      that region: enough that a handful of broken links never cost a directory.
+    - ``auto_blacklist_after`` 25 trap signals under one region blacklist that
+      region: enough that a handful of broken links never cost a directory. A
+      region is either the query variants of one page (``http://x/shop?``, counting
+      distinct URLs) or a directory (host plus ``auto_blacklist_depth`` directory
+      segments, default 1, counting distinct paths), so that facets of one page
+      never cost the rest of its host (:meth:`Guard.report_trap_signal`).
     """
 
     max_url_length: int | None = 2083
@@ -296,11 +299,16 @@ def _norm_host(host: str) -> str:
 
 def _norm_prefix(prefix: str) -> str:
     """A URL prefix normalized like the keys it is compared with (RFC 3986 section
-    6.2.2); left as written if it is not a whole URL."""
+    6.2.2); left as written if it is not a whole URL. A prefix ending in ``?``
+    (``http://x/shop?``: the query variants of ``/shop``, not ``/shopping``) keeps
+    it, though normalizing drops an empty query."""
     try:
-        return normalize_key(prefix)
+        norm = normalize_key(prefix)
     except InvalidURL:
         return prefix
+    if prefix.endswith("?") and "?" not in norm:
+        norm += "?"
+    return norm
 
 
 class Blacklist:
@@ -507,43 +515,70 @@ class Guard:
 
     def report_trap_signal(self, url: str | NormalizedURL, reason: Reason) -> BlacklistEntry | None:
         """Count a trap signal (duplicate content, a soft 404, a parked template, a
-        refused trap URL) against the URL's region; returns the automatic blacklist
-        entry when this signal crosses the threshold, else ``None``. The same URL
-        counts once. Invalid URLs are ignored."""
+        refused trap URL) against the URL's regions; returns the automatic blacklist
+        entry when this signal crosses the threshold, else ``None``. Invalid URLs
+        are ignored.
+
+        Two regions, finest first (:meth:`regions_of`). A URL with a query counts
+        towards the query variants of its page (``http://x/shop?``), each distinct
+        URL once; every URL counts towards its directory (:meth:`region_of`), each
+        distinct *path* once. So a faceted ``/shop?color=...&size=...`` that keeps
+        yielding duplicates blacklists ``/shop?`` and leaves the host's other pages
+        alone, while 25 trap paths under ``/cal/`` still blacklist ``/cal/``."""
         threshold = self.config.auto_blacklist_after
         norm = self._normalized(url)
         if threshold is None or norm is None:
             return None
-        region = self.region_of(norm)
-        signals = self._signals.get(region)
-        if signals is None:
-            if self.blacklist.match(region, norm.host) is not None:
-                return None
-            signals = self._signals[region] = _RegionSignals()
-        digest = blake2b(norm.key.encode("utf-8", "surrogatepass"), digest_size=8).digest()
-        if digest in signals.urls:
-            return None
-        signals.urls.add(digest)
-        signals.reasons[reason] += 1
-        total = len(signals.urls)
-        if total < threshold:
-            return None
-        breakdown = ", ".join(f"{n} {r.value}" for r, n in signals.reasons.most_common())
-        entry = BlacklistEntry(
-            BlacklistKind.AUTO, region, f"auto: {total} trap signals under {region} ({breakdown})"
-        )
-        self.blacklist.add(entry)
-        del self._signals[region]
-        return entry
+        found = None
+        for region, item in self._counted(norm):
+            signals = self._signals.get(region)
+            if signals is None:
+                if self.blacklist.match(region, norm.host) is not None:
+                    continue
+                signals = self._signals[region] = _RegionSignals()
+            digest = blake2b(item.encode("utf-8", "surrogatepass"), digest_size=8).digest()
+            if digest in signals.urls:
+                continue
+            signals.urls.add(digest)
+            signals.reasons[reason] += 1
+            total = len(signals.urls)
+            if total < threshold:
+                continue
+            breakdown = ", ".join(f"{n} {r.value}" for r, n in signals.reasons.most_common())
+            what = "URLs" if region.endswith("?") else "paths"
+            source = f"auto: trap signals on {total} {what} under {region} ({breakdown})"
+            entry = BlacklistEntry(BlacklistKind.AUTO, region, source)
+            self.blacklist.add(entry)
+            del self._signals[region]
+            found = found or entry
+        return found
 
     def signal_count(self, url: str | NormalizedURL) -> int:
-        """How many distinct signalled URLs the region of ``url`` has so far."""
+        """How many distinct signals the finest region of ``url`` holds so far (its
+        page's query variants if it has a query, else its directory)."""
         norm = self._normalized(url)
-        signals = self._signals.get(self.region_of(norm)) if norm is not None else None
+        if norm is None:
+            return 0
+        signals = self._signals.get(self.regions_of(norm)[0])
         return len(signals.urls) if signals is not None else 0
 
+    def regions_of(self, norm: NormalizedURL) -> tuple[str, ...]:
+        """The auto-blacklist regions a URL counts towards, finest first: for a URL
+        with a query, the query variants of its page (``http://x/shop?``, a
+        blacklist prefix that covers ``/shop?a=1`` but neither ``/shop`` nor
+        ``/shopping``); then its directory (:meth:`region_of`)."""
+        return tuple(region for region, _ in self._counted(norm))
+
+    def _counted(self, norm: NormalizedURL) -> list[tuple[str, str]]:
+        """Each region of ``norm`` with what counts once in it."""
+        path = f"{norm.origin}{norm.path}"
+        regions = [(self.region_of(norm), path)]
+        if norm.query is not None:
+            regions.insert(0, (f"{path}?", norm.key))
+        return regions
+
     def region_of(self, norm: NormalizedURL) -> str:
-        """The auto-blacklist region of a URL: its origin plus the first
+        """The directory region of a URL: its origin plus the first
         ``auto_blacklist_depth`` directory segments (never the last segment of a path
         without a trailing slash, which names a page, not a directory)."""
         segments = path_segments(norm.path)

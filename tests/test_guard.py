@@ -97,6 +97,14 @@ def test_legitimate_look_alikes_pass(url: str) -> None:
     assert (verdict.reason, verdict.rule, verdict.detail) == (Reason.ALLOWED, None, "")
 
 
+def test_url_too_long_default_is_2083_characters_of_the_key() -> None:
+    base = "http://ex.com/"
+    at_limit = base + "x" * (2083 - len(base))
+    assert len(at_limit) == 2083 and Guard().check(at_limit).allowed
+    verdict = Guard().check(at_limit + "y")
+    assert (verdict.reason, verdict.detail) == (Reason.URL_TOO_LONG, "2084 characters > 2083")
+
+
 def test_fragment_repetition_is_a_trap_in_the_path_only() -> None:
     assert not Guard().check("http://ex.com/a/a/a#frag").allowed
     assert Guard().check("http://ex.com/p#a/a/a").allowed
@@ -242,7 +250,7 @@ domain: spam.example
 prefix: HTTP://Ex.com/cgi-bin/
 regex: [?&]sort=[^&]*&.*sort=
 glob: *://*/print/*
-
+prefix: http://ex.com/find?
 """
 
 
@@ -263,6 +271,10 @@ glob: *://*/print/*
         ("http://shop.ex/list?sort=a&page=2", False, None),
         ("http://ex.com/print/article-1", True, 6),
         ("http://ex.com/printer/article-1", False, None),
+        ("http://ex.com/find?q=1", True, 7),
+        ("http://ex.com/find", False, None),
+        ("http://ex.com/finder?q=1", False, None),
+        ("http://ex.com/go?to=http://ex.com/cgi-bin/x", False, None),
     ],
 )
 def test_blacklist_file_rules(url: str, blocked: bool, source_line: int | None) -> None:
@@ -278,7 +290,7 @@ def test_blacklist_from_file_and_code(tmp_path: Path) -> None:
     file = tmp_path / "blacklist.txt"
     file.write_text(BLACKLIST_TEXT, encoding="utf-8")
     blacklist = Blacklist.from_file(file)
-    assert len(blacklist) == 5
+    assert len(blacklist) == 6
     blacklist.add(BlacklistEntry(BlacklistKind.HOST, "bad.example"))
     verdict = Guard(blacklist=blacklist).check("http://bad.example/")
     assert verdict.reason is Reason.BLACKLISTED
@@ -320,7 +332,8 @@ def test_region_is_blacklisted_after_enough_distinct_signals() -> None:
     assert entry.kind is BlacklistKind.AUTO
     assert entry.pattern == "http://x.ex/cal/"
     assert entry.source == (
-        "auto: 5 trap signals under http://x.ex/cal/ (4 duplicate-content, 1 repeated-path)"
+        "auto: trap signals on 5 paths under http://x.ex/cal/"
+        " (4 duplicate-content, 1 repeated-path)"
     )
     verdict = guard.check("http://x.ex/cal/2030/01")
     assert (verdict.allowed, verdict.reason, verdict.rule) == (
@@ -328,7 +341,7 @@ def test_region_is_blacklisted_after_enough_distinct_signals() -> None:
         Reason.BLACKLISTED,
         Rule.AUTO_BLACKLIST,
     )
-    assert "5 trap signals under http://x.ex/cal/" in verdict.detail
+    assert "trap signals on 5 paths under http://x.ex/cal/" in verdict.detail
     # Neighbours of the region are untouched.
     assert guard.check("http://x.ex/blog/post").allowed
     assert guard.check("http://x.ex/calendar/").allowed
@@ -340,8 +353,62 @@ def test_region_is_blacklisted_after_enough_distinct_signals() -> None:
 def test_root_pages_count_against_the_host_region() -> None:
     guard = Guard(GuardConfig(auto_blacklist_after=3, auto_blacklist_depth=1))
     for i in range(3):
-        entry = guard.report_trap_signal(f"http://x.ex/search?q={i}", Reason.DUPLICATE_CONTENT)
+        entry = guard.report_trap_signal(f"http://x.ex/page-{i}", Reason.DUPLICATE_CONTENT)
     assert entry is not None and entry.pattern == "http://x.ex/"
+    assert not guard.check("http://x.ex/about").allowed
+
+
+def test_facets_of_one_page_blacklist_that_page_s_queries_not_the_host() -> None:
+    """A faceted shop page at the root keeps yielding duplicates: its query space is
+    blacklisted after 25 signals (the default), and the host's other pages, the page
+    itself and a look-alike path stay allowed."""
+    guard = Guard()
+    entries = []
+    for i in range(25):
+        url = f"http://x.ex/shop?color={i}&size={i % 3}"
+        entries.append(guard.report_trap_signal(url, Reason.DUPLICATE_CONTENT))
+    assert entries[:-1] == [None] * 24
+    entry = entries[-1]
+    assert entry is not None and entry.pattern == "http://x.ex/shop?"
+    assert entry.source == (
+        "auto: trap signals on 25 URLs under http://x.ex/shop? (25 duplicate-content)"
+    )
+    verdict = guard.check("http://x.ex/shop?color=99")
+    assert (verdict.reason, verdict.rule) == (Reason.BLACKLISTED, Rule.AUTO_BLACKLIST)
+    for legit in (
+        "http://x.ex/",
+        "http://x.ex/shop",
+        "http://x.ex/shopping?color=1",
+        "http://x.ex/about",
+        "http://x.ex/blog/post-1",
+        "http://x.ex/search?q=shoes",
+    ):
+        assert guard.check(legit).allowed, legit
+    # The facets counted as one path of the root directory, not 25.
+    assert guard.signal_count("http://x.ex/about") == 1
+
+
+def test_query_signals_in_a_directory_count_distinct_paths() -> None:
+    guard = Guard(GuardConfig(auto_blacklist_after=3))
+    for i in range(2):
+        assert guard.report_trap_signal(f"http://x.ex/p/list?f={i}", Reason.SOFT_404) is None
+    assert guard.signal_count("http://x.ex/p/list?f=9") == 2
+    assert guard.signal_count("http://x.ex/p/other") == 1
+    assert guard.report_trap_signal("http://x.ex/p/a?x=1", Reason.SOFT_404) is None
+    entry = guard.report_trap_signal("http://x.ex/p/b", Reason.SOFT_404)
+    assert entry is not None and entry.pattern == "http://x.ex/p/"
+    assert not guard.check("http://x.ex/p/c").allowed
+    assert guard.check("http://x.ex/q/c").allowed
+
+
+def test_regions_of() -> None:
+    guard = Guard()
+    assert guard.regions_of(normalize("http://x.ex/a/b?q=1")) == (
+        "http://x.ex/a/b?",
+        "http://x.ex/a/",
+    )
+    assert guard.regions_of(normalize("http://x.ex/a/b")) == ("http://x.ex/a/",)
+    assert guard.regions_of(normalize("http://x.ex/?q=1")) == ("http://x.ex/?", "http://x.ex/")
 
 
 def test_auto_blacklist_depth_and_disable() -> None:
