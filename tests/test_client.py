@@ -133,16 +133,22 @@ def test_crawl_delay_above_ceiling_skips_host(httpserver: HTTPServer) -> None:
 def test_retry_after_holds_the_host(httpserver: HTTPServer, status: int) -> None:
     events: Events = []
     timed(httpserver, events, "/robots.txt", lambda: Response(ALLOW_ALL))
-    answers = iter([Response("slow down", status=status, headers={"Retry-After": "1"})])
-    timed(httpserver, events, "/page", lambda: next(answers, Response("ok")))
+    timed(
+        httpserver,
+        events,
+        "/page",
+        lambda: Response("slow down", status=status, headers={"Retry-After": "1"}),
+    )
+    timed(httpserver, events, "/other", lambda: Response("ok"))
     with client() as http:
         first = http.fetch(httpserver.url_for("/page"))
         assert facts(first).retry_at is not None
         assert facts(first).outcome is (
             Outcome.RATE_LIMITED if status == 429 else Outcome.SERVER_ERROR
         )
-        second = http.fetch(httpserver.url_for("/page"))
+        second = http.fetch(httpserver.url_for("/other"))  # the whole host is held
     assert second.status_code == 200
+    assert [path for _, path, _, _ in events] == ["/robots.txt", "/page", "/other"]
     assert events[2][2] - events[1][3] >= 1.0
 
 
@@ -214,6 +220,37 @@ def test_redirect_into_disallowed_path_not_followed(httpserver: HTTPServer) -> N
     assert caught.value.reason is Reason.ROBOTS_DISALLOW
     assert [hop.url for hop in caught.value.redirects] == [httpserver.url_for("/start")]
     assert paths(httpserver) == ["/robots.txt", "/start"]
+
+
+def test_redirect_hops_are_judged_by_the_guard_and_the_scope(
+    httpserver: HTTPServer, httpserver2: HTTPServer
+) -> None:
+    """Like a first request, a redirect target is refused by the trap guard or the
+    scope, and never sent."""
+
+    def guard(url: str) -> GuardVerdict | None:
+        if "calendar" in url:
+            return GuardVerdict(url, False, Reason.REPEATED_PATH, detail="test")
+        return None
+
+    httpserver.expect_request("/robots.txt").respond_with_data(ALLOW_ALL)
+    httpserver.expect_request("/to-trap").respond_with_data(
+        "", status=302, headers={"Location": "/calendar/2024"}
+    )
+    httpserver.expect_request("/to-other-host").respond_with_data(
+        "", status=302, headers={"Location": httpserver2.url_for("/x")}
+    )
+    in_scope = httpserver.url_for("/")
+    with client(guard=guard, scope=lambda url: url.startswith(in_scope)) as http:
+        with pytest.raises(Disallowed) as trap:
+            http.fetch(httpserver.url_for("/to-trap"))
+        assert trap.value.reason is Reason.REPEATED_PATH
+        with pytest.raises(Disallowed) as scope:
+            http.fetch(httpserver.url_for("/to-other-host"))
+        assert scope.value.reason is Reason.OFF_SCOPE
+        assert [hop.url for hop in scope.value.redirects] == [httpserver.url_for("/to-other-host")]
+    assert paths(httpserver) == ["/robots.txt", "/to-trap", "/to-other-host"]
+    assert paths(httpserver2) == []
 
 
 def test_redirect_chain_recorded_and_loops_and_limit_refused(httpserver: HTTPServer) -> None:
