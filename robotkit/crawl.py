@@ -282,7 +282,9 @@ class Crawler:
     ``on_event`` receives each :class:`CrawlEvent` as it is decided. ``state_dir``
     makes the crawl resumable: the frontier (with its journal) and the counters are
     kept there, and a crawler started on a directory that holds a crawl continues
-    it (nothing recorded is fetched again). ``transport`` replaces the inner httpx
+    it (nothing recorded is fetched again). The content index, soft-404 probes,
+    novelty windows and the guard's automatic blacklist are not kept: a resumed
+    crawl learns them again from the pages it fetches next. ``transport`` replaces the inner httpx
     transport (tests, proxies); ``clock`` is the wall clock.
     """
 

@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
+import io
 import json
+import os
+import pty
+import re
 import signal
 import subprocess
 import sys
@@ -13,8 +18,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from rich.console import Console
 
 from robotkit.cli import main
+from robotkit.cli.crawl import CrawlDisplay, WaitingHost
+from robotkit.crawl import CrawlConfig, Crawler
 from robotkit.reasons import Reason
 from robotkit.traps.base import RunningSite
 
@@ -181,3 +189,77 @@ def test_profile_decides_what_a_403_robots_txt_means(
     assert main(argv) == 0
     assert sum(page_requests(site).values()) == pages
     assert site.score().complete and site.score().trap_fetched == 0
+
+
+def render(renderable: object, width: int = 110) -> str:
+    """Render for a colour terminal, as Live would, and strip the escapes."""
+    buffer = io.StringIO()
+    Console(file=buffer, force_terminal=True, width=width).print(renderable)
+    text = buffer.getvalue()
+    assert "\x1b[" in text  # styled for a terminal
+    return re.sub(r"\x1b\[[0-9;]*m", "", text)
+
+
+def test_live_display_shows_pages_queue_waiting_hosts_and_trap_signals(
+    trap_site: Callable[..., RunningSite],
+) -> None:
+    """Render the display while a real crawl runs, as ``Live`` does four times a
+    second: a paced host shows up as waiting, and the soft 404s as trap signals."""
+    site = trap_site("soft-404")
+    config = CrawlConfig(max_pages=50, delay=0.05, allow_private=True, max_defer=0.0)
+    crawler = Crawler([site.start_url], config)
+    display = CrawlDisplay(crawler, 50)
+    frames: list[str] = []
+    waits: list[WaitingHost] = []
+
+    async def crawl_and_watch() -> None:
+        task = asyncio.create_task(crawler.run())
+        while not task.done():
+            waits.extend(display.waiting_hosts())
+            frames.append(render(display))
+            await asyncio.sleep(0.01)
+        await task
+
+    asyncio.run(crawl_and_watch())
+    host = site.base_url.removeprefix("http://")
+    assert any(w.why == "pacing" and host in w.host and 0 < w.seconds <= 0.05 for w in waits)
+    paced = [f for f in frames if "pacing" in f and host in f]
+    assert paced, frames[-1]
+    assert "hosts waiting" in paced[0] and "queued" in paced[0]
+    last = render(display)
+    assert f"pages {crawler.pages}/50" in last
+    assert re.search(r"soft-404 \d+", last), last
+    assert "trap signals" in last
+
+
+def test_live_display_runs_on_a_terminal(
+    trap_site: Callable[..., RunningSite], tmp_path: Path
+) -> None:
+    """stderr on a pseudo-terminal: the crawl draws the live panel there (cursor
+    movements, the panel's sections) and prints the summary table on stdout."""
+    site = trap_site("robots-rules")
+    leader, follower = pty.openpty()
+    command = [sys.executable, "-m", "robotkit", "crawl", site.start_url, "--delay", "0.05"]
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=follower, text=True)
+    os.close(follower)
+    drawn = b""
+    try:
+        while True:
+            try:
+                chunk = os.read(leader, 65536)
+            except OSError:  # EIO: the child closed the terminal
+                break
+            if not chunk:
+                break
+            drawn += chunk
+        stdout, _ = proc.communicate(timeout=30)
+    finally:
+        os.close(leader)
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 0
+    screen = drawn.decode("utf-8", "replace")
+    assert "\x1b[" in screen and "robotkit crawl" in screen
+    assert "hosts waiting" in screen and "trap signals" in screen
+    assert "Traceback" not in screen
+    assert "pages fetched" in stdout

@@ -1,8 +1,16 @@
 """``robotkit crawl``: a polite breadth-first crawl of the seeds' hosts (DESIGN.md).
 
-One JSON line per URL decision with ``--output``, a live display on a terminal, a
-summary table at the end. ``--state DIR`` checkpoints the crawl and resumes it when
-the same command is run again; Ctrl-C saves the state and exits (status 130).
+One JSON line per URL decision with ``--output``; on a terminal, a live panel on
+stderr (:class:`CrawlDisplay`: pages against the budget, the queue, the hosts held
+back and why, the trap signals so far); a summary table at the end. ``--state DIR``
+checkpoints the crawl and resumes it when the same command is run again; Ctrl-C
+saves the state and exits (status 130).
+
+A resumed crawl keeps its frontier (queues, seen set, parked URLs, per-host
+counts) and its counters; what it learned about content (page fingerprints,
+soft-404 probes, novelty windows, the guard's automatic blacklist) is not saved
+and starts empty, so it is learned again from the next pages: no recorded URL is
+fetched twice, but a trap already recognised may cost a few pages again.
 """
 
 from __future__ import annotations
@@ -12,12 +20,14 @@ import asyncio
 import json
 import signal
 import sys
-from collections import Counter
 from contextlib import ExitStack
+from dataclasses import dataclass
 from typing import IO, Any
 
 from rich.console import Console, Group, RenderableType
 from rich.live import Live
+from rich.panel import Panel
+from rich.progress_bar import ProgressBar
 from rich.table import Table
 
 from robotkit.cli import EXIT_USAGE, console, error
@@ -73,7 +83,10 @@ def register(subparsers: Any) -> None:
         "--output", metavar="FILE.jsonl", help="one JSON line per URL decision ('-': stdout)"
     )
     parser.add_argument(
-        "--state", metavar="DIR", help="checkpoint here; rerun the command to resume"
+        "--state",
+        metavar="DIR",
+        help="checkpoint the frontier and counters here; rerun the command to resume "
+        "(page fingerprints and trap signals are learned again)",
     )
     parser.add_argument(
         "--allow-private",
@@ -84,39 +97,84 @@ def register(subparsers: Any) -> None:
     parser.set_defaults(handler=run)
 
 
-class _Display:
-    """The live view on a terminal: progress, queue, hosts waiting, trap signals."""
+@dataclass(frozen=True)
+class WaitingHost:
+    """One host the crawl is holding back: why, and for how many more seconds."""
+
+    host: str
+    why: str
+    seconds: float
+
+
+class CrawlDisplay:
+    """The live view on a terminal (a rich renderable, redrawn by :class:`Live`):
+    pages against the budget, the queue, the hosts held back and why, and the trap
+    signals the crawl has seen. It only reads the crawler's state."""
+
+    MAX_HOSTS = 5
+    MAX_SIGNALS = 3
 
     def __init__(self, crawler: Crawler, budget: int) -> None:
         self.crawler = crawler
         self.budget = budget
 
-    def __rich__(self) -> Group:
+    def waiting_hosts(self) -> list[WaitingHost]:
+        """Hosts not ready yet, soonest first; a host whose wait is over is not
+        waiting any more, whatever the last reason recorded for it."""
+        crawler = self.crawler
+        now = crawler.clock()
+        waiting = []
+        for origin, why in list(crawler.waiting.items()):
+            ready = max(crawler.main.ready_at(origin), crawler.demoted.ready_at(origin))
+            if ready > now:
+                waiting.append(WaitingHost(str(origin), why, ready - now))
+        return sorted(waiting, key=lambda w: (w.seconds, w.host))
+
+    def __rich__(self) -> Panel:
         crawler, summary = self.crawler, self.crawler.summary
         main, low = crawler.main.stats(), crawler.demoted.stats()
-        head = Table.grid(padding=(0, 2))
-        head.add_row(
+        counts = Table.grid(padding=(0, 2))
+        counts.add_row(
             f"[bold]pages[/] {crawler.pages}/{self.budget}",
+            f"failed {summary.failed}",
             f"queued {main.queued} (+{low.queued} demoted)",
             f"in flight {main.in_flight + low.in_flight}",
             f"parked {main.parked + low.parked}",
             f"probes {summary.probes}",
         )
-        skipped = ", ".join(f"{r.value} {n}" for r, n in summary.skipped.most_common(5))
-        now = crawler.clock()
-        waiting = Counter(
-            why
-            for host, why in crawler.waiting.items()
-            if max(crawler.main.ready_at(host), crawler.demoted.ready_at(host)) > now
+        # In a grid row, so that the bar ends its line (alone it does not).
+        bar = Table.grid(expand=True)
+        bar.add_row(
+            ProgressBar(total=max(self.budget, 1), completed=min(crawler.pages, self.budget))
         )
-        hosts = ", ".join(f"{n} {why}" for why, n in waiting.most_common()) or "none"
-        rows: list[RenderableType] = [
-            head,
-            f"skipped: {skipped or 'none'}",
-            f"hosts waiting: {hosts}",
-        ]
-        rows += [f"[yellow]trap[/] {signal}" for signal in summary.trap_signals[-3:]]
-        return Group(*rows)
+        parts: list[RenderableType] = [counts, bar]
+
+        waiting = self.waiting_hosts()
+        hosts = Table(title="hosts waiting", title_justify="left", expand=True, box=None)
+        hosts.add_column("host", overflow="fold")
+        hosts.add_column("why")
+        hosts.add_column("for", justify="right")
+        for host in waiting[: self.MAX_HOSTS]:
+            hosts.add_row(host.host, host.why, f"{host.seconds:.1f}s")
+        if len(waiting) > self.MAX_HOSTS:
+            hosts.add_row(f"... {len(waiting) - self.MAX_HOSTS} more", "", "")
+        if not waiting:
+            hosts.add_row("[dim]none[/]", "", "")
+        parts.append(hosts)
+
+        signals = Table(
+            title="trap signals", title_justify="left", expand=True, box=None, show_header=False
+        )
+        signals.add_column("signal", overflow="fold")
+        found = [*summary.flagged.most_common(), *summary.skipped.most_common()]
+        if found:
+            signals.add_row(", ".join(f"{reason.value} {n}" for reason, n in found[:6]))
+        for signal_text in summary.trap_signals[-self.MAX_SIGNALS :]:
+            signals.add_row(f"[yellow]{signal_text}[/]")
+        if not found and not summary.trap_signals:
+            signals.add_row("[dim]none yet[/]")
+        parts.append(signals)
+        return Panel(Group(*parts), title="robotkit crawl", title_align="left")
 
 
 def summary_table(summary: CrawlSummary) -> Group:
@@ -233,8 +291,15 @@ async def _crawl(crawler: Crawler, budget: int) -> CrawlSummary:
     loop.add_signal_handler(signal.SIGTERM, crawler.stop)
     try:
         if sys.stderr.isatty():
-            console = Console(file=sys.stderr)
-            with Live(_Display(crawler, budget), console=console, refresh_per_second=4):
+            # stdout is left alone: with ``--output -`` it carries the JSON lines.
+            display = CrawlDisplay(crawler, budget)
+            live = Live(
+                display,
+                console=Console(file=sys.stderr),
+                refresh_per_second=4,
+                redirect_stdout=False,
+            )
+            with live:
                 return await crawler.run()
         return await crawler.run()
     finally:
