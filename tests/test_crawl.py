@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import socket
+import threading
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import replace
@@ -15,7 +17,7 @@ from robotkit.cli import demo
 from robotkit.crawl import CrawlConfig, Crawler, CrawlEvent, EventKind, crawl, is_loopback_url
 from robotkit.identity import Identity
 from robotkit.reasons import Reason
-from robotkit.traps.base import RunningSite
+from robotkit.traps.base import RunningSite, target_of
 from robotkit.traps.robots_sites import RobotsSite
 
 UA = "TrapTestBot/1.0 (+https://example.org/bot)"
@@ -75,6 +77,19 @@ def test_every_trap_site_is_crawled_completely_and_the_trap_avoided(
         assert score.trap_fetched == 0
     fetched = [e for e in events if e.event is EventKind.FETCHED and not e.probe]
     assert len(fetched) == crawler.summary.fetched
+    if name == "tarpit":
+        # No answer in time is ``failed``; a huge answer is ``fetched``, cut.
+        outcome = {
+            target_of(e.url): (e.event, e.status, e.reason)
+            for e in events
+            if site.site.is_trap(target_of(e.url))
+        }
+        assert outcome == {
+            "/slow": (EventKind.FAILED, None, Reason.RESPONSE_TIMEOUT),
+            "/stall": (EventKind.FAILED, None, Reason.RESPONSE_TIMEOUT),
+            "/huge": (EventKind.FETCHED, 200, Reason.BODY_TOO_LARGE),
+            "/huge-chunked": (EventKind.FETCHED, 200, Reason.BODY_TOO_LARGE),
+        }
 
 
 def test_pacing_per_host_is_a_lower_bound_seen_by_the_server(
@@ -240,3 +255,63 @@ def test_copies_found_under_one_url_template_demote_its_links_across_pages(
     assert score.trap_fetched <= 5, score.trap_targets
     skipped = [e for e in events if e.event is EventKind.SKIPPED and "?a=1" in e.url]
     assert len(skipped) == 5 and {e.reason for e in skipped} == {Reason.DUPLICATE_CONTENT}
+
+
+class HangUpServer:
+    """A loopback server that answers ``/robots.txt`` with 404 and hangs up on any
+    other request without a response: a network error, not an HTTP answer."""
+
+    def __init__(self) -> None:
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.url = f"http://127.0.0.1:{self.listener.getsockname()[1]}/"
+        self.targets: list[str] = []
+        self.thread = threading.Thread(target=self.serve, daemon=True)
+        self.thread.start()
+
+    def serve(self) -> None:
+        while True:
+            try:
+                conn, _ = self.listener.accept()
+            except OSError:
+                return
+            with conn:
+                head = b""
+                while b"\r\n\r\n" not in head:
+                    chunk = conn.recv(4096)
+                    if not chunk:
+                        break
+                    head += chunk
+                target = head.split(b" ", 2)[1].decode() if head.count(b" ") >= 2 else ""
+                self.targets.append(target)
+                if target == "/robots.txt":
+                    conn.sendall(
+                        b"HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+                    )
+
+    def close(self) -> None:
+        self.listener.close()
+        self.thread.join(timeout=5)
+
+
+def test_a_connection_closed_without_an_answer_is_a_failed_event() -> None:
+    """``failed`` with no status and ``network-error`` (timeouts: the tarpit in the
+    test above)."""
+    server = HangUpServer()
+    try:
+        config = replace(FAST, retries=0)
+        summary, events = asyncio.run(crawl([server.url], config))
+    finally:
+        server.close()
+    assert server.targets == ["/robots.txt", "/"]
+    assert [e.to_json() | {"time": 0} for e in events] == [
+        {
+            "url": server.url,
+            "event": "failed",
+            "status": None,
+            "reason": "network-error",
+            "depth": 0,
+            "referer": None,
+            "time": 0,
+        }
+    ]
+    assert summary.failed == 1 and summary.fetched == 0
