@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from robotkit.reasons import Reason
 from robotkit.robots.cache import RETAIN
 from robotkit.robots.engine import FetchNeeded, RobotsEngine, RobotsResponse
 from robotkit.robots.status import FetchFailure, Profile, RobotsOutcome
@@ -25,6 +26,12 @@ def load(
     result = engine.receive(event, response, now)
     assert not isinstance(result, FetchNeeded)
     return event
+
+
+def check(engine: RobotsEngine, url: str, now: float) -> Verdict:
+    result = engine.check(url, TOKEN, now)
+    assert isinstance(result, Verdict), result
+    return result
 
 
 def test_key_is_scheme_host_port() -> None:
@@ -117,3 +124,72 @@ def test_unreachable_streak_is_remembered_across_expiry() -> None:
     load(engine, "http://a.test/", RobotsResponse.http(200, {}, RULES), t)
     state = engine.state(origin_of("http://a.test/"), t)
     assert state is not None and state.failures == 0 and state.unreachable_since is None
+
+
+# --- the front: scheme://authority -> fresh state, one dict probe --------------------
+
+
+def test_a_replaced_state_is_never_served_from_the_front() -> None:
+    engine = RobotsEngine(min_ttl=60)
+    headers = {"Cache-Control": "max-age=60"}
+    event = engine.check("http://a.test/", TOKEN, NOW)
+    assert isinstance(event, FetchNeeded)
+    engine.receive(event, RobotsResponse.http(200, headers, RULES), NOW)
+    assert not check(engine, "http://a.test/private", NOW).allowed  # now in the front
+    assert engine.cache.front
+    # A second answer to the same request replaces a state that is still fresh.
+    relaxed = b"User-agent: *\nDisallow: /other\n"
+    engine.receive(event, RobotsResponse.http(200, headers, relaxed), NOW + 1)
+    assert check(engine, "http://a.test/private", NOW + 1).allowed
+    # Expired: the front does not serve it either, the engine asks again.
+    assert isinstance(engine.check("http://a.test/private", TOKEN, NOW + 61), FetchNeeded)
+    # Dropping an entry, or everything, empties the front with it.
+    load(engine, "http://a.test/", RobotsResponse.http(200, headers, RULES), NOW + 62)
+    assert not check(engine, "http://a.test/private", NOW + 62).allowed
+    engine.cache.pop(origin_of("http://a.test/"))
+    assert not engine.cache.front
+    assert isinstance(engine.check("http://a.test/private", TOKEN, NOW + 62), FetchNeeded)
+    load(engine, "http://a.test/", RobotsResponse.http(200, headers, RULES), NOW + 62)
+    check(engine, "http://a.test/x", NOW + 62)
+    engine.cache.clear()
+    assert not engine.cache.front
+    assert isinstance(engine.check("http://a.test/x", TOKEN, NOW + 62), FetchNeeded)
+
+
+def test_every_spelling_of_an_origin_gets_the_same_verdict() -> None:
+    engine = RobotsEngine()
+    load(engine, "http://a.test/", RobotsResponse.http(200, {}, RULES))
+    for _ in range(2):  # the first round fills the front, the second reads it
+        for url in (
+            "http://a.test/private/x",
+            "HTTP://A.TEST:80/private/x",
+            "http://user@a.test/private/x",
+            " http://a.test/private/x ",
+            " http://a.test/private/x",
+            "http://a.test/private/x#frag",
+        ):
+            got = check(engine, url, NOW)
+            assert got.url == url
+            assert not got.allowed and got.rule is not None and got.rule.line == 2, url
+        assert check(engine, "http://a.test?q=/private", NOW).allowed  # a query, no path
+        assert check(engine, "http://a.test", NOW).allowed
+    assert len(engine.cache) == 1
+
+
+def test_a_known_origin_does_not_make_a_bad_url_good() -> None:
+    engine = RobotsEngine()
+    load(engine, "http://a.test/", RobotsResponse.http(200, {}, RULES))
+    assert check(engine, "http://a.test/public", NOW).allowed
+    for url in ("http://a.test/pub\x00lic", "http://a.test/pub\nlic", "http://a.test/\x7f"):
+        got = check(engine, url, NOW)
+        assert not got.allowed and got.reason is Reason.INVALID_URL, url
+        assert got.detail == "control character in URL"
+    assert check(engine, "http://a.test:99999/x", NOW).reason is Reason.INVALID_URL
+
+
+def test_the_front_is_bounded_like_the_cache() -> None:
+    engine = RobotsEngine(cache_size=3)
+    load(engine, "http://a.test/", RobotsResponse.http(200, {}, RULES))
+    for i in range(10):
+        assert check(engine, f"http://u{i}@a.test/private", NOW).rule is not None
+        assert len(engine.cache.front) <= 3

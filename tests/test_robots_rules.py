@@ -305,6 +305,12 @@ def test_a_malformed_request_rate_is_ignored(value: str) -> None:
     assert rules_of(f"User-agent: *\nRequest-rate: {value}\n").request_rate("r") is None
 
 
+def test_a_request_rate_too_large_for_a_float_is_ignored() -> None:
+    rules = rules_of("User-agent: *\nRequest-rate: 1/" + "9" * 400 + "\nDisallow: /x\n")
+    assert rules.request_rate("r") is None
+    assert not rules.match("/x", "r").allowed
+
+
 def test_sitemaps_are_listed_whatever_the_group() -> None:
     rules = rules_of(
         "Sitemap: https://e.org/a.xml\nUser-agent: x\nDisallow: /\n"

@@ -98,6 +98,16 @@ class RobotsCache:
         self._entries: TLRUCache[Origin, OriginState] = TLRUCache(
             maxsize, ttu=self._ttu, timer=self._now
         )
+        self.front: dict[str, OriginState] = {}
+        """``scheme://authority`` as written in a URL -> its origin's state, for
+        states that were fresh when remembered: read directly on the hot path
+        (one dict probe and a float comparison with ``expires_at``, where the TLRU
+        lookup costs several Python calls and the origin key a parse and a hash).
+        Written only through :meth:`remember`; emptied whenever an entry changes
+        (:meth:`put`, :meth:`pop`, :meth:`clear`), so it never serves a replaced
+        state. Every prefix in it was looked up in the TLRU since the last
+        change, so the LRU order the next eviction sees is only coarsened:
+        origins used since the last change are still kept before the others."""
 
     def _ttu(self, _key: Origin, state: OriginState, _now: float) -> float:
         """When an entry stops being useful at all. A fresh-only entry goes at the
@@ -119,14 +129,26 @@ class RobotsCache:
             return None
 
     def put(self, origin: Origin, state: OriginState, now: float) -> None:
+        self.front.clear()
         self._now.value = now
         self._entries[origin] = state
 
     def pop(self, origin: Origin) -> OriginState | None:
+        self.front.clear()
         return self._entries.pop(origin, None)
+
+    def remember(self, prefix: str, state: OriginState) -> None:
+        """Serve ``state`` from :attr:`front` for URLs that start with ``prefix``
+        (their ``scheme://authority``) while it is fresh. Bounded like the cache:
+        a crawl spelling one origin in ever new ways (user info, case) empties it."""
+        front = self.front
+        if len(front) >= self._entries.maxsize:
+            front.clear()
+        front[prefix] = state
 
     def __len__(self) -> int:
         return len(self._entries)
 
     def clear(self) -> None:
+        self.front.clear()
         self._entries.clear()

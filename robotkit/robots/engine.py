@@ -11,7 +11,6 @@ engine serves the sync and async shells, or any crawler's own fetcher.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
@@ -31,38 +30,39 @@ from robotkit.robots.status import (
     classify,
     is_redirect,
 )
-from robotkit.robots.verdict import Verdict, decide, invalid_verdict
+from robotkit.robots.verdict import Verdict, decide, decide_rest, invalid_verdict
 from robotkit.urls import InvalidURL, Origin, origin_of, split_url
 
-_CONTROL = re.compile(r"[\x00-\x1f\x7f]").search
-_AUTHORITY_END = re.compile(r"[/?#]")
+
+def _hot_prefix(url: str) -> str | None:
+    """The ``scheme://authority`` of ``url`` when that prefix alone decides whether
+    the URL is valid and what its origin is, else None.
+
+    That holds when the URL has a path (the authority ends at the first ``/``
+    after ``://``, and holds no ``?`` or ``#`` that would end it sooner, RFC 3986
+    section 3.2), no control or other unprintable character anywhere, and no
+    trailing space (``split_url`` strips, and rejects control characters wherever
+    they are). Only such prefixes enter the cache's front, and :meth:`RobotsEngine.check`
+    relies on that: for any URL, the same ``find`` arithmetic gives a prefix
+    that either is one of them or is in no front at all.
+    """
+    sep = url.find("://")
+    end = url.find("/", sep + 3)
+    if sep <= 0 or end < 0 or not url.isprintable() or url[-1] == " ":
+        return None
+    prefix = url[:end]
+    return None if "?" in prefix or "#" in prefix else prefix
 
 
 @lru_cache(maxsize=4096)
 def _origin_of_prefix(prefix: str) -> Origin | None:
+    """:func:`robotkit.urls.origin_of` of ``scheme://authority``, memoized (a crawl
+    checks many URLs of few origins, and a hot URL's authority alone decides);
+    None when invalid, for the caller to raise the error for the whole URL."""
     try:
         return origin_of(prefix)
     except InvalidURL:
         return None
-
-
-def fast_origin(url: str) -> Origin:
-    """:func:`robotkit.urls.origin_of`, memoized on the scheme and authority.
-
-    A crawl checks many URLs of few origins; only ``scheme://authority`` decides
-    the origin (RFC 3986 section 3.2: the authority ends at the first ``/``,
-    ``?`` or ``#``), so that prefix is parsed once. Anything unusual, and every
-    invalid URL, takes the full path, which raises with the precise reason.
-    """
-    if isinstance(url, str):
-        text = url.strip()
-        sep = text.find("://")
-        if sep > 0 and not _CONTROL(text):
-            end = _AUTHORITY_END.search(text, sep + 3)
-            origin = _origin_of_prefix(text if end is None else text[: end.start()])
-            if origin is not None:
-                return origin
-    return origin_of(url)
 
 
 @dataclass(frozen=True)
@@ -129,12 +129,25 @@ class RobotsEngine:
         self.profile = profile
         self.min_ttl = min(min_ttl, freshness.MAX_TTL)
         self.cache = RobotsCache(cache_size, keep_good_copies=profile is Profile.RFC9309)
+        self._front = self.cache.front  # the same dict, for one attribute less
         self.fixed = fixed
 
     # -- the three steps -------------------------------------------------------
 
     def check(self, url: str, product_token: str, now: float) -> Verdict | FetchNeeded:
         """A verdict from what is known, or the fetch that must come first."""
+        # The hot path: the origin's fresh state in the cache's front, found by
+        # the URL's scheme://authority in one dict probe (see _hot_prefix).
+        end = url.find("/", url.find("://") + 3)
+        if end > 0:
+            state = self._front.get(url[:end])
+            if (
+                state is not None
+                and now < state.expires_at
+                and url.isprintable()
+                and url[-1] != " "
+            ):
+                return decide_rest(url, url[end:], state, product_token)
         found = self.lookup(url, now)
         if isinstance(found, OriginState):
             return decide(url, found, product_token, now)
@@ -144,12 +157,22 @@ class RobotsEngine:
         """The fresh state of ``url``'s origin, the fetch it needs, or the
         verdict of an invalid URL. The part of :meth:`check` that touches the
         cache: a threaded shell holds its lock for this step only."""
-        try:
-            origin = fast_origin(url)
-        except InvalidURL as error:
-            return invalid_verdict(url, error)
+        prefix = _hot_prefix(url)
+        origin: Origin | None = None
+        if prefix is not None:
+            state = self._front.get(prefix)
+            if state is not None and now < state.expires_at:
+                return state
+            origin = _origin_of_prefix(prefix)
+        if origin is None:
+            try:
+                origin = origin_of(url)
+            except InvalidURL as error:
+                return invalid_verdict(url, error)
         state = self.fixed if self.fixed is not None else self.cache.get(origin, now)
         if state is not None and state.is_fresh(now):
+            if prefix is not None:
+                self.cache.remember(prefix, state)
             return state
         return self._request(origin, origin.robots_url, (), state)
 

@@ -40,7 +40,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 from urllib.parse import quote
 
-from protego import Protego
+from protego import Protego, RequestRate
 
 MAX_ROBOTS_BYTES = 500 * 1024
 """RFC 9309 section 2.5: a crawler must parse at least 500 KiB; we parse exactly that."""
@@ -276,6 +276,7 @@ def pattern_matches(pattern: str, path: str) -> bool:
 # --- the per-group explanation index ----------------------------------------------
 
 
+_HEAD = 2  # see _Index.heads
 _Hit = tuple[tuple[int, int], RuleMatch]  # ((-priority, order), what to answer)
 # (first part, middle parts, last part, anchored, hit) of a pattern with '*'
 _Wildcard = tuple[str, tuple[str, ...], str, bool, _Hit]
@@ -286,7 +287,7 @@ class _Index:
     rule protego's precedence picks for a path: the longest pattern, and among
     patterns of equal length the earliest line (RFC 9309 section 2.2.2)."""
 
-    __slots__ = ("anchored", "lengths", "prefixes", "starts", "wildcard_starts", "wildcards")
+    __slots__ = ("anchored", "heads", "prefixes", "short", "wildcard_starts", "wildcards")
 
     def __init__(self, entries: list[tuple[str, int, RuleMatch]]) -> None:
         self.prefixes: dict[str, _Hit] = {}
@@ -302,24 +303,34 @@ class _Index:
                 self.prefixes.setdefault(pattern, hit)
         wildcards.sort(key=lambda w: w[4][0])
         self.wildcards = tuple(wildcards)
-        # One C-level startswith rules out every plain pattern (or every wildcard)
-        # at once for most paths, as protego does.
-        self.starts = tuple(self.prefixes)
+        # One C-level startswith rules out every wildcard at once for most paths,
+        # as protego does for its plain patterns.
         self.wildcard_starts = tuple({w[0] for w in wildcards})
-        self.lengths = sorted({len(p) for p in self.prefixes}, reverse=True)
+        # The plain patterns' lengths, longest first, by their first _HEAD
+        # characters: a path need only try the lengths of patterns that begin
+        # as it begins (a handful, where a file has dozens of lengths in all).
+        heads: dict[str, set[int]] = {}
+        for pattern in self.prefixes:
+            if len(pattern) >= _HEAD:
+                heads.setdefault(pattern[:_HEAD], set()).add(len(pattern))
+        self.heads = {head: sorted(lengths, reverse=True) for head, lengths in heads.items()}
+        self.short = any(len(pattern) < _HEAD for pattern in self.prefixes)
 
     def find(self, path: str) -> _Hit | None:
         """The deciding rule among these for ``path``: a plain pattern matches only
-        as a prefix, so one dict probe per distinct pattern length finds the
-        longest; exact (``$``) patterns are one probe; wildcards are scanned in
+        as a prefix, so one dict probe per candidate length finds the longest;
+        exact (``$``) patterns are one probe; wildcards are scanned in
         precedence order only while they could still beat what was found."""
         best: _Hit | None = None
-        if path.startswith(self.starts):
-            prefixes = self.prefixes
-            for length in self.lengths:  # longest first; a longer one just misses
+        prefixes = self.prefixes
+        lengths = self.heads.get(path[:_HEAD])
+        if lengths is not None:
+            for length in lengths:  # longest first; a longer one just misses
                 best = prefixes.get(path[:length])
                 if best is not None:
                     break
+        if best is None and self.short:
+            best = prefixes.get(path[:1])
         if self.anchored:
             hit = self.anchored.get(path)
             if hit is not None and (best is None or hit[0] < best[0]):
@@ -352,12 +363,29 @@ _Record = tuple[str, str, int, str]  # (field, value, line number, line as writt
 
 
 class _Prepared(NamedTuple):
-    """What a consulted group needs to answer: protego's parse of its records and
-    the explanation index of each kind (None if protego could not parse them)."""
+    """What a consulted group needs to answer: protego's parse of its records (None
+    if protego could not parse them), the explanation index of each kind, and the
+    group's pacing, read once from protego (it never changes for a parsed file)."""
 
     engine: Protego | None
     disallow: _Index
     allow: _Index
+    crawl_delay: float | None
+    """Seconds between requests (``Crawl-delay``)."""
+    request_rate: float | None
+    """Seconds per request (1 / ``Request-rate``)."""
+
+
+def _seconds_per_request(rate: RequestRate | None) -> float | None:
+    """``Request-rate: n/s`` as seconds per request. protego accepts only positive
+    whole numbers; a ratio too large for a float is as unusable as the infinite
+    Crawl-delay protego ignores, so it is ignored too."""
+    if rate is None:
+        return None
+    try:
+        return rate.seconds / rate.requests
+    except OverflowError:
+        return None
 
 
 class _Group:
@@ -396,7 +424,14 @@ class _Group:
                 for pattern in rule_patterns(is_allow, value):
                     entries[is_allow].append((pattern, order, match))
                     order += 1
-        self.prepared = _Prepared(engine, _Index(entries[0]), _Index(entries[1]))
+        delay = None if engine is None else engine.crawl_delay("*")
+        self.prepared = _Prepared(
+            engine,
+            _Index(entries[0]),
+            _Index(entries[1]),
+            None if delay is None else float(delay),
+            None if engine is None else _seconds_per_request(engine.request_rate("*")),
+        )
         return self.prepared
 
     def decide(self, path: str) -> RuleMatch:
@@ -415,20 +450,27 @@ class _Group:
 # --- the public face ----------------------------------------------------------------
 
 _NO_GROUP = RuleMatch(True, None, None)
+_NO_PACING: tuple[float | None, float | None] = (None, None)
 _ROBOTS_TXT = "/robots.txt"
 _ABSOLUTE = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://[^/?#]*").match
-# An absolute URL whose path and query need no work but encoding '?' and '&'.
-_SIMPLE_URL = re.compile(
-    r"(?:[A-Za-z][A-Za-z0-9+.-]*://[^/?#]*)?(/(?!/)[A-Za-z0-9_.~/=&-]*(\?[A-Za-z0-9_.~/=?&-]*)?)"
-).fullmatch
+# A path and query that need no work but encoding '?' and '&' (the common shape:
+# no escapes, no fragment, no "//" that would read as an authority).
+_SIMPLE_TARGET = re.compile(r"/(?!/)[A-Za-z0-9_.~/=&?-]*").fullmatch
 _MAX_REMEMBERED_TOKENS = 64
+
+
+def after_authority(url: str) -> str:
+    """What follows ``scheme://authority`` in an absolute URL (RFC 3986 section
+    3.2: the authority ends at the first ``/``, ``?`` or ``#``), or ``url`` itself
+    when it is a path."""
+    found = _ABSOLUTE(url)
+    return url[found.end() :] if found else url
 
 
 def split_target(url: str) -> str:
     """The path and query of an absolute URL, or of a path, starting with ``/``;
     the fragment is never part of what rules match (RFC 9309 section 2.2.2)."""
-    found = _ABSOLUTE(url)
-    target = url[found.end() :] if found else url
+    target = after_authority(url)
     if "#" in target:
         target = target.partition("#")[0]
     return target if target.startswith("/") else "/" + target
@@ -527,52 +569,60 @@ class RobotsRules:
     def match(self, url: str, product_token: str) -> RuleMatch:
         """The verdict for ``url`` (absolute, or a path with its query) and the line
         that decided it. ``/robots.txt`` itself is always allowed (RFC 9309 2.2.2)."""
+        return self.match_target(after_authority(url), product_token)
+
+    def match_target(self, rest: str, product_token: str) -> RuleMatch:
+        """:meth:`match` for what follows ``scheme://authority`` in the URL (path,
+        query, fragment; possibly empty), for a caller that has split the URL
+        already: the engine's hot path, which must not parse a URL twice."""
         try:
             group = self._selected[product_token]
         except KeyError:
             group = self._group(product_token)
         if group is None:
             return _NO_GROUP
-        simple = _SIMPLE_URL(url)
-        if simple is not None:  # the common shape: no escapes, no fragment
-            target = simple.group(1)
-            path = target if simple.group(2) is None else target.replace("?", "%3F")
+        if _SIMPLE_TARGET(rest) is not None:
+            target = probe = path = rest
+            if "?" in path:
+                path = path.replace("?", "%3F")
             if "&" in path:
                 path = path.replace("&", "%26")
         else:
-            target = split_target(url)
+            if "#" in rest:
+                rest = rest.partition("#")[0]
+            target = rest if rest.startswith("/") else "/" + rest
             path = canonical_path(target)
+            # A path that starts with "//" would read as an authority on its own.
+            probe = target if target[1:2] != "/" else "http://robotkit.invalid" + target
         if target.startswith(_ROBOTS_TXT) and (
             len(target) == len(_ROBOTS_TXT) or target[len(_ROBOTS_TXT)] in "?;"
         ):
             return _NO_GROUP
-        engine, disallow, allow = group.prepared or group.prepare()
+        prepared = group.prepared or group.prepare()
+        engine = prepared.engine
         if engine is None:
             return group.decide(path)
         try:
-            # A path that starts with "//" would read as an authority on its own.
-            allowed = engine.can_fetch(
-                target if target[1:2] != "/" else "http://robotkit.invalid" + target, "*"
-            )
+            allowed = engine.can_fetch(probe, "*")
         except Exception:  # a URL protego cannot digest: our own index decides
             return group.decide(path)
-        hit = (allow if allowed else disallow).find(path)
+        hit = (prepared.allow if allowed else prepared.disallow).find(path)
         if hit is not None:
             return hit[1]
         return group.no_match if allowed else group.unexplained
 
-    def _engine(self, product_token: str) -> Protego | None:
+    def pacing(self, product_token: str) -> tuple[float | None, float | None]:
+        """(:meth:`crawl_delay`, :meth:`request_rate`) in one step."""
         group = self._group(product_token)
-        return None if group is None else (group.prepared or group.prepare()).engine
+        if group is None:
+            return _NO_PACING
+        prepared = group.prepared or group.prepare()
+        return prepared.crawl_delay, prepared.request_rate
 
     def crawl_delay(self, product_token: str) -> float | None:
         """Seconds to wait between requests, as the group that applies asks."""
-        engine = self._engine(product_token)
-        delay = None if engine is None else engine.crawl_delay("*")
-        return None if delay is None else float(delay)
+        return self.pacing(product_token)[0]
 
     def request_rate(self, product_token: str) -> float | None:
         """``Request-rate: n/s`` of the group that applies, as seconds per request."""
-        engine = self._engine(product_token)
-        rate = None if engine is None else engine.request_rate("*")
-        return None if rate is None else float(rate.seconds) / float(rate.requests)
+        return self.pacing(product_token)[1]
