@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 from rich.console import Console
 
-from robotkit.cli import main
+from robotkit.cli import build_parser, main
 from robotkit.cli.crawl import CrawlDisplay, WaitingHost
 from robotkit.crawl import CrawlConfig, Crawler
 from robotkit.reasons import Reason
@@ -263,3 +263,12 @@ def test_live_display_runs_on_a_terminal(
     assert "hosts waiting" in screen and "trap signals" in screen
     assert "Traceback" not in screen
     assert "pages fetched" in stdout
+
+
+def test_defaults_are_the_contract() -> None:
+    """DESIGN.md: ``--max-pages 1000``, ``--delay 1``; the API's defaults agree."""
+    args = build_parser().parse_args(["crawl", "http://example.org/"])
+    assert (args.max_pages, args.delay, args.max_depth, args.output) == (1000, 1.0, None, None)
+    assert (args.profile, args.state) == ("classic", None)
+    config = CrawlConfig()
+    assert (config.max_pages, config.delay, config.max_depth) == (1000, 1.0, None)
