@@ -154,3 +154,35 @@ def test_async_drip_cut_off_and_body_cap(httpserver: HTTPServer) -> None:
 
     bomb = asyncio.run(main())
     assert len(bomb.content) == 4096 and facts(bomb).truncated
+
+
+def test_a_host_held_by_retry_after_does_not_hold_up_another(
+    make_server: Callable[[str], HTTPServer],
+) -> None:
+    """One host is held for 30 s by Retry-After and a request to it is waiting; the
+    other host is crawled meanwhile. Server side: the other host served all its
+    pages while the held request was still not sent (no wall-clock bound: a wait
+    that blocked the event loop would send the held request first)."""
+    held_host, free_host = make_server("127.0.0.2"), make_server("127.0.0.3")
+    for server in (held_host, free_host):
+        server.expect_request("/robots.txt").respond_with_data(ALLOW_ALL)
+    held_host.expect_request("/busy").respond_with_data(
+        "", status=503, headers={"Retry-After": "30"}
+    )
+    for n in range(3):
+        free_host.expect_request(f"/p{n}").respond_with_data("ok")
+
+    async def main() -> None:
+        async with client(limits=FetchLimits(max_wait=60.0)) as http:
+            assert (await http.fetch(held_host.url_for("/busy"))).status_code == 503
+            held = asyncio.create_task(http.fetch(held_host.url_for("/busy")))
+            for n in range(3):
+                await http.fetch(free_host.url_for(f"/p{n}"))
+            assert not held.done()
+            held.cancel()
+            with pytest.raises(asyncio.CancelledError):
+                await held
+
+    asyncio.run(main())
+    assert [r.path for r, _ in held_host.log] == ["/robots.txt", "/busy"]
+    assert [r.path for r, _ in free_host.log] == ["/robots.txt", "/p0", "/p1", "/p2"]
