@@ -6,13 +6,15 @@ from __future__ import annotations
 import asyncio
 import gzip
 import itertools
+import threading
+import time
 from collections.abc import Callable
 
 import httpx
 import pytest
 from pytest_httpserver import HTTPServer
 from test_client import ALLOW_ALL, Drip, Events, timed  # the sync tests' server helpers
-from werkzeug import Response
+from werkzeug import Request, Response
 
 from robotkit.http.client import AsyncPoliteClient
 from robotkit.http.transport import (
@@ -186,3 +188,41 @@ def test_a_host_held_by_retry_after_does_not_hold_up_another(
     asyncio.run(main())
     assert [r.path for r, _ in held_host.log] == ["/robots.txt", "/busy"]
     assert [r.path for r, _ in free_host.log] == ["/robots.txt", "/p0", "/p1", "/p2"]
+
+
+def test_global_in_flight_limit_holds_across_hosts(
+    make_server: Callable[[str], HTTPServer],
+) -> None:
+    """``max_in_flight=1``: the two servers never handle two requests at once
+    (robots.txt included), counted on the server side."""
+    active: list[int] = [0]
+    peak: list[int] = [0]
+    lock = threading.Lock()
+
+    def handler(request: Request) -> Response:
+        with lock:
+            active[0] += 1
+            peak[0] = max(peak[0], active[0])
+        time.sleep(0.05)  # room for a second request to overlap, were one sent
+        with lock:
+            active[0] -= 1
+        return Response(ALLOW_ALL if request.path == "/robots.txt" else "ok")
+
+    servers = [make_server("127.0.0.2"), make_server("127.0.0.3")]
+    for server in servers:
+        server.expect_request("").respond_with_handler(handler)
+
+    async def main() -> None:
+        transport = AsyncPoliteTransport(
+            identity=BOT,
+            policy=PacingPolicy(delay=0.0, max_in_flight=1),
+            allow_private=True,
+        )
+        async with AsyncPoliteClient(transport=transport) as http:
+            await asyncio.gather(
+                *(http.fetch(server.url_for(f"/p{n}")) for server in servers for n in range(3))
+            )
+
+    asyncio.run(main())
+    assert sum(len(server.log) for server in servers) == 8
+    assert peak[0] == 1
