@@ -5,7 +5,7 @@ adds the one thing a crawler passes per request, the Referer."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeVar
 
 import httpx
 
@@ -22,9 +22,23 @@ from robotkit.identity import Identity
 from robotkit.pacing import PacingPolicy, host_key
 from robotkit.urls import InvalidURL
 
+_Polite = TypeVar("_Polite", PoliteTransport, AsyncPoliteTransport)
 
-def _policy(delay: float | None) -> PacingPolicy | None:
-    return None if delay is None else PacingPolicy(delay=delay)
+
+def _default_transport(
+    kind: type[_Polite],
+    identity: Identity | None,
+    delay: float | None,
+    allow_private: bool,
+    guard: GuardHook | None,
+) -> _Polite:
+    """The transport a thin client builds when none is given: the trap guard on."""
+    return kind(
+        identity=identity,
+        policy=None if delay is None else PacingPolicy(delay=delay),
+        allow_private=allow_private,
+        guard=Guard() if guard is None else guard,
+    )
 
 
 def _client_options(
@@ -75,11 +89,8 @@ class PoliteClient(httpx.Client):
         guard: GuardHook | None = None,
         **kwargs: Any,
     ) -> None:
-        self.polite = transport or PoliteTransport(
-            identity=identity,
-            policy=_policy(delay),
-            allow_private=allow_private,
-            guard=Guard() if guard is None else guard,
+        self.polite = transport or _default_transport(
+            PoliteTransport, identity, delay, allow_private, guard
         )
         super().__init__(transport=self.polite, **_client_options(self.polite, kwargs))
 
@@ -106,11 +117,8 @@ class AsyncPoliteClient(httpx.AsyncClient):
         guard: GuardHook | None = None,
         **kwargs: Any,
     ) -> None:
-        self.polite = transport or AsyncPoliteTransport(
-            identity=identity,
-            policy=_policy(delay),
-            allow_private=allow_private,
-            guard=Guard() if guard is None else guard,
+        self.polite = transport or _default_transport(
+            AsyncPoliteTransport, identity, delay, allow_private, guard
         )
         super().__init__(transport=self.polite, **_client_options(self.polite, kwargs))
 

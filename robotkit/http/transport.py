@@ -211,7 +211,11 @@ ScopeHook = Callable[[str], bool]
 
 def system_resolver(host: str, port: int) -> list[str]:
     """The addresses the system resolver gives for ``host``."""
-    infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    return _addresses(socket.getaddrinfo(host, port, type=socket.SOCK_STREAM))
+
+
+def _addresses(infos: Sequence[tuple[Any, ...]]) -> list[str]:
+    """The distinct addresses of ``getaddrinfo`` results."""
     return sorted({str(info[4][0]) for info in infos})
 
 
@@ -752,10 +756,22 @@ class _SyncSlots:
         return retry_at
 
 
-class _ReleasingStream(httpx.SyncByteStream):
-    def __init__(self, inner: httpx.SyncByteStream, release: Callable[[], object]) -> None:
-        self.inner = inner
+class _ReleaseOnce:
+    """Gives a pacing slot back exactly once, however often a stream is closed."""
+
+    def __init__(self, release: Callable[[], object]) -> None:
         self.release: Callable[[], object] | None = release
+
+    def release_once(self) -> None:
+        if self.release is not None:
+            release, self.release = self.release, None
+            release()
+
+
+class _ReleasingStream(_ReleaseOnce, httpx.SyncByteStream):
+    def __init__(self, inner: httpx.SyncByteStream, release: Callable[[], object]) -> None:
+        super().__init__(release)
+        self.inner = inner
 
     def __iter__(self) -> Iterator[bytes]:
         yield from self.inner
@@ -764,9 +780,7 @@ class _ReleasingStream(httpx.SyncByteStream):
         try:
             self.inner.close()
         finally:
-            if self.release is not None:
-                release, self.release = self.release, None
-                release()
+            self.release_once()
 
 
 class PacedTransport(httpx.BaseTransport):
@@ -1104,10 +1118,10 @@ class _AsyncSlots:
         return retry_at
 
 
-class _AsyncReleasingStream(httpx.AsyncByteStream):
+class _AsyncReleasingStream(_ReleaseOnce, httpx.AsyncByteStream):
     def __init__(self, inner: httpx.AsyncByteStream, release: Callable[[], object]) -> None:
+        super().__init__(release)
         self.inner = inner
-        self.release: Callable[[], object] | None = release
 
     async def __aiter__(self) -> AsyncIterator[bytes]:
         async for chunk in self.inner:
@@ -1117,9 +1131,7 @@ class _AsyncReleasingStream(httpx.AsyncByteStream):
         try:
             await self.inner.aclose()
         finally:
-            if self.release is not None:
-                release, self.release = self.release, None
-                release()
+            self.release_once()
 
 
 class AsyncPacedTransport(httpx.AsyncBaseTransport):
@@ -1211,8 +1223,7 @@ class AsyncPoliteTransport(_PoliteBase, httpx.AsyncBaseTransport):
     async def _resolve(self, host: str, port: int) -> Sequence[str]:
         if self.resolver is None:
             loop = asyncio.get_running_loop()
-            infos = await loop.getaddrinfo(host, port, type=socket.SOCK_STREAM)
-            return sorted({str(info[4][0]) for info in infos})
+            return _addresses(await loop.getaddrinfo(host, port, type=socket.SOCK_STREAM))
         result = self.resolver(host, port)
         return await result if inspect.isawaitable(result) else result
 
