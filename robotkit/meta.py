@@ -311,7 +311,12 @@ class _PageParser(HTMLParser):
         self.raw_links: list[tuple[str, str, frozenset[str]]] = []
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        values = {k.lower(): v for k, v in attrs if v is not None}
+        values: dict[str, str] = {}
+        for key, value in attrs:
+            if value is not None:
+                # HTML: of an attribute given twice, the first counts (a parse
+                # error the spec resolves so), so a later name="x" hides nothing.
+                values.setdefault(key.lower(), value)
         if tag == "meta":
             name = values.get("name")
             content = values.get("content")

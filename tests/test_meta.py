@@ -163,6 +163,8 @@ def test_page_level_nofollow_from_meta_or_header() -> None:
     assert other.followable_links()
     meta_for_us = '<meta name="EXAMPLEBOT" content="none"><a href="/a">a</a>'
     assert parse_page(meta_for_us, "http://example.org/", BOT).robots.noindex
+    twice = '<meta name="robots" content="noindex" name="otherbot"><a href="/a">a</a>'
+    assert parse_page(twice, "http://example.org/", BOT).robots.noindex  # first name counts
 
 
 def test_malformed_html_does_not_raise() -> None:
