@@ -13,7 +13,7 @@ from collections.abc import Callable
 import httpx
 import pytest
 from pytest_httpserver import HTTPServer
-from test_client import ALLOW_ALL, Drip, Events, timed  # the sync tests' server helpers
+from test_client import ALLOW_ALL, Drip, Events, KeepAliveServer, timed  # sync tests' helpers
 from werkzeug import Request, Response
 
 from robotkit.http.client import AsyncPoliteClient
@@ -226,3 +226,23 @@ def test_global_in_flight_limit_holds_across_hosts(
     asyncio.run(main())
     assert sum(len(server.log) for server in servers) == 8
     assert peak[0] == 1
+
+
+def test_async_headers_dripped_on_a_reused_connection_are_cut_at_the_deadline() -> None:
+    """The async face bounds the whole response with ``asyncio.wait_for``; the same
+    keep-alive tarpit as the sync test, same server-side checks."""
+    server = KeepAliveServer()
+
+    async def main() -> None:
+        async with client(limits=FetchLimits(response_timeout=0.5, max_wait=5.0)) as http:
+            assert (await http.fetch(server.url("/page"))).text == "ok"
+            with pytest.raises(ResponseTooSlow):
+                await http.fetch(server.url("/drip"))
+
+    try:
+        asyncio.run(main())
+    finally:
+        server.close()
+    assert server.paths == ["/robots.txt", "/page", "/drip"]
+    assert server.connections == 1
+    assert not server.drip_finished
