@@ -77,6 +77,13 @@ def paths(server: HTTPServer) -> list[str]:
     return [request.path for request, _ in server.log]
 
 
+def calendar_guard(url: str) -> GuardVerdict | None:
+    """A guard hook that calls any URL with "calendar" in it a trap."""
+    if "calendar" in url:
+        return GuardVerdict(url, False, Reason.REPEATED_PATH, detail="test")
+    return None
+
+
 def test_exact_identity_headers_and_robots_first(httpserver: HTTPServer) -> None:
     httpserver.expect_request("/robots.txt").respond_with_data(ALLOW_ALL)
     httpserver.expect_request("/page").respond_with_data("ok")
@@ -228,11 +235,6 @@ def test_redirect_hops_are_judged_by_the_guard_and_the_scope(
     """Like a first request, a redirect target is refused by the trap guard or the
     scope, and never sent."""
 
-    def guard(url: str) -> GuardVerdict | None:
-        if "calendar" in url:
-            return GuardVerdict(url, False, Reason.REPEATED_PATH, detail="test")
-        return None
-
     httpserver.expect_request("/robots.txt").respond_with_data(ALLOW_ALL)
     httpserver.expect_request("/to-trap").respond_with_data(
         "", status=302, headers={"Location": "/calendar/2024"}
@@ -241,7 +243,7 @@ def test_redirect_hops_are_judged_by_the_guard_and_the_scope(
         "", status=302, headers={"Location": httpserver2.url_for("/x")}
     )
     in_scope = httpserver.url_for("/")
-    with client(guard=guard, scope=lambda url: url.startswith(in_scope)) as http:
+    with client(guard=calendar_guard, scope=lambda url: url.startswith(in_scope)) as http:
         with pytest.raises(Disallowed) as trap:
             http.fetch(httpserver.url_for("/to-trap"))
         assert trap.value.reason is Reason.REPEATED_PATH
@@ -307,13 +309,8 @@ def test_private_address_refused_by_default(httpserver: HTTPServer) -> None:
 
 
 def test_guard_hook_and_scope(httpserver: HTTPServer) -> None:
-    def guard(url: str) -> GuardVerdict | None:
-        if "calendar" in url:
-            return GuardVerdict(url, False, Reason.REPEATED_PATH, detail="test")
-        return None
-
     httpserver.expect_request("/robots.txt").respond_with_data(ALLOW_ALL)
-    with client(guard=guard, scope=lambda url: "/out" not in url) as http:
+    with client(guard=calendar_guard, scope=lambda url: "/out" not in url) as http:
         with pytest.raises(Disallowed) as trap:
             http.fetch(httpserver.url_for("/calendar/2024"))
         assert trap.value.reason is Reason.REPEATED_PATH
