@@ -166,6 +166,7 @@ def test_every_spelling_of_an_origin_gets_the_same_verdict() -> None:
             "http://user@a.test/private/x",
             " http://a.test/private/x ",
             " http://a.test/private/x",
+            "  http://a.test/private/x",
             "http://a.test/private/x#frag",
         ):
             got = check(engine, url, NOW)
@@ -185,6 +186,16 @@ def test_a_known_origin_does_not_make_a_bad_url_good() -> None:
         assert not got.allowed and got.reason is Reason.INVALID_URL, url
         assert got.detail == "control character in URL"
     assert check(engine, "http://a.test:99999/x", NOW).reason is Reason.INVALID_URL
+    assert check(engine, "http:///a.test/private", NOW).reason is Reason.INVALID_URL
+
+
+def test_a_one_letter_host_is_cut_where_its_authority_ends() -> None:
+    engine = RobotsEngine()
+    for url in ("http://b/", "https://b/"):
+        load(engine, url, RobotsResponse.http(200, {}, RULES))
+        for _ in range(2):
+            assert not check(engine, url + "private/x", NOW).allowed
+            assert check(engine, url + "public/private", NOW).allowed
 
 
 def test_the_front_is_bounded_like_the_cache() -> None:

@@ -33,22 +33,28 @@ from robotkit.robots.status import (
 from robotkit.robots.verdict import Verdict, decide, decide_rest, invalid_verdict
 from robotkit.urls import InvalidURL, Origin, origin_of, split_url
 
+_AUTHORITY_FROM = len("https://")
+"""Where a hot URL's authority ends is looked for from here on: a valid URL is
+``http://`` or ``https://`` with a non-empty host, so no ``/`` at or after this
+index can belong to the scheme, and none before it can end the authority."""
+
 
 def _hot_prefix(url: str) -> str | None:
     """The ``scheme://authority`` of ``url`` when that prefix alone decides whether
     the URL is valid and what its origin is, else None.
 
-    That holds when the URL has a path (the authority ends at the first ``/``
-    after ``://``, and holds no ``?`` or ``#`` that would end it sooner, RFC 3986
-    section 3.2), no control or other unprintable character anywhere, and no
-    trailing space (``split_url`` strips, and rejects control characters wherever
-    they are). Only such prefixes enter the cache's front, and :meth:`RobotsEngine.check`
-    relies on that: for any URL, the same ``find`` arithmetic gives a prefix
-    that either is one of them or is in no front at all.
+    That holds when the URL has a path (the authority ends at its first ``/``,
+    RFC 3986 section 3.2, and holds no ``?`` or ``#`` that would end it sooner),
+    no control or other unprintable character anywhere, and no trailing space
+    (``split_url`` strips, and rejects control characters wherever they are).
+    The prefix is cut at the first ``/`` from :data:`_AUTHORITY_FROM`; where that
+    is not where the authority ends, the prefix itself is no valid URL, and only
+    valid prefixes are remembered. Only such prefixes enter the cache's front, and
+    :meth:`RobotsEngine.check` relies on that: the same cut of any URL gives a
+    prefix that either is one of them or is in no front at all.
     """
-    sep = url.find("://")
-    end = url.find("/", sep + 3)
-    if sep <= 0 or end < 0 or not url.isprintable() or url[-1] == " ":
+    end = url.find("/", _AUTHORITY_FROM)
+    if end < 0 or not url.isprintable() or url[-1] == " ":
         return None
     prefix = url[:end]
     return None if "?" in prefix or "#" in prefix else prefix
@@ -138,7 +144,7 @@ class RobotsEngine:
         """A verdict from what is known, or the fetch that must come first."""
         # The hot path: the origin's fresh state in the cache's front, found by
         # the URL's scheme://authority in one dict probe (see _hot_prefix).
-        end = url.find("/", url.find("://") + 3)
+        end = url.find("/", _AUTHORITY_FROM)
         if end > 0:
             state = self._front.get(url[:end])
             if (
@@ -164,6 +170,8 @@ class RobotsEngine:
             if state is not None and now < state.expires_at:
                 return state
             origin = _origin_of_prefix(prefix)
+            if origin is None:  # no valid URL: never remembered, the URL says why
+                prefix = None
         if origin is None:
             try:
                 origin = origin_of(url)

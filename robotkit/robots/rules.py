@@ -277,9 +277,24 @@ def pattern_matches(pattern: str, path: str) -> bool:
 
 
 _HEAD = 2  # see _Index.heads
-_Hit = tuple[tuple[int, int], RuleMatch]  # ((-priority, order), what to answer)
+_MAX_MERGED = 10_000  # see _Index.wild_by_head
+# A rule's precedence as one int, smaller first: the longer pattern, then the
+# earlier one. One int comparison is cheaper than a tuple's on the hot path.
+_ORDER_BITS = 32
+_NOT_FOUND = 1 << 62  # ranks below every real rank
+
+
+def _rank(length: int, order: int) -> int:
+    return (-length << _ORDER_BITS) + order
+
+
+def _length_of(rank: int) -> int:
+    return -(rank >> _ORDER_BITS)
+
+
+_Hit = tuple[int, RuleMatch]  # (rank, what to answer)
 # (first part, middle parts, last part, anchored, hit) of a pattern with '*'
-_Wildcard = tuple[str, tuple[str, ...], str, bool, _Hit]
+_Wildcard = tuple[int, str, int, tuple[str, ...], str, bool, _Hit]
 
 
 class _Index:
@@ -287,34 +302,47 @@ class _Index:
     rule protego's precedence picks for a path: the longest pattern, and among
     patterns of equal length the earliest line (RFC 9309 section 2.2.2)."""
 
-    __slots__ = ("anchored", "heads", "prefixes", "short", "wildcard_starts", "wildcards")
+    __slots__ = ("anchored", "heads", "prefixes", "short", "wild_any", "wild_by_head")
 
     def __init__(self, entries: list[tuple[str, int, RuleMatch]]) -> None:
         self.prefixes: dict[str, _Hit] = {}
         self.anchored: dict[str, _Hit] = {}
         wildcards: list[_Wildcard] = []
         for pattern, order, match in entries:
-            hit = ((-len(pattern), order), match)
+            hit = (_rank(len(pattern), order), match)
             if "*" in pattern:
-                wildcards.append((*_split_wildcards(pattern), hit))
+                first, middle, last, anchored = _split_wildcards(pattern)
+                wildcards.append((hit[0], first, len(first), middle, last, anchored, hit))
             elif pattern.endswith("$"):
                 self.anchored.setdefault(pattern[:-1], hit)
             else:
                 self.prefixes.setdefault(pattern, hit)
-        wildcards.sort(key=lambda w: w[4][0])
-        self.wildcards = tuple(wildcards)
-        # One C-level startswith rules out every wildcard at once for most paths,
-        # as protego does for its plain patterns.
-        self.wildcard_starts = tuple({w[0] for w in wildcards})
-        # The plain patterns' lengths, longest first, by their first _HEAD
-        # characters: a path need only try the lengths of patterns that begin
-        # as it begins (a handful, where a file has dozens of lengths in all).
+        # A path need only try the patterns that begin as it begins: plain
+        # patterns and wildcards are filed by their first _HEAD characters (a
+        # handful per head, where a file may have dozens in all). For plain
+        # patterns only the distinct lengths are kept, longest first.
         heads: dict[str, set[int]] = {}
         for pattern in self.prefixes:
             if len(pattern) >= _HEAD:
                 heads.setdefault(pattern[:_HEAD], set()).add(len(pattern))
         self.heads = {head: sorted(lengths, reverse=True) for head, lengths in heads.items()}
         self.short = any(len(pattern) < _HEAD for pattern in self.prefixes)
+        # Wildcards likewise, each list in precedence order; those whose literal
+        # start is shorter than a head ("/*.pdf$") may match any path, so they
+        # are merged into every head's list, unless a hostile file would make
+        # that product large: then every path scans them all.
+        wildcards.sort()  # by rank, unique per pattern
+        anywhere = [w for w in wildcards if w[2] < _HEAD]
+        filed: dict[str, list[_Wildcard]] = {}
+        for wildcard in wildcards:
+            if wildcard[2] >= _HEAD:
+                filed.setdefault(wildcard[1][:_HEAD], []).append(wildcard)
+        self.wild_by_head: dict[str, tuple[_Wildcard, ...]] = {}
+        if len(filed) * len(anywhere) <= _MAX_MERGED:
+            self.wild_by_head = {h: tuple(sorted(ws + anywhere)) for h, ws in filed.items()}
+            self.wild_any = tuple(anywhere)
+        else:
+            self.wild_any = tuple(wildcards)
 
     def find(self, path: str) -> _Hit | None:
         """The deciding rule among these for ``path``: a plain pattern matches only
@@ -323,7 +351,8 @@ class _Index:
         precedence order only while they could still beat what was found."""
         best: _Hit | None = None
         prefixes = self.prefixes
-        lengths = self.heads.get(path[:_HEAD])
+        head = path[:_HEAD]
+        lengths = self.heads.get(head)
         if lengths is not None:
             for length in lengths:  # longest first; a longer one just misses
                 best = prefixes.get(path[:length])
@@ -335,27 +364,31 @@ class _Index:
             hit = self.anchored.get(path)
             if hit is not None and (best is None or hit[0] < best[0]):
                 best = hit
-        if path.startswith(self.wildcard_starts):
-            # Linear time: each literal part is found left to right and never
-            # revisited (leftmost placement leaves the most room for the parts
-            # after it), so patterns like /*a*a*a*b cannot backtrack.
-            for first, middle, last, anchored, hit in self.wildcards:
-                if best is not None and hit[0] > best[0]:
+        # Linear time: each literal part is found left to right and never
+        # revisited (leftmost placement leaves the most room for the parts after
+        # it), so patterns like /*a*a*a*b cannot backtrack. The first wildcard
+        # that matches is the best one, and it beats ``best`` (ranked above).
+        best_rank = _NOT_FOUND if best is None else best[0]
+        for rank, first, pos, middle, last, anchored, hit in self.wild_by_head.get(
+            head, self.wild_any
+        ):
+            if rank > best_rank:
+                break
+            if not path.startswith(first):
+                continue
+            for part in middle:
+                pos = path.find(part, pos)
+                if pos == -1:
                     break
-                if not path.startswith(first) or (anchored and not path.endswith(last)):
-                    continue
-                pos = len(first)
-                for part in middle:
-                    pos = path.find(part, pos)
-                    if pos == -1:
-                        break
-                    pos += len(part)
-                else:
-                    if anchored:
-                        if len(path) - len(last) >= pos:
-                            return hit
-                    elif not last or path.find(last, pos) != -1:
-                        return hit
+                pos += len(part)
+            if pos == -1:
+                continue
+            if (
+                path.endswith(last) and len(path) - len(last) >= pos
+                if anchored
+                else path.find(last, pos) != -1
+            ):
+                return hit
         return best
 
 
@@ -442,7 +475,7 @@ class _Group:
         disallow = prepared.disallow.find(path)
         if disallow is None:
             return self.no_match if allow is None else allow[1]
-        if allow is not None and allow[0][0] <= disallow[0][0]:
+        if allow is not None and _length_of(allow[0]) >= _length_of(disallow[0]):
             return allow[1]
         return disallow[1]
 
