@@ -280,6 +280,18 @@ def test_redirect_chain_recorded_and_loops_and_limit_refused(httpserver: HTTPSer
     assert "/r5" in paths(httpserver) and "/r6" not in paths(httpserver)
 
 
+def test_redirect_to_itself_by_an_empty_location_is_a_loop(httpserver: HTTPServer) -> None:
+    """httpx follows an empty Location to the same URL; that is a loop, refused
+    before the second request is sent."""
+    httpserver.expect_request("/robots.txt").respond_with_data(ALLOW_ALL)
+    httpserver.expect_request("/self").respond_with_data("", status=302, headers={"Location": ""})
+    with client() as http, pytest.raises(RedirectRefused) as caught:
+        http.fetch(httpserver.url_for("/self"))
+    assert caught.value.reason is Reason.REDIRECT_LOOP
+    assert [hop.url for hop in caught.value.redirects] == [httpserver.url_for("/self")]
+    assert paths(httpserver) == ["/robots.txt", "/self"]
+
+
 def test_redirect_to_loopback_from_public_host_refused(
     httpserver: HTTPServer, httpserver2: HTTPServer
 ) -> None:

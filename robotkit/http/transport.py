@@ -62,6 +62,8 @@ _T = TypeVar("_T")
 EXTENSION = "robotkit"
 """The key of :class:`FetchFacts` in ``response.extensions``."""
 _CHAIN = "robotkit.chain"
+_FOLLOWED = frozenset({301, 302, 303, 307, 308})
+"""The redirects httpx follows (RFC 9110 section 15.4; 300 and 305 are not)."""
 
 DEFAULT_MAX_BODY = 10 * 1024 * 1024
 DEFAULT_RESPONSE_TIMEOUT = 30.0
@@ -607,7 +609,9 @@ class _Core:
         headers["content-length"] = str(len(content))
         redirects = tuple(chain.hops)
         location = inner.headers.get("location")
-        if 300 <= status < 400 and status != 304 and location:
+        if status in _FOLLOWED and location is not None:
+            # Even an empty Location is followed by httpx (to this very URL): a
+            # hop, so that the loop is seen.
             chain.hops.append(Hop(url, status, location))
             chain.pending = str(request.url.join(location))
         validators = self.validators.record(url, status, inner.headers.multi_items())
