@@ -17,8 +17,10 @@ from hypothesis import strategies as st
 from protego import Protego
 
 from robotkit.robots.rules import (
+    _PATH_KEEP,
     RobotsRules,
     RuleMatch,
+    _normalize,
     canonical_path,
     canonical_pattern,
     pattern_matches,
@@ -311,3 +313,23 @@ def test_hostile_files_still_get_the_right_verdicts() -> None:
     assert not many_rules.match("/p7x", "x").allowed
     assert not many_agents.match("/r299/x", "bot17").allowed
     assert many_agents.match("/r299/x", "bot17").group == "bot17"
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(
+            [
+                *("%", "%2F", "%2f", "%25", "%7E", "%7e", "%41", "%3d", "%0A", "%2A", "%e9"),
+                *("%C3%A9", "%4", "2F", "a", "/", "~", "=", "?", "&", "*", " ", "\t", "\n", "\x01"),
+            ]
+        ),
+        max_size=8,
+    )
+)
+def test_the_ascii_escape_fast_path_equals_the_byte_round_trip(pieces: list[str]) -> None:
+    path = "/" + "".join(pieces)
+    general = path
+    for char in "\t\r\n":
+        general = general.replace(char, "")
+    assert canonical_path(path) == _normalize(general, _PATH_KEEP, "/%=")

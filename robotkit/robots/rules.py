@@ -218,6 +218,41 @@ def _normalize(text: str, keep: frozenset[bytes], safe: str) -> str:
     return quote(raw.decode("utf-8", "replace"), safe=safe)
 
 
+def _ascii_escape(code: int) -> str:
+    """What ``_normalize`` makes of the escape of ASCII ``code`` in a path."""
+    char = chr(code)
+    if f"{code:02X}".encode() in _PATH_KEEP or char not in _ALWAYS_SAFE:
+        return f"%{code:02X}"
+    return char
+
+
+# Every spelling of an ASCII escape ("%7e", "%7E") and what it normalizes to.
+_ASCII_ESCAPES: dict[str, str] = {
+    f"{high}{low}": _ascii_escape(code)
+    for code in range(128)
+    for high in {f"{code:02X}"[0], f"{code:02x}"[0]}
+    for low in {f"{code:02X}"[1], f"{code:02x}"[1]}
+}
+_HEX = frozenset("0123456789ABCDEFabcdef")
+
+
+def _canonical_ascii(path: str) -> str | None:
+    """``_normalize`` of an ASCII path whose escapes are all ASCII, without its
+    byte round trip (a path like ``/%7Euser/`` is common); None for an escape
+    of a non-ASCII byte, whose meaning depends on the bytes around it."""
+    parts = path.split("%")
+    out = [parts[0].translate(_ASCII_QUOTE)]
+    for part in parts[1:]:
+        code = _ASCII_ESCAPES.get(part[:2])
+        if code is not None:
+            out.append(code + part[2:].translate(_ASCII_QUOTE))
+        elif len(part) >= 2 and part[0] in _HEX and part[1] in _HEX:
+            return None
+        else:  # a "%" that starts no escape stays as it is
+            out.append("%" + part.translate(_ASCII_QUOTE))
+    return "".join(out)
+
+
 def canonical_path(path: str) -> str:
     """A path and query (starting with ``/``) in the form patterns are compared to."""
     if _PLAIN_PATH(path):
@@ -226,6 +261,10 @@ def canonical_path(path: str) -> str:
         return path.translate(_ASCII_QUOTE)
     for char in "\t\r\n":
         path = path.replace(char, "")
+    if path.isascii():
+        canonical = _canonical_ascii(path)
+        if canonical is not None:
+            return canonical
     return _normalize(path, _PATH_KEEP, "/%=")
 
 
