@@ -311,6 +311,22 @@ def test_a_request_rate_too_large_for_a_float_is_ignored() -> None:
     assert not rules.match("/x", "r").allowed
 
 
+def test_for_robot_is_the_group_that_applies_with_its_pacing() -> None:
+    rules = RobotsRules.parse(EXAMPLE)
+    example = rules.for_robot("ExampleBot/2.0")
+    assert (example.crawl_delay, example.request_rate) == (4.0, None)
+    assert example.match("/private/cv.html?x=1#top") == rules.match(
+        "https://example.org/private/cv.html?x=1", "ExampleBot"
+    )
+    assert example.match("/private/press/kit.zip").rule == RuleRef(
+        4, "Allow: /private/press/   # the press kit is public"
+    )
+    assert not rules.for_robot("foobot").match("/anything").allowed
+    assert rules.for_robot("foobot").crawl_delay is None
+    nobody = RobotsRules.parse(b"User-agent: FooBot\nDisallow: /\n").for_robot("other")
+    assert nobody.match("/x") == RuleMatch(True, None, None) and nobody.crawl_delay is None
+
+
 def test_sitemaps_are_listed_whatever_the_group() -> None:
     rules = rules_of(
         "Sitemap: https://e.org/a.xml\nUser-agent: x\nDisallow: /\n"

@@ -36,6 +36,7 @@ Deliberate differences from calling protego directly on the file are listed in
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import NamedTuple
 from urllib.parse import quote
@@ -506,6 +507,39 @@ class _Group:
         )
         return self.prepared
 
+    def match(self, rest: str) -> RuleMatch:
+        """:meth:`RobotsRules.match_target` once this group is chosen: protego
+        decides, the index of the verdict's kind names the line."""
+        if _SIMPLE_TARGET(rest) is not None:
+            target = probe = path = rest
+            if "?" in path:
+                path = path.replace("?", "%3F")
+            if "&" in path:
+                path = path.replace("&", "%26")
+        else:
+            if "#" in rest:
+                rest = rest.partition("#")[0]
+            target = rest if rest.startswith("/") else "/" + rest
+            path = canonical_path(target)
+            # A path that starts with "//" would read as an authority on its own.
+            probe = target if target[1:2] != "/" else "http://robotkit.invalid" + target
+        if target.startswith(_ROBOTS_TXT) and (
+            len(target) == len(_ROBOTS_TXT) or target[len(_ROBOTS_TXT)] in "?;"
+        ):
+            return _NO_GROUP
+        prepared = self.prepared or self.prepare()
+        engine = prepared.engine
+        if engine is None:
+            return self.decide(path)
+        try:
+            allowed = engine.can_fetch(probe, "*")
+        except Exception:  # a URL protego cannot digest: our own index decides
+            return self.decide(path)
+        hit = (prepared.allow if allowed else prepared.disallow).find(path)
+        if hit is not None:
+            return hit[1]
+        return self.no_match if allowed else self.unexplained
+
     def decide(self, path: str) -> RuleMatch:
         """Our own verdict with protego's precedence (longest match, Allow wins a
         tie); used only where protego cannot answer."""
@@ -522,7 +556,26 @@ class _Group:
 # --- the public face ----------------------------------------------------------------
 
 _NO_GROUP = RuleMatch(True, None, None)
-_NO_PACING: tuple[float | None, float | None] = (None, None)
+
+
+def _no_group(rest: str) -> RuleMatch:
+    """The matcher of a robot no group applies to: everything allowed."""
+    return _NO_GROUP
+
+
+class RobotRules(NamedTuple):
+    """What a robots.txt says to one robot (:meth:`RobotsRules.for_robot`)."""
+
+    match: Callable[[str], RuleMatch]
+    """:meth:`RobotsRules.match_target` for this robot: the part of a URL after
+    its authority in, the verdict and its line out."""
+    crawl_delay: float | None
+    """Seconds between requests (``Crawl-delay``), or None."""
+    request_rate: float | None
+    """Seconds per request (1 / ``Request-rate``), or None."""
+
+
+_NO_RULES = RobotRules(_no_group, None, None)
 _ROBOTS_TXT = "/robots.txt"
 _ABSOLUTE = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://[^/?#]*").match
 # A path and query that need no work but encoding '?' and '&' (the common shape:
@@ -563,7 +616,7 @@ class RobotsRules:
         self, groups: dict[str, _Group], sitemaps: tuple[str, ...], truncated: bool
     ) -> None:
         self._groups = groups
-        self._selected: dict[str, _Group | None] = {}
+        self._robots: dict[str, RobotRules] = {}
         self.sitemaps = sitemaps
         self.truncated = truncated
 
@@ -627,69 +680,47 @@ class RobotsRules:
     def _group(self, product_token: str) -> _Group | None:
         """RFC 9309 section 2.2.1: the group naming the token (case-insensitively),
         else the ``*`` group, else none."""
-        try:
-            return self._selected[product_token]
-        except KeyError:
-            pass
-        if len(self._selected) >= _MAX_REMEMBERED_TOKENS:
-            self._selected.clear()
         name = robot_name(product_token)
-        group = self._groups.get(name) or self._groups.get("*")
-        self._selected[product_token] = group
-        return group
+        return self._groups.get(name) or self._groups.get("*")
 
     def match(self, url: str, product_token: str) -> RuleMatch:
         """The verdict for ``url`` (absolute, or a path with its query) and the line
         that decided it. ``/robots.txt`` itself is always allowed (RFC 9309 2.2.2)."""
         return self.match_target(after_authority(url), product_token)
 
+    def for_robot(self, product_token: str) -> RobotRules:
+        """What this file says to the robot: the group that applies (RFC 9309
+        section 2.2.1), as a matcher, and its pacing. Remembered per token, so a
+        caller deciding many URLs for one robot pays the choice once."""
+        try:
+            return self._robots[product_token]
+        except KeyError:
+            pass
+        if len(self._robots) >= _MAX_REMEMBERED_TOKENS:
+            self._robots.clear()
+        group = self._group(product_token)
+        if group is None:
+            robot = _NO_RULES
+        else:
+            prepared = group.prepared or group.prepare()
+            robot = RobotRules(group.match, prepared.crawl_delay, prepared.request_rate)
+        self._robots[product_token] = robot
+        return robot
+
     def match_target(self, rest: str, product_token: str) -> RuleMatch:
         """:meth:`match` for what follows ``scheme://authority`` in the URL (path,
         query, fragment; possibly empty), for a caller that has split the URL
         already: the engine's hot path, which must not parse a URL twice."""
         try:
-            group = self._selected[product_token]
+            robot = self._robots[product_token]
         except KeyError:
-            group = self._group(product_token)
-        if group is None:
-            return _NO_GROUP
-        if _SIMPLE_TARGET(rest) is not None:
-            target = probe = path = rest
-            if "?" in path:
-                path = path.replace("?", "%3F")
-            if "&" in path:
-                path = path.replace("&", "%26")
-        else:
-            if "#" in rest:
-                rest = rest.partition("#")[0]
-            target = rest if rest.startswith("/") else "/" + rest
-            path = canonical_path(target)
-            # A path that starts with "//" would read as an authority on its own.
-            probe = target if target[1:2] != "/" else "http://robotkit.invalid" + target
-        if target.startswith(_ROBOTS_TXT) and (
-            len(target) == len(_ROBOTS_TXT) or target[len(_ROBOTS_TXT)] in "?;"
-        ):
-            return _NO_GROUP
-        prepared = group.prepared or group.prepare()
-        engine = prepared.engine
-        if engine is None:
-            return group.decide(path)
-        try:
-            allowed = engine.can_fetch(probe, "*")
-        except Exception:  # a URL protego cannot digest: our own index decides
-            return group.decide(path)
-        hit = (prepared.allow if allowed else prepared.disallow).find(path)
-        if hit is not None:
-            return hit[1]
-        return group.no_match if allowed else group.unexplained
+            robot = self.for_robot(product_token)
+        return robot.match(rest)
 
     def pacing(self, product_token: str) -> tuple[float | None, float | None]:
         """(:meth:`crawl_delay`, :meth:`request_rate`) in one step."""
-        group = self._group(product_token)
-        if group is None:
-            return _NO_PACING
-        prepared = group.prepared or group.prepare()
-        return prepared.crawl_delay, prepared.request_rate
+        robot = self.for_robot(product_token)
+        return robot.crawl_delay, robot.request_rate
 
     def crawl_delay(self, product_token: str) -> float | None:
         """Seconds to wait between requests, as the group that applies asks."""

@@ -106,8 +106,8 @@ def decide_rest(url: str, rest: str, state: OriginState, product_token: str) -> 
     outcome = state.outcome
     rules = state.rules
     if outcome is _RULES and rules is not None:
-        match = rules.match_target(rest, product_token)
-        crawl_delay, request_rate = rules.pacing(product_token)
+        match_rest, crawl_delay, request_rate = rules.for_robot(product_token)
+        match = match_rest(rest)
         allowed = match.allowed
         return _new_verdict(
             Verdict,
