@@ -653,3 +653,19 @@ def test_host_with_an_empty_label_is_a_dns_error_not_a_traceback() -> None:
     with client() as http, pytest.raises(httpx.ConnectError) as caught:
         http.fetch("http://a..b/")
     assert classify_error(caught.value) is NetworkErrorKind.DNS
+
+
+@pytest.mark.parametrize("location", ["javascript:alert(1)", "mailto:ops@example.org"])
+def test_redirect_to_no_fetchable_url_is_disallowed(httpserver: HTTPServer, location: str) -> None:
+    """httpx raises InvalidURL (not an HTTPError) on such a Location; the client
+    turns it into a verdict a crawler expects, with the chain."""
+    httpserver.expect_request("/robots.txt").respond_with_data(ALLOW_ALL)
+    httpserver.expect_request("/go").respond_with_data(
+        "", status=302, headers={"Location": location}
+    )
+    with client() as http, pytest.raises(Disallowed) as caught:
+        http.fetch(httpserver.url_for("/go"))
+    assert caught.value.reason is Reason.UNSUPPORTED_SCHEME
+    assert caught.value.url == location
+    assert [hop.url for hop in caught.value.redirects] == [httpserver.url_for("/go")]
+    assert paths(httpserver) == ["/robots.txt", "/go"]

@@ -246,3 +246,20 @@ def test_async_headers_dripped_on_a_reused_connection_are_cut_at_the_deadline() 
     assert server.paths == ["/robots.txt", "/page", "/drip"]
     assert server.connections == 1
     assert not server.drip_finished
+
+
+def test_async_redirect_to_no_fetchable_url_is_disallowed(httpserver: HTTPServer) -> None:
+    httpserver.expect_request("/robots.txt").respond_with_data(ALLOW_ALL)
+    httpserver.expect_request("/go").respond_with_data(
+        "", status=302, headers={"Location": "javascript:alert(1)"}
+    )
+
+    async def main() -> None:
+        async with client() as http:
+            with pytest.raises(Disallowed) as caught:
+                await http.fetch(httpserver.url_for("/go"))
+            assert caught.value.reason is Reason.UNSUPPORTED_SCHEME
+            assert [hop.url for hop in caught.value.redirects] == [httpserver.url_for("/go")]
+
+    asyncio.run(main())
+    assert [r.path for r, _ in httpserver.log] == ["/robots.txt", "/go"]

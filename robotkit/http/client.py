@@ -17,6 +17,7 @@ from robotkit.http.transport import (
     GuardHook,
     PoliteTransport,
     facts,
+    refused_redirect,
 )
 from robotkit.identity import Identity
 from robotkit.pacing import PacingPolicy, host_key
@@ -99,6 +100,16 @@ class PoliteClient(httpx.Client):
         :class:`Disallowed` before anything is sent."""
         return self.get(_checked(url), headers=_referer(referer), **kwargs)
 
+    def send(self, request: httpx.Request, *args: Any, **kwargs: Any) -> httpx.Response:
+        """httpx's send; a redirect to no fetchable URL raises :class:`Disallowed`."""
+        try:
+            return super().send(request, *args, **kwargs)
+        except httpx.InvalidURL as error:
+            refused = refused_redirect(request, error)
+            if refused is None:
+                raise
+            raise refused from None
+
     @staticmethod
     def facts(response: httpx.Response) -> FetchFacts:
         return facts(response)
@@ -126,6 +137,16 @@ class AsyncPoliteClient(httpx.AsyncClient):
         """GET ``url`` as found on the page ``referer``; a malformed URL raises
         :class:`Disallowed` before anything is sent."""
         return await self.get(_checked(url), headers=_referer(referer), **kwargs)
+
+    async def send(self, request: httpx.Request, *args: Any, **kwargs: Any) -> httpx.Response:
+        """httpx's send; a redirect to no fetchable URL raises :class:`Disallowed`."""
+        try:
+            return await super().send(request, *args, **kwargs)
+        except httpx.InvalidURL as error:
+            refused = refused_redirect(request, error)
+            if refused is None:
+                raise
+            raise refused from None
 
     @staticmethod
     def facts(response: httpx.Response) -> FetchFacts:

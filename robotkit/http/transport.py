@@ -275,6 +275,22 @@ def facts(response: httpx.Response) -> FetchFacts:
     return found
 
 
+def refused_redirect(request: httpx.Request, error: Exception) -> Disallowed | None:
+    """The verdict on a redirect httpx could not follow because its Location is no
+    fetchable URL (``javascript:``, ``mailto:``, a broken one): httpx raises
+    :class:`httpx.InvalidURL`, which is not an :class:`httpx.HTTPError`, so a
+    crawler would not expect it. None when ``request`` was not being redirected."""
+    chain = request.extensions.get(_CHAIN)
+    if not isinstance(chain, _Chain) or chain.pending is None or not chain.hops:
+        return None
+    target = chain.pending
+    try:
+        host_key(target)
+    except InvalidURL as bad:
+        return Disallowed(target, bad.reason, bad.detail, redirects=tuple(chain.hops))
+    return Disallowed(target, Reason.INVALID_URL, str(error), redirects=tuple(chain.hops))
+
+
 # --------------------------------------------------------------------------------------
 # The shared, I/O-free part of both transports
 
@@ -613,7 +629,10 @@ class _Core:
             # Even an empty Location is followed by httpx (to this very URL): a
             # hop, so that the loop is seen.
             chain.hops.append(Hop(url, status, location))
-            chain.pending = str(request.url.join(location))
+            try:
+                chain.pending = str(request.url.join(location))
+            except httpx.InvalidURL:
+                chain.pending = location  # httpx refuses to follow it, clearly
         validators = self.validators.record(url, status, inner.headers.multi_items())
         response = httpx.Response(
             status,
