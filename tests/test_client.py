@@ -669,3 +669,26 @@ def test_redirect_to_no_fetchable_url_is_disallowed(httpserver: HTTPServer, loca
     assert caught.value.url == location
     assert [hop.url for hop in caught.value.redirects] == [httpserver.url_for("/go")]
     assert paths(httpserver) == ["/robots.txt", "/go"]
+
+
+def test_connection_to_an_address_other_than_the_screened_one_is_refused(
+    httpserver: HTTPServer,
+) -> None:
+    """DNS rebinding: the resolver hook says ``localhost`` is 127.0.0.2 (marked
+    public) when the request is screened, but the connection reaches 127.0.0.1.
+    The peer address is judged again at connect time; the server sees nothing,
+    robots.txt included."""
+    httpserver.expect_request("/robots.txt").respond_with_data(ALLOW_ALL)
+    httpserver.expect_request("/admin").respond_with_data("secret")
+    public = AddressPolicy(public_addresses=frozenset({"127.0.0.2"}))
+    for check_robots in (True, False):  # the robots.txt fetch, then the page itself
+        with (
+            client(
+                addresses=public,
+                resolver=lambda host, port: ["127.0.0.2"],
+                check_robots=check_robots,
+            ) as http,
+            pytest.raises(AddressRefused),
+        ):
+            http.fetch(f"http://localhost:{httpserver.port}/admin")
+    assert paths(httpserver) == []

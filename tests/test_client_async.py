@@ -263,3 +263,25 @@ def test_async_redirect_to_no_fetchable_url_is_disallowed(httpserver: HTTPServer
 
     asyncio.run(main())
     assert [r.path for r, _ in httpserver.log] == ["/robots.txt", "/go"]
+
+
+def test_async_connection_to_an_address_other_than_the_screened_one_is_refused(
+    httpserver: HTTPServer,
+) -> None:
+    """DNS rebinding, async: screened as 127.0.0.2 (public), connected to 127.0.0.1."""
+    httpserver.expect_request("/robots.txt").respond_with_data(ALLOW_ALL)
+    httpserver.expect_request("/admin").respond_with_data("secret")
+    public = AddressPolicy(public_addresses=frozenset({"127.0.0.2"}))
+
+    async def main() -> None:
+        for check_robots in (True, False):
+            async with client(
+                addresses=public,
+                resolver=lambda host, port: ["127.0.0.2"],
+                check_robots=check_robots,
+            ) as http:
+                with pytest.raises(AddressRefused):
+                    await http.fetch(f"http://localhost:{httpserver.port}/admin")
+
+    asyncio.run(main())
+    assert httpserver.log == []

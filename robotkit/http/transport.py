@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import inspect
 import ipaddress
 import socket
@@ -379,6 +380,7 @@ class _Prepared:
     chain: _Chain
     verdict: Verdict | None
     conditional: bool
+    is_hop: bool
 
 
 class _Core:
@@ -464,6 +466,12 @@ class _Core:
             return
         raise AddressRefused(url, Reason.PRIVATE_ADDRESS, detail, redirects=tuple(chain.hops))
 
+    def peer_judge(self, url: str, chain: _Chain, is_hop: bool) -> Callable[[str], None]:
+        """The address check again, on the address a new connection really reached:
+        the resolver may answer differently at connect time than it did when the
+        request was screened (DNS rebinding), and only the peer address is sure."""
+        return lambda address: self.judge_addresses(url, [address], chain, is_hop)
+
     def judge_robots(self, url: str, verdict: Verdict, chain: _Chain) -> float | None:
         """None to go ahead, else seconds to wait before asking again; raises when
         the verdict says never, or later and the caller will not wait."""
@@ -540,7 +548,10 @@ class _Core:
     ) -> float | None:
         """Record the end of a response: status None is a network failure, unless
         ``error`` is a cancellation or an interrupt (not the host's fault)."""
-        if error is not None and not isinstance(error, Exception):
+        if error is not None and (
+            not isinstance(error, Exception) or isinstance(error, PolitenessError)
+        ):
+            # Interrupted, or refused by us at connect time: not the host's doing.
             self.pacer.cancel(ticket)
             return None
         if status is None or headers is None:
@@ -600,7 +611,7 @@ class _Core:
             yield _Sleep(wait)
         self.apply_pace(url, key, verdict, chain)
         conditional = self.prepare_headers(request, url)
-        return _Prepared(url, key, chain, verdict, conditional)
+        return _Prepared(url, key, chain, verdict, conditional, is_hop)
 
     # -- after receiving --------------------------------------------------------
 
@@ -826,17 +837,38 @@ class PacedTransport(httpx.BaseTransport):
         if self.screen is not None:
             self.screen(request)
         ticket, _ = self.slots.acquire(url, host_key(url))
+        checking = _PEER_CHECK.set(self.slots.core.peer_judge(url, _Chain(), False))
         try:
             response = self.inner.handle_request(request)
         except BaseException as error:
             self.slots.release(ticket, None, None, error)
             raise
+        finally:
+            _PEER_CHECK.reset(checking)
         assert isinstance(response.stream, httpx.SyncByteStream)
         release = partial(self.slots.release, ticket, response.status_code, response.headers)
         return _wrapped(response, _ReleasingStream(response.stream, release))
 
     def close(self) -> None:
         """The inner transport belongs to the polite transport, which closes it."""
+
+
+_PEER_CHECK: contextvars.ContextVar[Callable[[str], None] | None] = contextvars.ContextVar(
+    "robotkit_peer_check", default=None
+)
+"""Judges the address a new connection of the current request reached (set by
+the transports around the inner call; sync threads and async tasks each see
+their own)."""
+
+
+def _check_peer(stream: httpcore.NetworkStream | httpcore.AsyncNetworkStream) -> None:
+    """Run the current request's address check on the peer of a fresh connection;
+    raises :class:`AddressRefused` (the caller closes the stream)."""
+    check = _PEER_CHECK.get()
+    if check is not None:
+        peer = stream.get_extra_info("server_addr")
+        if isinstance(peer, tuple) and peer:
+            check(str(peer[0]))
 
 
 _DEADLINE = threading.local()
@@ -904,6 +936,11 @@ class _DeadlineBackend(httpcore.NetworkBackend):
         stream = self.inner.connect_tcp(
             host, port, _bounded(timeout), local_address, socket_options
         )
+        try:
+            _check_peer(stream)
+        except BaseException:
+            stream.close()
+            raise
         return _DeadlineStream(stream)
 
     def connect_unix_socket(
@@ -917,13 +954,50 @@ class _DeadlineBackend(httpcore.NetworkBackend):
         self.inner.sleep(seconds)
 
 
-def _bound_by_deadline(transport: httpx.BaseTransport) -> None:
-    """Put :class:`_DeadlineBackend` under an httpx transport's connection pool
-    (httpx has no public hook for it); other transports keep the watchdog only."""
+class _CheckedAsyncBackend(httpcore.AsyncNetworkBackend):
+    """httpcore's async network backend, with each new connection's peer address
+    judged (the async face bounds time with ``asyncio.wait_for`` instead)."""
+
+    def __init__(self, inner: httpcore.AsyncNetworkBackend) -> None:
+        self.inner = inner
+
+    async def connect_tcp(
+        self,
+        host: str,
+        port: int,
+        timeout: float | None = None,
+        local_address: str | None = None,
+        socket_options: Any = None,
+    ) -> httpcore.AsyncNetworkStream:
+        stream = await self.inner.connect_tcp(host, port, timeout, local_address, socket_options)
+        try:
+            _check_peer(stream)
+        except BaseException:
+            await stream.aclose()
+            raise
+        return stream
+
+    async def connect_unix_socket(
+        self, path: str, timeout: float | None = None, socket_options: Any = None
+    ) -> httpcore.AsyncNetworkStream:
+        return await self.inner.connect_unix_socket(path, timeout, socket_options)
+
+    async def sleep(self, seconds: float) -> None:
+        await self.inner.sleep(seconds)
+
+
+def _guard_connections(transport: httpx.BaseTransport | httpx.AsyncBaseTransport) -> None:
+    """Put :class:`_DeadlineBackend` (sync) or :class:`_CheckedAsyncBackend` under
+    an httpx transport's connection pool (httpx has no public hook for it); other
+    transports keep the watchdog and the screening before the request only."""
     pool = getattr(transport, "_pool", None)
     backend = getattr(pool, "_network_backend", None)
     if isinstance(backend, httpcore.NetworkBackend) and not isinstance(backend, _DeadlineBackend):
         pool._network_backend = _DeadlineBackend(backend)  # type: ignore[union-attr]
+    elif isinstance(backend, httpcore.AsyncNetworkBackend) and not isinstance(
+        backend, _CheckedAsyncBackend
+    ):
+        pool._network_backend = _CheckedAsyncBackend(backend)  # type: ignore[union-attr]
 
 
 class _Watchdog:
@@ -1000,7 +1074,7 @@ class PoliteTransport(_PoliteBase, httpx.BaseTransport):
             parse_html,
         )
         self.inner = inner if inner is not None else httpx.HTTPTransport()
-        _bound_by_deadline(self.inner)
+        _guard_connections(self.inner)
         self.slots = _SyncSlots(self.core)
         self.resolver = resolver
         self.robots_transport = PacedTransport(
@@ -1057,6 +1131,7 @@ class PoliteTransport(_PoliteBase, httpx.BaseTransport):
 
             request.extensions["trace"] = trace
             outer_deadline, _DEADLINE.at = getattr(_DEADLINE, "at", None), deadline
+            checking = _PEER_CHECK.set(core.peer_judge(ready.url, ready.chain, ready.is_hop))
             try:
                 inner = self.inner.handle_request(request)
                 try:
@@ -1083,6 +1158,7 @@ class PoliteTransport(_PoliteBase, httpx.BaseTransport):
                 raise
             finally:
                 _DEADLINE.at = outer_deadline
+                _PEER_CHECK.reset(checking)
                 request.extensions.pop("trace", None)
                 if user_trace is not None:
                     request.extensions["trace"] = user_trace
@@ -1175,11 +1251,14 @@ class AsyncPacedTransport(httpx.AsyncBaseTransport):
         if self.screen is not None:
             await self.screen(request)
         ticket, _ = await self.slots.acquire(url, host_key(url))
+        checking = _PEER_CHECK.set(self.slots.core.peer_judge(url, _Chain(), False))
         try:
             response = await self.inner.handle_async_request(request)
         except BaseException as error:
             self.slots.release(ticket, None, None, error)
             raise
+        finally:
+            _PEER_CHECK.reset(checking)
         assert isinstance(response.stream, httpx.AsyncByteStream)
         release = partial(self.slots.release, ticket, response.status_code, response.headers)
         return _wrapped(response, _AsyncReleasingStream(response.stream, release))
@@ -1228,6 +1307,7 @@ class AsyncPoliteTransport(_PoliteBase, httpx.AsyncBaseTransport):
             parse_html,
         )
         self.inner = inner if inner is not None else httpx.AsyncHTTPTransport()
+        _guard_connections(self.inner)
         self.slots = _AsyncSlots(self.core)
         self.resolver = resolver
         self.robots_transport = AsyncPacedTransport(
@@ -1292,6 +1372,7 @@ class AsyncPoliteTransport(_PoliteBase, httpx.AsyncBaseTransport):
             finally:
                 await inner.aclose()
 
+        checking = _PEER_CHECK.set(core.peer_judge(ready.url, ready.chain, ready.is_hop))
         try:
             await asyncio.wait_for(fetch(), timeout)
         except BaseException as error:
@@ -1302,6 +1383,8 @@ class AsyncPoliteTransport(_PoliteBase, httpx.AsyncBaseTransport):
             if isinstance(error, asyncio.TimeoutError):
                 raise _too_slow(request, timeout) from None
             raise
+        finally:
+            _PEER_CHECK.reset(checking)
         inner, body = received[0]
         retry_at = self.slots.release(ticket, inner.status_code, inner.headers)
         return core.respond(request, ready, inner, body, retry_at, started, waited)
