@@ -104,6 +104,34 @@ def test_registry_names_are_the_sites_names() -> None:
 
 
 @pytest.mark.parametrize("name", traps.names())
+def test_site_docstring_teaches_the_trap_and_names_the_rules_that_catch_it(name: str) -> None:
+    """For a student: what it is, how it arises, how a naive crawler falls in, and
+    what catches it, naming every rule in ``caught_by`` (which the crawl tests
+    compare with the reasons the crawler really gave)."""
+    site = traps.get(name)
+    doc = sys.modules[type(site).__module__].__doc__ or ""
+    sections = re.split(
+        r"^(What it is|What they are|How it arises|How they arise|How a naive crawler falls in|"
+        r"What catches it in robotkit)$",
+        doc,
+        flags=re.MULTILINE,
+    )
+    titles = sections[1::2]
+    assert titles[0] in ("What it is", "What they are"), titles
+    assert titles[1] in ("How it arises", "How they arise"), titles
+    assert titles[2:] == [
+        "How a naive crawler falls in",
+        "What catches it in robotkit",
+    ], titles
+    assert all(len(text.split()) >= 10 for text in sections[2::2]), "a section is too thin"
+    catches = sections[-1]
+    for reason in site.caught_by:
+        assert f"``{reason.value}``" in catches, (name, reason.value)
+    words = " ".join(doc.split())
+    assert "Legitimate part" in words and "Trap part" in words
+
+
+@pytest.mark.parametrize("name", traps.names())
 def test_site_serves_start_page_robots_and_every_legitimate_page(
     name: str, running: Callable[..., RunningSite], client: httpx.Client
 ) -> None:

@@ -23,8 +23,8 @@ What catches it in robotkit
 
 Legitimate part: the home page, five shop items (links carry ``;jsessionid=``) and
 five news pages (links carry ``?sid=``). Any URL of one of these pages, with or
-without an id, counts as that page once; every further request for the same page
-counts as a wasted (trap) request.
+without an id, counts as that page once. Trap part: every further request for a
+page already fetched, under whatever session id.
 """
 
 from __future__ import annotations
