@@ -540,6 +540,8 @@ def test_cli_traps_list_names_every_site(capsys: pytest.CaptureFixture[str]) -> 
     out = capsys.readouterr().out
     for name in traps.names():
         assert name in out
+    # The rules column lists every rule of caught_by.
+    assert re.search(r"duplicate-article .*duplicate-url, duplicate-content", out), out
 
 
 def test_cli_traps_serve_rejects_unknown_names_and_foreign_hosts(

@@ -52,7 +52,7 @@ def list_handler(args: argparse.Namespace) -> int:
     table.add_column("caught by", no_wrap=True)
     for name in traps.names():
         site = traps.get(name)
-        table.add_row(name, site.summary, str(site.caught_by[0]) if site.caught_by else "-")
+        table.add_row(name, site.summary, ", ".join(map(str, site.caught_by)) or "-")
     console().print(table)
     return 0
 
