@@ -232,14 +232,13 @@ def test_live_display_shows_pages_queue_waiting_hosts_and_trap_signals(
     assert "trap signals" in last
 
 
-def test_live_display_runs_on_a_terminal(
-    trap_site: Callable[..., RunningSite], tmp_path: Path
-) -> None:
-    """stderr on a pseudo-terminal: the crawl draws the live panel there (cursor
-    movements, the panel's sections) and prints the summary table on stdout."""
-    site = trap_site("robots-rules")
+def crawl_on_a_terminal(
+    url: str, *extra: str, interrupt_after: bytes | None = None
+) -> tuple[int, str, str]:
+    """Run ``robotkit crawl`` with stderr on a pseudo-terminal; send SIGINT once
+    the terminal has shown ``interrupt_after``. Returns (status, screen, stdout)."""
     leader, follower = pty.openpty()
-    command = [sys.executable, "-m", "robotkit", "crawl", site.start_url, "--delay", "0.05"]
+    command = [sys.executable, "-m", "robotkit", "crawl", url, *extra]
     proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=follower, text=True)
     os.close(follower)
     drawn = b""
@@ -252,17 +251,42 @@ def test_live_display_runs_on_a_terminal(
             if not chunk:
                 break
             drawn += chunk
+            if interrupt_after is not None and interrupt_after in drawn:
+                proc.send_signal(signal.SIGINT)
+                interrupt_after = None
         stdout, _ = proc.communicate(timeout=30)
     finally:
         os.close(leader)
         if proc.poll() is None:
             proc.kill()
-    assert proc.returncode == 0
-    screen = drawn.decode("utf-8", "replace")
+    return proc.returncode, drawn.decode("utf-8", "replace"), stdout
+
+
+def test_live_display_runs_on_a_terminal(trap_site: Callable[..., RunningSite]) -> None:
+    """The crawl draws the live panel on the terminal (cursor movements, the
+    panel's sections) and prints the summary table on stdout."""
+    site = trap_site("robots-rules")
+    code, screen, stdout = crawl_on_a_terminal(site.start_url, "--delay", "0.05")
+    assert code == 0
     assert "\x1b[" in screen and "robotkit crawl" in screen
     assert "hosts waiting" in screen and "trap signals" in screen
     assert "Traceback" not in screen
     assert "pages fetched" in stdout
+
+
+def test_ctrl_c_under_the_live_display_saves_and_exits_cleanly(
+    trap_site: Callable[..., RunningSite], tmp_path: Path
+) -> None:
+    site = trap_site("calendar")
+    state = tmp_path / "state"
+    code, screen, stdout = crawl_on_a_terminal(
+        site.start_url, "--delay", "0.2", "--state", str(state), interrupt_after=b"pacing"
+    )
+    assert code == 130, screen
+    assert "Traceback" not in screen and "interrupted" in screen
+    assert (state / "crawl.json").exists()
+    assert "interrupted" in stdout  # the summary table says how it ended
+    assert not site.score().complete
 
 
 def test_defaults_are_the_contract() -> None:
