@@ -39,6 +39,7 @@ ROBOTS_STATUS = {
     "robots-403": 403,
     "robots-503": 503,
     "robots-500": 500,
+    "robots-429": 429,
     "robots-3xx": 301,
     "robots-3xx-too-many": 301,
 }

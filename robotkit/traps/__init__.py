@@ -96,6 +96,7 @@ SITES: dict[str, Callable[..., TrapSite]] = {
     "robots-403": partial(RobotsDenied, 403),
     "robots-503": partial(RobotsUnavailable, 503, 3600),
     "robots-500": partial(RobotsUnavailable, 500, None),
+    "robots-429": partial(RobotsUnavailable, 429, 120),
     "robots-3xx": partial(RobotsRedirects, 3),
     "robots-3xx-too-many": partial(RobotsRedirects, 6),
     "robots-huge": RobotsHuge,

@@ -3,14 +3,15 @@
 What they are
     The same small site (eight pages, some under ``/private/``, one PDF) whose
     ``/robots.txt`` answers differently: 200 with rules, 404, 401, 403, 503 with
-    ``Retry-After``, 500, a chain of redirects across two hosts (3 hops, or 6 which
-    is one too many), and a 600 KiB file with a rule past the 500 KiB cut.
+    ``Retry-After``, 500, 429 with ``Retry-After``, a chain of redirects across two
+    hosts (3 hops, or 6 which is one too many), and a 600 KiB file with a rule past
+    the 500 KiB cut.
 
 How they arise
     Every one is common on the real web: missing files (404), robots.txt behind a
-    login or a firewall (401/403), overloaded or maintenance servers (503), sites
-    that moved (redirects, often to another host), generated files that list every
-    product (huge).
+    login or a firewall (401/403), overloaded or maintenance servers (503, 500),
+    rate limits that cover robots.txt too (429), sites that moved (redirects,
+    often to another host), generated files that list every product (huge).
 
 How a naive crawler falls in
     It treats any error as "no robots.txt, crawl everything" (wrong for 5xx:
