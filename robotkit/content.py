@@ -189,9 +189,13 @@ def fingerprint(
     trap, come out as near duplicates at distance 0 instead of a dozen bits apart on
     a small page. ``ignore_words`` are left out of both hashes: the soft-404 detector
     uses it to ignore the requested path that error pages echo back."""
-    text = visible_text(text_or_html, max_chars)
-    words = _WORD.findall(text)
-    skip = frozenset(ignore_words)
+    words = _WORD.findall(visible_text(text_or_html, max_chars))
+    return _fingerprint_words(words, shingle_size, frozenset(ignore_words), mask_digits)
+
+
+def _fingerprint_words(
+    words: list[str], shingle_size: int, skip: frozenset[str], mask_digits: bool = True
+) -> Fingerprint:
     if skip:
         words = [w for w in words if w not in skip]
     tokens = [_DIGITS.sub("0", w) for w in words] if mask_digits else words
@@ -409,12 +413,19 @@ class _ProbeState(Enum):
     SOFT = "soft"
 
 
+PROBE_MAX_WORDS = 20_000
+"""Words of a probe's answer kept (and of a page compared with it): far more than
+any error page has, and a bound on what a directory's probe holds in memory."""
+
+
 @dataclass(frozen=True)
 class _Probe:
     state: _ProbeState
     fingerprint: Fingerprint | None = None
     redirect_target: str | None = None
     title: str = ""
+    words: tuple[str, ...] = ()
+    echo: frozenset[str] = frozenset()
 
 
 class Soft404Detector:
@@ -472,9 +483,13 @@ class Soft404Detector:
             self._probes[directory] = _Probe(_ProbeState.HONEST)
             return
         final = _key(final_url) if final_url else None
-        fp = fingerprint(body, self.config.shingle_size, _path_words(probe_url))
+        words = _WORD.findall(visible_text(body))[:PROBE_MAX_WORDS]
+        echo = _path_words(probe_url)
+        fp = _fingerprint_words(words, self.config.shingle_size, echo)
         target = final if final is not None and final != _key(probe_url) else None
-        self._probes[directory] = _Probe(_ProbeState.SOFT, fp, target, page_title(body))
+        self._probes[directory] = _Probe(
+            _ProbeState.SOFT, fp, target, page_title(body), tuple(words), echo
+        )
 
     def classify(
         self, url: str, status: int, body: str, final_url: str | None = None
@@ -497,9 +512,20 @@ class Soft404Detector:
             if final == probe.redirect_target and norm.key != final:
                 return Reason.SOFT_404
             return None
-        fp = fingerprint(body, self.config.shingle_size, _path_words(url))
-        distance = fp.distance(probe.fingerprint)
-        if fp.exact == probe.fingerprint.exact or distance <= self.config.max_distance:
+        # Both answers lose the words of both paths: removing "to" or "a" that the
+        # page's path echoes from the page alone would change the template's
+        # shingles around every other "to" and hide the likeness.
+        skip = _path_words(url) | probe.echo
+        size = self.config.shingle_size
+        words = _WORD.findall(visible_text(body))[:PROBE_MAX_WORDS]
+        fp = _fingerprint_words(words, size, skip)
+        ref = (
+            probe.fingerprint
+            if skip == probe.echo
+            else _fingerprint_words(list(probe.words), size, skip)
+        )
+        distance = fp.distance(ref)
+        if fp.exact == ref.exact or distance <= self.config.max_distance:
             return Reason.SOFT_404
         limit = self.config.title_max_distance
         if (

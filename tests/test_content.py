@@ -16,6 +16,8 @@ from werkzeug import Request, Response
 from robotkit.content import (
     ContentConfig,
     ContentIndex,
+    ContentMatch,
+    Fingerprint,
     LinkAction,
     MatchKind,
     NoveltyConfig,
@@ -272,6 +274,32 @@ def test_content_index_exact_near_and_new() -> None:
     assert len(index) == 2  # duplicates are not stored
 
 
+def _one_word_edit(seed: int) -> tuple[str, str]:
+    words = prose(seed, 1000).split()
+    before = page("Notes", f"<p>{' '.join(words)}</p>")
+    words[500] = "changed"
+    return before, page("Notes", f"<p>{' '.join(words)}</p>")
+
+
+def test_default_near_duplicate_distance_is_three_bits() -> None:
+    """Two one-word edits whose SimHashes land exactly 3 and 4 bits from the
+    original (seeds found once, distances checked here): the default index calls the
+    first a near duplicate and the second new; max_distance=4 takes both."""
+    at_three, at_four = _one_word_edit(1), _one_word_edit(28)
+    assert fingerprint(at_three[0]).distance(fingerprint(at_three[1])) == 3
+    assert fingerprint(at_four[0]).distance(fingerprint(at_four[1])) == 4
+    for config, expected in (
+        (ContentConfig(), (MatchKind.NEAR, MatchKind.NEW)),
+        (ContentConfig(max_distance=4), (MatchKind.NEAR, MatchKind.NEAR)),
+    ):
+        kinds = []
+        for original, edited in (at_three, at_four):
+            index = ContentIndex(config)
+            index.add("http://x.example/a", original)
+            kinds.append(index.add("http://x.example/b", edited).kind)
+        assert tuple(kinds) == expected
+
+
 def test_refetching_the_same_url_is_not_a_duplicate_of_itself() -> None:
     index = ContentIndex()
     index.add("http://x.example/", article(1))
@@ -380,6 +408,36 @@ def test_redirecting_soft_404s() -> None:
     assert detector.classify("http://ex.com/p/2", 200, article(2)) is None
 
 
+def test_redirect_target_inside_the_directory_is_not_a_soft_404() -> None:
+    detector = Soft404Detector(rng=random.Random(1))
+    probe = detector.needs_probe("http://ex.com/p/1")
+    assert probe is not None
+    search = "http://ex.com/p/search"
+    detector.record_probe(probe, 200, article(3), final_url=search)
+    assert detector.classify(search, 200, article(3), search) is None
+    assert detector.classify("http://ex.com/p/gone", 200, article(3), search) is Reason.SOFT_404
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/blog/how-to-grow-tomatoes-on-a-small-city-balcony-in-spring-without-a-garden",
+        "/blog/archive?page=2&sort=date&tag=the-home-page",
+        "/blog/x",
+    ],
+)
+def test_an_echoed_path_does_not_hide_a_soft_404(path: str) -> None:
+    """The error page prints the requested path. Its words, common ones such as
+    "to", "a" or "the" included, must not make the page look different from the
+    probe's answer (the title rule is off, so the fingerprints alone decide)."""
+    detector = Soft404Detector(Soft404Config(title_max_distance=None), rng=random.Random(2))
+    probe = detector.needs_probe("http://ex.com/blog/first")
+    assert probe is not None
+    detector.record_probe(probe, 200, not_found(probe.split("ex.com", 1)[1]))
+    assert detector.classify("http://ex.com" + path, 200, not_found(path)) is Reason.SOFT_404
+    assert detector.classify("http://ex.com" + path, 200, article(4)) is None
+
+
 def test_soft_404_through_a_real_server(httpserver: HTTPServer) -> None:
     """A catch-all site that answers 200 for anything under /shop/."""
     real = {"/shop/item-1": article(11), "/shop/item-2": article(12)}
@@ -466,6 +524,69 @@ def test_template_of_duplicates_is_parked() -> None:
     assert not tracker.is_parked("http://x.example/news/1")
     assert tracker.observe("http://x.example/cal?month=11&y=1", False) is None
     assert tracker.parked == (signal,)
+
+
+def test_a_region_is_judged_only_on_a_full_window() -> None:
+    config = NoveltyConfig(template_window=10, template_threshold=3, host_window=None)
+    tracker = NoveltyTracker(config)
+    for i in range(9):
+        assert tracker.observe(f"http://x.example/item/{i}", False) is None
+    assert not tracker.is_parked("http://x.example/item/99")
+    signal = tracker.observe("http://x.example/item/9", False)
+    assert signal is not None and "10 of the last 10 pages" in signal.detail
+
+
+@pytest.mark.parametrize(("novel_per_20", "parked"), [(3, False), (2, True)])
+def test_default_template_rule_parks_at_18_duplicates_of_20(
+    novel_per_20: int, parked: bool
+) -> None:
+    tracker = NoveltyTracker()
+    signals = [
+        tracker.observe(f"http://x.example/day/{i}", i % 20 < novel_per_20) for i in range(100)
+    ]
+    assert tracker.is_parked("http://x.example/day/1000") is parked
+    if parked:
+        assert signals.index(next(s for s in signals if s is not None)) == 19
+
+
+_WORDS = [w for w in _VOCAB if not any(c.isdigit() for c in w)]
+
+
+@pytest.mark.parametrize(("stale_per_100", "parked"), [(94, False), (95, True)])
+def test_default_host_rule_parks_at_95_duplicates_of_100(stale_per_100: int, parked: bool) -> None:
+    """Every URL its own template (no digits to generalize), so only the host level
+    can park; the host's window must be full and at 95 or more stale pages."""
+    tracker = NoveltyTracker()
+    signals = []
+    for i in range(100):
+        novel = i >= stale_per_100
+        signals.append(tracker.observe(f"http://h.example/{_WORDS[i]}", novel))
+    assert tracker.is_parked("http://h.example/anything") is parked
+    if parked:
+        signal = signals[-1]
+        assert signal is not None and signal.scope is RegionScope.HOST
+        assert signals[:-1] == [None] * 99
+
+
+def _new_page(url: str, simhash_value: int) -> ContentMatch:
+    return ContentMatch(url, MatchKind.NEW, Fingerprint(0, simhash_value, 100), LinkAction.FOLLOW)
+
+
+@pytest.mark.parametrize(("bits", "parked"), [(10, True), (11, False)])
+def test_observe_match_counts_pages_within_ten_bits_of_their_template_as_stale(
+    bits: int, parked: bool
+) -> None:
+    """New to the content index, but within ``similar_distance`` (default 10) of a
+    recent page of the same template: not novel."""
+    config = NoveltyConfig(template_window=2, template_threshold=1, host_window=None)
+    tracker = NoveltyTracker(config)
+    assert tracker.observe_match(_new_page("http://x.example/m/1", 0)) is None
+    signal = tracker.observe_match(_new_page("http://x.example/m/2", (1 << bits) - 1))
+    assert (signal is not None) is parked
+    # Another template is never compared with this one.
+    other = NoveltyTracker(config)
+    other.observe_match(_new_page("http://x.example/m/1", 0))
+    assert other.observe_match(_new_page("http://x.example/n/2", 0)) is None
 
 
 def test_novel_pages_keep_a_template_alive() -> None:
