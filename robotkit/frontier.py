@@ -117,7 +117,9 @@ TOO_DEEP: Final = AddResult(AddOutcome.REJECTED, Reason.DEPTH_LIMIT)
 
 @dataclass(frozen=True)
 class FrontierStats:
-    """Counts for logs and progress bars."""
+    """Counts for logs and progress bars. After :meth:`Frontier.restore` with a
+    journal, ``rejected`` holds the refusals counted up to the last checkpoint only:
+    refusals change nothing else, so they are not journaled."""
 
     queued: int
     in_flight: int
@@ -558,7 +560,9 @@ class Frontier:
         fsynced: after a crash (even SIGKILL or power loss) ``path`` holds either
         the previous checkpoint or this one, never a part. URLs in flight are
         stored as queued, at the head of their host, so a resumed crawl fetches
-        them again rather than losing them.
+        them again rather than losing them. A temporary file a killed process left
+        behind (``<path>.<random>.tmp``) is removed by the next checkpoint to
+        ``path``.
         """
         self.generation += 1
         path = os.fspath(path)
@@ -847,10 +851,25 @@ def _verified(data: bytes) -> bytes:
     return body
 
 
+def _remove_stale_temporaries(directory: str, name: str) -> None:
+    """Remove what an earlier write of ``name`` left when it was killed between
+    creating its temporary file and renaming it: exactly the names
+    :func:`tempfile.mkstemp` makes for it (``name.`` + 8 characters + ``.tmp``), so
+    the temporary files of other checkpoints in the directory are left alone. One
+    process writes a checkpoint path at a time."""
+    stale = re.compile(re.escape(name) + r"\.[a-z0-9_]{8}\.tmp")
+    with contextlib.suppress(OSError):
+        for entry in os.scandir(directory):
+            if stale.fullmatch(entry.name):
+                with contextlib.suppress(FileNotFoundError):
+                    os.unlink(entry.path)
+
+
 def _atomic_write(path: str, chunks: Iterable[bytes], trailer: bool = True) -> None:
     """Write-temp, fsync, rename, fsync-directory: the POSIX recipe for replacing a
     file so that a crash leaves the old or the new file whole."""
     directory = os.path.dirname(os.path.abspath(path))
+    _remove_stale_temporaries(directory, os.path.basename(path))
     fd, tmp = tempfile.mkstemp(dir=directory, prefix=os.path.basename(path) + ".", suffix=".tmp")
     try:
         digest = sha256()

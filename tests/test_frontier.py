@@ -146,6 +146,23 @@ def test_among_ready_hosts_of_equal_depth_the_longest_waiting_goes_first() -> No
     ]
 
 
+def test_hosts_ready_at_once_go_by_permitted_time_not_by_when_they_were_noticed() -> None:
+    """a.example has been waiting (ready since 10, not yet served) when b.example,
+    permitted since 2, is first looked at: b goes first, its permitted time is
+    earlier."""
+    f = Frontier()
+    add(f, "http://a.example/", 1)
+    add(f, "http://c.example/", 1)
+    f.set_ready_at(A, 10.0)
+    f.set_ready_at(C, 9.0)
+    first = f.next(10.0)
+    assert first is not None and first.host == C  # a.example is now ready, not served
+    f.mark_done(first, ready_at=50.0)
+    add(f, "http://b.example/", 1)
+    f.set_ready_at(B, 2.0)
+    assert drain(f, now=10.0) == ["http://b.example/", "http://a.example/"]
+
+
 def test_a_shallower_url_reorders_a_waiting_host() -> None:
     f = Frontier()
     add(f, "http://a.example/deep", 2)

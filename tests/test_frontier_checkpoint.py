@@ -121,6 +121,19 @@ def test_checkpoint_replaces_atomically_and_leaves_no_temp_files(tmp_path: Path)
     assert Frontier.restore(path).generation == 2
 
 
+def test_the_next_checkpoint_removes_temporaries_a_killed_write_left(tmp_path: Path) -> None:
+    path = tmp_path / "c"
+    stale = ["c.k3j_9x0a.tmp", "c.journal.ab12cd34.tmp"]
+    others = ["c.x.ab12cd34.tmp", "other.ab12cd34.tmp", "c.ab12cd34.tmp.keep", "c.short.tmp"]
+    for name in stale + others:
+        (tmp_path / name).write_bytes(b"half a checkpoint")
+    f = Frontier()
+    f.open_journal(path)  # a checkpoint of c, then a fresh c.journal
+    f.close_journal()
+    assert sorted(os.listdir(tmp_path)) == sorted(["c", "c.journal", *others])
+    assert Frontier.restore(path).generation == 1
+
+
 @pytest.mark.parametrize("cut", [1, 30, 200, -70, -1])
 def test_a_truncated_checkpoint_is_refused(tmp_path: Path, cut: int) -> None:
     path = tmp_path / "c"
@@ -286,6 +299,9 @@ def test_sigkill_during_checkpoints_resumes_from_the_last_whole_one(
     assert s.parked_by_reason == {Reason.HOST_BUDGET: n - 7 * 100}
     leftovers = [p for p in os.listdir(tmp_path) if p != "crawl.ckpt"]
     assert all(p.endswith(".tmp") for p in leftovers)  # at most the killed write's temp file
+    # The next checkpoint of the resumed crawl clears what the killed one left.
+    g.checkpoint(path)
+    assert os.listdir(tmp_path) == ["crawl.ckpt"]
 
 
 def test_sigkill_with_a_journal_loses_nothing_recorded(tmp_path: Path) -> None:
