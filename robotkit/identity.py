@@ -16,7 +16,11 @@ from robotkit import __version__
 DEFAULT_ACCEPT = "text/html,application/xhtml+xml;q=0.9,text/plain;q=0.8,*/*;q=0.5"
 """A crawler's Accept: HTML first, anything else acceptable at a lower weight."""
 
-DEFAULT_USER_AGENT = f"robotkit/{__version__} (+https://github.com/robotkit/robotkit)"
+DEFAULT_USER_AGENT = f"robotkit/{__version__}"
+"""Names the library and nothing more: robotkit has no page of its own to point to,
+and an invented contact URL would not be honest. A robot in production should say
+who runs it: ``Identity.build("ExampleBot", "1.0", "https://example.org/bot",
+from_="ops@example.org")``."""
 
 # A pragmatic addr-spec check (RFC 5322 section 3.4.1 without comments or quoted
 # local parts): one @, a dot-atom local part, a domain with at least one dot.

@@ -49,7 +49,13 @@ def _positive(text: str) -> float:
 def add_identity_options(parser: argparse.ArgumentParser) -> None:
     """The options every fetching command shares: who the robot is and how it
     reads robots.txt (DESIGN.md, command-line contract)."""
-    parser.add_argument("--user-agent", default=DEFAULT_USER_AGENT, metavar="UA")
+    parser.add_argument(
+        "--user-agent",
+        default=DEFAULT_USER_AGENT,
+        metavar="UA",
+        help="the robot's User-Agent; its product token (up to the first / or space) "
+        f"is the name it answers to in robots.txt (default {DEFAULT_USER_AGENT!r})",
+    )
     parser.add_argument("--from", dest="from_", metavar="EMAIL", help="operator's mailbox")
     parser.add_argument(
         "--profile",
