@@ -198,7 +198,15 @@ class RobotsChecker(_Base):
         self._own_client = client is None and transport is None
         self._client = client
         if client is None and _fixed is None:
-            self._client = httpx.Client(transport=transport)
+            from robotkit.http.transport import _guard_connections  # transport imports us
+
+            # Every socket read and write of our fetches is cut to the time left
+            # before the deadline (transport's deadline-bounded network backend):
+            # the only bound on a reused keep-alive connection, whose socket the
+            # watchdog never sees. Outside our fetches the backend changes nothing.
+            inner = transport if transport is not None else httpx.HTTPTransport()
+            _guard_connections(inner)
+            self._client = httpx.Client(transport=inner)
         self._lock = threading.Lock()
         self._inflight: dict[Origin, Future[OriginState]] = {}
         self._slots = threading.BoundedSemaphore(options.max_parallel)
@@ -247,9 +255,14 @@ class RobotsChecker(_Base):
     def _get(self, event: FetchNeeded, deadline: _Deadline) -> RobotsResponse:
         """One GET. From the first network I/O, a watchdog shuts the socket at
         the deadline, so neither a stalled nor a dripping server (headers or
-        body) can hold us longer; where no socket is known (a reused connection,
-        a transport that is not httpcore) the deadline is checked between chunks
-        and no single read may wait longer than the whole deadline."""
+        body) can hold us longer. On a reused keep-alive connection (no new
+        socket to shut) every socket operation is cut to the time left, through
+        the transport's deadline-bounded backend (our own transport, a given
+        ``httpx.HTTPTransport``, or a polite transport's). Elsewhere (a transport
+        that is not httpcore) the deadline is checked between chunks and no single
+        read may wait longer than the whole deadline."""
+        from robotkit.http.transport import _DEADLINE  # transport imports us
+
         if deadline.expired(time.monotonic()):
             return _timed_out(deadline.seconds)
         streams: list[Any] = []
@@ -273,7 +286,10 @@ class RobotsChecker(_Base):
         def arm() -> None:
             if not timers:
                 now = time.monotonic()
-                timers.append(threading.Timer(deadline.start(now) - now, watchdog))
+                # Called in this thread by httpcore before its first socket
+                # operation: from here on each read and write is bounded.
+                _DEADLINE.at = at = deadline.start(now)
+                timers.append(threading.Timer(at - now, watchdog))
                 timers[0].daemon = True
                 timers[0].start()
 
@@ -284,6 +300,7 @@ class RobotsChecker(_Base):
 
         with self._lock:
             self.fetches += 1
+        outer_deadline = getattr(_DEADLINE, "at", None)
         try:
             with _needs(self._client).stream(
                 "GET",
@@ -311,8 +328,10 @@ class RobotsChecker(_Base):
                     return _timed_out(deadline.seconds)
                 return _answer(response, bytes(body[:READ_LIMIT]))
         except (httpx.HTTPError, OSError) as error:
-            return _timed_out(deadline.seconds) if cut.is_set() else _failure(error)
+            late = cut.is_set() or deadline.expired(time.monotonic())
+            return _timed_out(deadline.seconds) if late else _failure(error)
         finally:
+            _DEADLINE.at = outer_deadline
             for timer in timers:
                 timer.cancel()
 
