@@ -5,7 +5,15 @@ from __future__ import annotations
 import pytest
 from protego import Protego
 
-from robotkit.robots import MAX_ROBOTS_BYTES, RobotsRules, RuleMatch, RuleRef, decode_body
+import robotkit.robots
+from robotkit.robots import (
+    MAX_ROBOTS_BYTES,
+    RobotRules,
+    RobotsRules,
+    RuleMatch,
+    RuleRef,
+    decode_body,
+)
 from robotkit.robots.rules import canonical_path, canonical_pattern, pattern_matches
 
 EXAMPLE = b"""# example.org robots.txt
@@ -314,6 +322,7 @@ def test_a_request_rate_too_large_for_a_float_is_ignored() -> None:
 def test_for_robot_is_the_group_that_applies_with_its_pacing() -> None:
     rules = RobotsRules.parse(EXAMPLE)
     example = rules.for_robot("ExampleBot/2.0")
+    assert isinstance(example, RobotRules)
     assert (example.crawl_delay, example.request_rate) == (4.0, None)
     assert example.match("/private/cv.html?x=1#top") == rules.match(
         "https://example.org/private/cv.html?x=1", "ExampleBot"
@@ -325,6 +334,11 @@ def test_for_robot_is_the_group_that_applies_with_its_pacing() -> None:
     assert rules.for_robot("foobot").crawl_delay is None
     nobody = RobotsRules.parse(b"User-agent: FooBot\nDisallow: /\n").for_robot("other")
     assert nobody.match("/x") == RuleMatch(True, None, None) and nobody.crawl_delay is None
+
+
+@pytest.mark.parametrize("name", robotkit.robots.__all__)
+def test_the_package_exports_resolve(name: str) -> None:
+    assert getattr(robotkit.robots, name) is not None
 
 
 def test_sitemaps_are_listed_whatever_the_group() -> None:

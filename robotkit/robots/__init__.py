@@ -5,7 +5,11 @@ from robotkit.robots.cache import RobotsCache as RobotsCache
 from robotkit.robots.engine import FetchNeeded as FetchNeeded
 from robotkit.robots.engine import RobotsEngine as RobotsEngine
 from robotkit.robots.engine import RobotsResponse as RobotsResponse
+from robotkit.robots.engine import file_state as file_state
+from robotkit.robots.freshness import Headers as Headers
+from robotkit.robots.freshness import Validators as Validators
 from robotkit.robots.rules import MAX_ROBOTS_BYTES as MAX_ROBOTS_BYTES
+from robotkit.robots.rules import RobotRules as RobotRules
 from robotkit.robots.rules import RobotsRules as RobotsRules
 from robotkit.robots.rules import RuleMatch as RuleMatch
 from robotkit.robots.rules import RuleRef as RuleRef
@@ -15,3 +19,25 @@ from robotkit.robots.status import Hop as Hop
 from robotkit.robots.status import Profile as Profile
 from robotkit.robots.status import RobotsOutcome as RobotsOutcome
 from robotkit.robots.verdict import Verdict as Verdict
+
+__all__ = [
+    "MAX_ROBOTS_BYTES",
+    "FetchFailure",
+    "FetchNeeded",
+    "Headers",
+    "Hop",
+    "OriginState",
+    "Profile",
+    "RobotRules",
+    "RobotsCache",
+    "RobotsEngine",
+    "RobotsOutcome",
+    "RobotsResponse",
+    "RobotsRules",
+    "RuleMatch",
+    "RuleRef",
+    "Validators",
+    "Verdict",
+    "decode_body",
+    "file_state",
+]
