@@ -150,6 +150,23 @@ def test_bad_usage_is_one_line_and_exit_2(
     assert captured.err.startswith("robotkit: error:") and captured.err.count("\n") == 1
 
 
+def test_unreadable_input_file_still_checks_the_other_urls(
+    robots_file: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An unreadable --input is bad input like a malformed URL: the URLs given as
+    arguments still get their verdicts, then one line on stderr, exit 2."""
+    missing = tmp_path / "missing.txt"
+    argv = ["check-url", "http://a.test/ok", "--input", str(missing), "--json"]
+    code = main([*argv, "--robots-file", str(robots_file)])
+    captured = capsys.readouterr()
+    assert code == 2
+    assert [(r["url"], r["decision"]) for r in records(captured.out)] == [
+        ("http://a.test/ok", "allow")
+    ]
+    assert captured.err.count("\n") == 1 and captured.err.startswith("robotkit: error:")
+    assert f"cannot read --input {missing}" in captured.err
+
+
 def test_fetches_once_per_origin_with_identity(
     httpserver: HTTPServer, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -221,14 +221,14 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     # Invalid UTF-8 in argv arrives as surrogates, which no stream can print.
     urls = [url.encode("utf-8", "surrogateescape").decode("utf-8", "replace") for url in args.urls]
+    unreadable = ""  # an unreadable --input is bad input: reported after the verdicts
     if args.input is not None:
         try:
             urls += _read_input(args.input)
         except OSError as problem:
-            error(f"cannot read --input {args.input}: {problem.strerror or problem}")
-            return EXIT_USAGE
+            unreadable = f"cannot read --input {args.input}: {problem.strerror or problem}"
     if not urls:
-        error("no URL given (as arguments or with --input)")
+        error(unreadable or "no URL given (as arguments or with --input)")
         return EXIT_USAGE
     try:
         blacklist = Blacklist.from_file(args.blacklist) if args.blacklist else None
@@ -259,6 +259,10 @@ def run(args: argparse.Namespace) -> int:
         _print_table(verdicts, now)
     sys.stdout.flush()
     invalid = [verdict for verdict in verdicts if verdict.reason in INVALID_REASONS]
+    if unreadable:
+        more = f" (and {len(invalid)} invalid URLs)" if invalid else ""
+        error(unreadable + more)
+        return EXIT_USAGE
     if invalid:
         first = invalid[0]
         more = f" (and {len(invalid) - 1} more)" if len(invalid) > 1 else ""
