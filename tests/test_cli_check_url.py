@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import io
 import json
+import os
+import pty
 import subprocess
 import sys
 from pathlib import Path
@@ -165,6 +167,46 @@ def test_unreadable_input_file_still_checks_the_other_urls(
     ]
     assert captured.err.count("\n") == 1 and captured.err.startswith("robotkit: error:")
     assert f"cannot read --input {missing}" in captured.err
+
+
+def check_on_a_terminal(robots_file: Path, count: int) -> tuple[int, str, str]:
+    """``robotkit check-url`` of ``count`` URLs with stderr on a pseudo-terminal:
+    (status, what the terminal showed, stdout)."""
+    leader, follower = pty.openpty()
+    urls = [f"http://a.test/{n}" for n in range(count)]
+    command = [sys.executable, "-m", "robotkit", "check-url", *urls]
+    command += ["--robots-file", str(robots_file), "--json"]
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=follower)
+    os.close(follower)
+    drawn = b""
+    try:
+        while True:
+            try:
+                chunk = os.read(leader, 65536)
+            except OSError:  # EIO: the child closed the terminal
+                break
+            if not chunk:
+                break
+            drawn += chunk
+        stdout, _ = proc.communicate(timeout=60)
+    finally:
+        os.close(leader)
+        if proc.poll() is None:
+            proc.kill()
+    return proc.returncode, drawn.decode("utf-8", "replace"), stdout.decode()
+
+
+@pytest.mark.parametrize(("count", "bar"), [(21, True), (20, False)])
+def test_progress_bar_on_a_terminal_for_a_large_batch(
+    robots_file: Path, count: int, bar: bool
+) -> None:
+    """Past 20 URLs a progress bar is drawn on stderr (a terminal), never on
+    stdout; a small batch draws none."""
+    code, screen, stdout = check_on_a_terminal(robots_file, count)
+    assert code == 0
+    assert len(stdout.splitlines()) == count and "checking" not in stdout
+    assert ("checking" in screen) is bar
+    assert "Traceback" not in screen
 
 
 def test_fetches_once_per_origin_with_identity(
