@@ -6,6 +6,7 @@ import io
 import json
 import os
 import pty
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -249,6 +250,26 @@ def test_deferred_exits_3_with_retry_after(
     ] * 2
     assert all(7190 <= r["retry_after"] <= 7200 for r in out)  # type: ignore[operator]
     assert len(httpserver.log) == 1  # reported, not retried
+
+
+def test_disallowed_outranks_deferred_in_the_exit_status(
+    httpserver: HTTPServer, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """DESIGN.md's order: 1 when any URL is disallowed, even if another is
+    deferred (here: a robots.txt on a port nobody listens on)."""
+    httpserver.expect_request("/robots.txt").respond_with_data(ROBOTS)
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        closed = sock.getsockname()[1]
+    deferred = f"http://127.0.0.1:{closed}/page"
+    code = main(["check-url", deferred, httpserver.url_for("/private/x"), "--json"])
+    out = records(capsys.readouterr().out)
+    assert [(r["decision"], r["robots_status"]) for r in out] == [
+        ("defer", None),
+        ("disallow", 200),
+    ]
+    assert code == 1
+    assert main(["check-url", deferred, httpserver.url_for("/open"), "--json"]) == 3
 
 
 def test_profile_flag(httpserver: HTTPServer, capsys: pytest.CaptureFixture[str]) -> None:
