@@ -153,6 +153,20 @@ def test_bad_usage_is_one_line_and_exit_2(
     assert captured.err.startswith("robotkit: error:") and captured.err.count("\n") == 1
 
 
+def test_input_file_with_invalid_utf8_is_read_leniently(
+    robots_file: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    listing = tmp_path / "urls.txt"
+    listing.write_bytes(b"http://a.test/caf\xe9\r\nhttp://a.test/private/\xff\n")
+    code = main(["check-url", "--input", str(listing), "--json", "--robots-file", str(robots_file)])
+    out = records(capsys.readouterr().out)
+    assert code == 1
+    assert [(r["url"], r["decision"]) for r in out] == [
+        ("http://a.test/caf\ufffd", "allow"),
+        ("http://a.test/private/\ufffd", "disallow"),
+    ]
+
+
 def test_unreadable_input_file_still_checks_the_other_urls(
     robots_file: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
