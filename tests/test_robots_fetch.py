@@ -859,3 +859,28 @@ def test_headers_dripped_on_a_reused_connection_are_cut_at_the_deadline(
     assert server.paths == ["/robots.txt", "/robots.txt"]
     assert server.connections == 1
     assert not server.drip_finished
+
+
+def test_headers_dripped_on_a_reused_connection_are_cut_at_the_deadline_async(
+    clock: ManualClock,
+) -> None:
+    """The async face: the deadline (``asyncio.wait_for`` from the first network
+    event) holds on a reused keep-alive connection too; checked server-side."""
+    server = KeepAliveTarpit()
+
+    async def run() -> Verdict:
+        options = RobotsOptions(deadline=0.5)
+        async with AsyncRobotsChecker(BOT, clock=clock, options=options) as checker:
+            first = await checker.check(server.url("/private"))
+            assert first.reason is Reason.ROBOTS_DISALLOW
+            clock.advance(DAY + 1)
+            return await checker.check(server.url("/page"))
+
+    try:
+        verdict = asyncio.run(run())
+    finally:
+        server.close()
+    assert verdict.decision is Decision.DEFER and "timeout" in verdict.detail
+    assert server.paths == ["/robots.txt", "/robots.txt"]
+    assert server.connections == 1
+    assert not server.drip_finished
