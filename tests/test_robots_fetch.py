@@ -673,10 +673,13 @@ def test_identifying_headers(httpserver: HTTPServer, clock: ManualClock) -> None
     httpserver.expect_request("/robots.txt").respond_with_data(RULES)
     with sync_checker(clock) as checker:
         checker.check(httpserver.url_for("/"))
-    (request,) = robots_hits(httpserver)
-    assert request.headers["User-Agent"] == "ExampleBot/1.0 (+https://example.org/bot)"
-    assert request.headers["From"] == "ops@example.org"
-    assert request.headers["Accept"] == BOT.accept
+    check_async(clock, [httpserver.url_for("/")])
+    hits = robots_hits(httpserver)
+    assert len(hits) == 2  # one sync fetch, one async
+    for request in hits:
+        assert request.headers["User-Agent"] == "ExampleBot/1.0 (+https://example.org/bot)"
+        assert request.headers["From"] == "ops@example.org"
+        assert request.headers["Accept"] == BOT.accept
 
 
 def test_callers_client_is_used_and_left_open(httpserver: HTTPServer, clock: ManualClock) -> None:
