@@ -15,6 +15,8 @@ independent transformation here and is counted where it changes a verdict:
 3. ``agent-exact``: protego asked with the exact group name (or '*') instead of
    the robot's token, so that its own substring matching cannot pick another group.
 
+Every file is also asked for ``/robots.txt`` itself (always allowed, by both).
+
 Where none of the three applies, robotkit must equal plain
 ``Protego.parse(text).can_fetch(url, token)``.
 """
@@ -110,10 +112,14 @@ def exact_choice(names: set[str], token: str) -> str | None:
     return token if token in names else ("*" if "*" in names else None)
 
 
+ROBOTS_TXT_PATHS = ("/robots.txt", "/robots.txt?v=1")
+ROBOTS_TXT_URLS = frozenset("https://example.com" + path for path in ROBOTS_TXT_PATHS)
+
+
 def urls_from(text: str, rnd: random.Random) -> list[str]:
     values = [m.group(2) for m in itertools.islice(RULE_LINE.finditer(text), 64)]
     rnd.shuffle(values)
-    paths = {"/"}
+    paths = {"/", *ROBOTS_TXT_PATHS}
     for value in values[:RULES_PER_FILE]:
         base = value.rstrip("$")
         for fill in ("", "x7"):
@@ -132,6 +138,7 @@ class Report:
     differences: Counter[str] = field(default_factory=Counter)
     mismatches: list[str] = field(default_factory=list)
     explained: int = 0
+    robots_txt_checks: int = 0
     bad_explanations: list[str] = field(default_factory=list)
 
 
@@ -169,6 +176,7 @@ def check_file(name: str, body: bytes, report: Report) -> None:
     for url in urls_from(one_break, rnd):
         for agent in agents:
             report.checks += 1
+            report.robots_txt_checks += url in ROBOTS_TXT_URLS
             got = rules.match(url, agent)
             verdicts = {"protego": raw.can_fetch(url, agent)}
             verdicts["line-breaks"] = (
@@ -234,6 +242,7 @@ def test_verdicts_equal_protego_except_the_deliberate_differences(report: Report
     # The corpus exercises the differences that matter in practice.
     assert report.differences["agent-exact"] > 100
     assert report.differences["agent-cut"] > 10
+    assert report.robots_txt_checks >= 2 * 4231
 
 
 def test_every_explanation_names_a_matching_line_of_the_file(report: Report) -> None:
