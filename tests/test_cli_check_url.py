@@ -224,6 +224,23 @@ def test_progress_bar_on_a_terminal_for_a_large_batch(
     assert "Traceback" not in screen
 
 
+@pytest.mark.parametrize(
+    "flags",
+    [["--profile", "nope"], ["--robots-min-ttl", "-1"], ["--timeout", "0"], ["--no-such-flag"]],
+)
+def test_bad_flags_are_one_line_and_exit_2(
+    flags: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """argparse's usage errors follow the contract too: one line, exit 2."""
+    with pytest.raises(SystemExit) as exit_:
+        main(["check-url", "http://a.test/", *flags])
+    assert exit_.value.code == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.startswith("robotkit: error:") and captured.err.count("\n") == 1
+    assert "--help)" in captured.err
+
+
 def test_fetches_once_per_origin_with_identity(
     httpserver: HTTPServer, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -322,6 +339,7 @@ def test_subprocess_exit_codes_and_no_traceback(robots_file: Path) -> None:
         timeout=60,
     )
     assert bad.returncode == 2 and "Traceback" not in bad.stderr
+    assert bad.stderr.startswith("robotkit: error:") and bad.stderr.count("\n") == 1
 
 
 def test_subprocess_stdin_with_invalid_utf8(robots_file: Path) -> None:

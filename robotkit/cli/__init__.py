@@ -11,7 +11,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 from importlib import import_module
-from typing import IO
+from typing import IO, NoReturn
 
 from rich.console import Console
 
@@ -24,8 +24,18 @@ SUBCOMMANDS = ("check_url", "normalize", "traps", "crawl", "demo")
 EXIT_USAGE = 2
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse with the contract's form of a usage error: one line on stderr,
+    exit 2 (argparse would print its whole usage block first). Subcommand
+    parsers are of the same class (``add_subparsers`` copies it)."""
+
+    def error(self, message: str) -> NoReturn:
+        text = " ".join(message.split())
+        self.exit(EXIT_USAGE, f"robotkit: error: {text} (see: {self.prog} --help)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="robotkit",
         description="The politeness layer a web robot embeds.",
     )
