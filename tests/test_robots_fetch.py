@@ -836,9 +836,9 @@ class KeepAliveTarpit:
         self.listener.close()
 
 
-@pytest.mark.parametrize("given", [False, True], ids=["own-client", "given-transport"])
+@pytest.mark.parametrize("given", ["", "transport", "client"])
 def test_headers_dripped_on_a_reused_connection_are_cut_at_the_deadline(
-    clock: ManualClock, given: bool
+    clock: ManualClock, given: str
 ) -> None:
     """The total deadline holds when the robots.txt is fetched again (expired) on
     the reused keep-alive connection (no new socket for the watchdog to shut) and
@@ -846,17 +846,23 @@ def test_headers_dripped_on_a_reused_connection_are_cut_at_the_deadline(
     time left. Server side: one connection served both fetches, and the 10 s drip
     never reached its end."""
     server = KeepAliveTarpit()
-    transport = httpx.HTTPTransport() if given else None
+    transport = httpx.HTTPTransport() if given == "transport" else None
+    client = httpx.Client() if given == "client" else None
     try:
         with RobotsChecker(
-            BOT, transport=transport, clock=clock, options=RobotsOptions(deadline=0.5)
+            BOT,
+            transport=transport,
+            client=client,
+            clock=clock,
+            options=RobotsOptions(deadline=0.5),
         ) as checker:
             assert checker.check(server.url("/private")).reason is Reason.ROBOTS_DISALLOW
             clock.advance(DAY + 1)
             verdict = checker.check(server.url("/page"))
     finally:
-        if transport is not None:
-            transport.close()
+        for given_object in (transport, client):
+            if given_object is not None:
+                given_object.close()
         server.close()
     assert verdict.decision is Decision.DEFER and "timeout" in verdict.detail
     assert server.paths == ["/robots.txt", "/robots.txt"]

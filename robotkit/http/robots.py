@@ -197,16 +197,22 @@ class RobotsChecker(_Base):
         # file-backed checker never fetches, so it makes no client at all.
         self._own_client = client is None and transport is None
         self._client = client
-        if client is None and _fixed is None:
+        if _fixed is None:
             from robotkit.http.transport import _guard_connections  # transport imports us
 
             # Every socket read and write of our fetches is cut to the time left
             # before the deadline (transport's deadline-bounded network backend):
             # the only bound on a reused keep-alive connection, whose socket the
-            # watchdog never sees. Outside our fetches the backend changes nothing.
-            inner = transport if transport is not None else httpx.HTTPTransport()
-            _guard_connections(inner)
-            self._client = httpx.Client(transport=inner)
+            # watchdog never sees. Outside our fetches the backend changes nothing,
+            # so a caller's client or transport may keep serving its other requests.
+            if client is None:
+                inner = transport if transport is not None else httpx.HTTPTransport()
+                _guard_connections(inner)
+                self._client = httpx.Client(transport=inner)
+            else:
+                given = getattr(client, "_transport", None)  # httpx has no public hook
+                if isinstance(given, httpx.BaseTransport):
+                    _guard_connections(given)
         self._lock = threading.Lock()
         self._inflight: dict[Origin, Future[OriginState]] = {}
         self._slots = threading.BoundedSemaphore(options.max_parallel)
