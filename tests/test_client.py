@@ -6,10 +6,8 @@ asserted only as a lower bound set by our own delay, never as a wall-clock ceili
 
 from __future__ import annotations
 
-import contextlib
 import gzip
 import itertools
-import socket
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -17,6 +15,7 @@ from collections.abc import Callable, Iterator
 import httpx
 import pytest
 from pytest_httpserver import HTTPServer
+from servers import KeepAliveTarpit
 from werkzeug import Request, Response
 
 from robotkit.guard import GuardVerdict
@@ -541,75 +540,12 @@ def test_thin_client_has_the_trap_guard_on_by_default(httpserver: HTTPServer) ->
     assert paths(httpserver) == ["/robots.txt", "/cal/2024/"]  # the trap URL was never sent
 
 
-class KeepAliveServer:
-    """A raw HTTP/1.1 server on 127.0.0.1 that keeps one connection open and answers
-    each request on it in turn; a request for ``/drip`` gets its status line and
-    headers one byte every 50 ms (a tarpit on a reused connection). It records how
-    many connections it accepted and whether the drip was sent to its end."""
-
-    def __init__(self) -> None:
-        self.listener = socket.create_server(("127.0.0.1", 0))
-        self.port = self.listener.getsockname()[1]
-        self.connections = 0
-        self.paths: list[str] = []
-        self.drip_finished = False
-        self.thread = threading.Thread(target=self.serve, daemon=True)
-        self.thread.start()
-
-    def url(self, path: str) -> str:
-        return f"http://127.0.0.1:{self.port}{path}"
-
-    def serve(self) -> None:
-        conn, _ = self.listener.accept()
-        self.connections += 1
-        self.listener.settimeout(0.2)
-        with conn:
-            pending = b""
-            while True:
-                while b"\r\n\r\n" not in pending:
-                    data = conn.recv(4096)
-                    if not data:
-                        self.count_late_connections()
-                        return
-                    pending += data
-                head, _, pending = pending.partition(b"\r\n\r\n")
-                path = head.split(b" ")[1].decode()
-                self.paths.append(path)
-                if path == "/drip":
-                    try:
-                        for byte in b"HTTP/1.1 200 OK\r\nX-Slow: " + b"." * 200:
-                            conn.sendall(bytes([byte]))
-                            time.sleep(0.05)
-                        conn.sendall(b"\r\nContent-Length: 0\r\n\r\n")
-                        self.drip_finished = True
-                    except OSError:
-                        pass  # the client hung up: the tarpit was cut off
-                    self.count_late_connections()
-                    return
-                body = ALLOW_ALL.encode() if path == "/robots.txt" else b"ok"
-                conn.sendall(
-                    b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n"
-                    + f"Content-Length: {len(body)}\r\n\r\n".encode()
-                    + body
-                )
-
-    def count_late_connections(self) -> None:
-        with contextlib.suppress(OSError):
-            extra, _ = self.listener.accept()
-            extra.close()
-            self.connections += 1
-
-    def close(self) -> None:
-        self.thread.join()
-        self.listener.close()
-
-
 def test_headers_dripped_on_a_reused_connection_are_cut_at_the_deadline() -> None:
     """The total deadline holds even when the connection was reused (no new socket
     to watch) and the server drips the status line and headers: each read is cut
     to the time left. Server side: one connection served all three requests, and
     the drip (10 s long) never reached its end."""
-    server = KeepAliveServer()
+    server = KeepAliveTarpit(ALLOW_ALL.encode(), b"ok")
     try:
         with client(limits=FetchLimits(response_timeout=0.5, max_wait=5.0)) as http:
             assert http.fetch(server.url("/page")).text == "ok"

@@ -13,7 +13,8 @@ from collections.abc import Callable
 import httpx
 import pytest
 from pytest_httpserver import HTTPServer
-from test_client import ALLOW_ALL, Drip, Events, KeepAliveServer, timed  # sync tests' helpers
+from servers import KeepAliveTarpit
+from test_client import ALLOW_ALL, Drip, Events, timed  # sync tests' helpers
 from werkzeug import Request, Response
 
 from robotkit.http.client import AsyncPoliteClient
@@ -231,7 +232,7 @@ def test_global_in_flight_limit_holds_across_hosts(
 def test_async_headers_dripped_on_a_reused_connection_are_cut_at_the_deadline() -> None:
     """The async face bounds the whole response with ``asyncio.wait_for``; the same
     keep-alive tarpit as the sync test, same server-side checks."""
-    server = KeepAliveServer()
+    server = KeepAliveTarpit(ALLOW_ALL.encode(), b"ok")
 
     async def main() -> None:
         async with client(limits=FetchLimits(response_timeout=0.5, max_wait=5.0)) as http:

@@ -17,6 +17,7 @@ from typing import Any
 import httpx
 import pytest
 from pytest_httpserver import HTTPServer
+from servers import KeepAliveTarpit
 from werkzeug import Request, Response
 
 from robotkit.clock import ManualClock
@@ -775,67 +776,6 @@ def test_deadline_holds_on_a_transport_without_trace_events(clock: ManualClock) 
 # -- the deadline on a reused keep-alive connection ---------------------------------
 
 
-class KeepAliveTarpit:
-    """A raw HTTP/1.1 server that serves every request on one kept-alive connection:
-    the first gets robots.txt rules, the second its status line and headers one
-    byte every 50 ms (10 s in all). It records the paths asked for, the
-    connections accepted and whether the drip reached its end."""
-
-    def __init__(self) -> None:
-        self.listener = socket.create_server(("127.0.0.1", 0))
-        self.port = self.listener.getsockname()[1]
-        self.connections = 0
-        self.paths: list[str] = []
-        self.drip_finished = False
-        self.thread = threading.Thread(target=self.serve, daemon=True)
-        self.thread.start()
-
-    def url(self, path: str) -> str:
-        return f"http://127.0.0.1:{self.port}{path}"
-
-    def serve(self) -> None:
-        conn, _ = self.listener.accept()
-        self.connections += 1
-        self.listener.settimeout(0.2)
-        with conn:
-            pending = b""
-            while True:
-                while b"\r\n\r\n" not in pending:
-                    data = conn.recv(4096)
-                    if not data:
-                        return self.count_late_connections()
-                    pending += data
-                head, _, pending = pending.partition(b"\r\n\r\n")
-                path = head.split(b" ")[1].decode()
-                self.paths.append(path)
-                if len(self.paths) == 1:
-                    conn.sendall(
-                        b"HTTP/1.1 200 OK\r\n"
-                        + f"Content-Length: {len(RULES)}\r\n\r\n{RULES}".encode()
-                    )
-                    continue
-                stop = threading.Event()
-                try:
-                    for byte in b"HTTP/1.1 200 OK\r\nX-Slow: " + b"." * 200:
-                        conn.sendall(bytes([byte]))
-                        stop.wait(0.05)
-                    conn.sendall(b"\r\nContent-Length: 0\r\n\r\n")
-                    self.drip_finished = True
-                except OSError:
-                    pass  # the client hung up: the tarpit was cut off
-                return self.count_late_connections()
-
-    def count_late_connections(self) -> None:
-        with contextlib.suppress(OSError):
-            extra, _ = self.listener.accept()
-            extra.close()
-            self.connections += 1
-
-    def close(self) -> None:
-        self.thread.join()
-        self.listener.close()
-
-
 @pytest.mark.parametrize("given", ["", "transport", "client"])
 def test_headers_dripped_on_a_reused_connection_are_cut_at_the_deadline(
     clock: ManualClock, given: str
@@ -845,7 +785,7 @@ def test_headers_dripped_on_a_reused_connection_are_cut_at_the_deadline(
     the server drips the status line and headers: each socket read is cut to the
     time left. Server side: one connection served both fetches, and the 10 s drip
     never reached its end."""
-    server = KeepAliveTarpit()
+    server = KeepAliveTarpit(RULES.encode())
     transport = httpx.HTTPTransport() if given == "transport" else None
     client = httpx.Client() if given == "client" else None
     try:
@@ -875,7 +815,7 @@ def test_headers_dripped_on_a_reused_connection_are_cut_at_the_deadline_async(
 ) -> None:
     """The async face: the deadline (``asyncio.wait_for`` from the first network
     event) holds on a reused keep-alive connection too; checked server-side."""
-    server = KeepAliveTarpit()
+    server = KeepAliveTarpit(RULES.encode())
 
     async def run() -> Verdict:
         options = RobotsOptions(deadline=0.5)
