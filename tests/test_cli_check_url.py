@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import io
 import json
-import os
-import pty
 import socket
 import subprocess
 import sys
@@ -13,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from pytest_httpserver import HTTPServer
+from terminal import run_on_a_terminal
 
 from robotkit.cli import main
 
@@ -187,28 +186,10 @@ def test_unreadable_input_file_still_checks_the_other_urls(
 def check_on_a_terminal(robots_file: Path, count: int) -> tuple[int, str, str]:
     """``robotkit check-url`` of ``count`` URLs with stderr on a pseudo-terminal:
     (status, what the terminal showed, stdout)."""
-    leader, follower = pty.openpty()
     urls = [f"http://a.test/{n}" for n in range(count)]
     command = [sys.executable, "-m", "robotkit", "check-url", *urls]
     command += ["--robots-file", str(robots_file), "--json"]
-    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=follower)
-    os.close(follower)
-    drawn = b""
-    try:
-        while True:
-            try:
-                chunk = os.read(leader, 65536)
-            except OSError:  # EIO: the child closed the terminal
-                break
-            if not chunk:
-                break
-            drawn += chunk
-        stdout, _ = proc.communicate(timeout=60)
-    finally:
-        os.close(leader)
-        if proc.poll() is None:
-            proc.kill()
-    return proc.returncode, drawn.decode("utf-8", "replace"), stdout.decode()
+    return run_on_a_terminal(command, timeout=60)
 
 
 @pytest.mark.parametrize(("count", "bar"), [(21, True), (20, False)])

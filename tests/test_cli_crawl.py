@@ -5,8 +5,6 @@ from __future__ import annotations
 import asyncio
 import io
 import json
-import os
-import pty
 import re
 import signal
 import subprocess
@@ -19,6 +17,7 @@ from typing import Any
 
 import pytest
 from rich.console import Console
+from terminal import run_on_a_terminal
 
 from robotkit.cli import build_parser, main
 from robotkit.cli.crawl import CrawlDisplay, WaitingHost
@@ -237,29 +236,8 @@ def crawl_on_a_terminal(
 ) -> tuple[int, str, str]:
     """Run ``robotkit crawl`` with stderr on a pseudo-terminal; send SIGINT once
     the terminal has shown ``interrupt_after``. Returns (status, screen, stdout)."""
-    leader, follower = pty.openpty()
     command = [sys.executable, "-m", "robotkit", "crawl", url, *extra]
-    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=follower, text=True)
-    os.close(follower)
-    drawn = b""
-    try:
-        while True:
-            try:
-                chunk = os.read(leader, 65536)
-            except OSError:  # EIO: the child closed the terminal
-                break
-            if not chunk:
-                break
-            drawn += chunk
-            if interrupt_after is not None and interrupt_after in drawn:
-                proc.send_signal(signal.SIGINT)
-                interrupt_after = None
-        stdout, _ = proc.communicate(timeout=30)
-    finally:
-        os.close(leader)
-        if proc.poll() is None:
-            proc.kill()
-    return proc.returncode, drawn.decode("utf-8", "replace"), stdout
+    return run_on_a_terminal(command, interrupt_after=interrupt_after, timeout=30)
 
 
 def test_live_display_runs_on_a_terminal(trap_site: Callable[..., RunningSite]) -> None:
