@@ -419,32 +419,33 @@ def test_invalid_utf8_is_decoded_leniently(httpserver: HTTPServer, clock: Manual
 # -- freshness with the injected clock ---------------------------------------------
 
 
-def test_expiry_by_max_age(httpserver: HTTPServer, clock: ManualClock) -> None:
-    httpserver.expect_request("/robots.txt").respond_with_data(
-        RULES, headers={"Cache-Control": "max-age=300"}
-    )
-    with sync_checker(clock) as checker:
+def assert_fetched_again_after(
+    httpserver: HTTPServer, clock: ManualClock, lifetime: float, **options: Any
+) -> None:
+    """The robots.txt copy serves until just before ``lifetime`` seconds have
+    passed (one fetch, server-side) and is fetched again just after."""
+    with sync_checker(clock, **options) as checker:
         checker.check(httpserver.url_for("/"))
-        clock.advance(299)
+        clock.advance(lifetime - 1)
         checker.check(httpserver.url_for("/"))
         assert len(robots_hits(httpserver)) == 1
         clock.advance(2)
         checker.check(httpserver.url_for("/"))
     assert len(robots_hits(httpserver)) == 2
+
+
+def test_expiry_by_max_age(httpserver: HTTPServer, clock: ManualClock) -> None:
+    httpserver.expect_request("/robots.txt").respond_with_data(
+        RULES, headers={"Cache-Control": "max-age=300"}
+    )
+    assert_fetched_again_after(httpserver, clock, 300)
 
 
 def test_expiry_by_expires(httpserver: HTTPServer, clock: ManualClock) -> None:
     httpserver.expect_request("/robots.txt").respond_with_data(
         RULES, headers={"Date": http_date(clock.now), "Expires": http_date(clock.now + 600)}
     )
-    with sync_checker(clock) as checker:
-        checker.check(httpserver.url_for("/"))
-        clock.advance(599)
-        checker.check(httpserver.url_for("/"))
-        assert len(robots_hits(httpserver)) == 1
-        clock.advance(2)
-        checker.check(httpserver.url_for("/"))
-    assert len(robots_hits(httpserver)) == 2
+    assert_fetched_again_after(httpserver, clock, 600)
 
 
 @pytest.mark.parametrize(
@@ -461,14 +462,7 @@ def test_floor_and_ceiling(
     httpserver.expect_request("/robots.txt").respond_with_data(
         RULES, headers={"Cache-Control": cache_control}
     )
-    with sync_checker(clock, min_ttl=min_ttl) as checker:
-        checker.check(httpserver.url_for("/"))
-        clock.advance(lifetime - 1)
-        checker.check(httpserver.url_for("/"))
-        assert len(robots_hits(httpserver)) == 1
-        clock.advance(2)
-        checker.check(httpserver.url_for("/"))
-    assert len(robots_hits(httpserver)) == 2
+    assert_fetched_again_after(httpserver, clock, lifetime, min_ttl=min_ttl)
 
 
 def test_304_revalidation_renews_the_copy(httpserver: HTTPServer, clock: ManualClock) -> None:
