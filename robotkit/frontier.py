@@ -195,16 +195,22 @@ class _Host:
     def persisted(self) -> tuple[list[FrontierEntry], list[FrontierEntry], int]:
         """What a checkpoint keeps: queued entries in service order, parked ones,
         and the admitted count. The URL in flight is lost with the process, so it
-        is kept as the first queued one or, if its host was parked meanwhile, the
-        first parked one (as a journal replay of the parking would place it)."""
-        queued = [entry for depth in sorted(self.queues) for entry in self.queues[depth]]
+        is kept at the head of its depth's queue (where :meth:`Frontier.requeue` and a
+        journal replay put it; the service order is by depth first) or, if its host
+        was parked meanwhile, as the first parked one (as a journal replay of the
+        parking would place it)."""
+        busy = self.busy
         parked = list(self.parked)
         admitted = self.admitted
-        if self.busy is not None and self.park_reason is None:
-            queued.insert(0, self.busy)
-        elif self.busy is not None:
-            parked.insert(0, self.busy)
+        if busy is not None and self.park_reason is not None:
+            parked.insert(0, busy)
             admitted -= 1
+            busy = None
+        queued: list[FrontierEntry] = []
+        for depth in sorted({*self.queues, *(() if busy is None else (busy.depth,))}):
+            if busy is not None and busy.depth == depth:
+                queued.append(busy)
+            queued.extend(self.queues.get(depth, ()))
         return queued, parked, admitted
 
 
