@@ -12,6 +12,25 @@ import threading
 import time
 
 
+def closed_port() -> int:
+    """A loopback port nobody listens on (bound for a moment, then let go)."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def read_head(conn: socket.socket) -> bytes:
+    """Read a request up to the blank line that ends its head; what came before
+    the client hung up if it hung up first."""
+    head = b""
+    while b"\r\n\r\n" not in head:
+        chunk = conn.recv(4096)
+        if not chunk:
+            break
+        head += chunk
+    return head
+
+
 class KeepAliveTarpit:
     """A raw HTTP/1.1 server on 127.0.0.1 that serves every request on one kept-alive
     connection: the first requests get ``answers`` in turn (200, text/plain), the

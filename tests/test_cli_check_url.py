@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import io
 import json
-import socket
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 from pytest_httpserver import HTTPServer
+from servers import closed_port
 from terminal import run_on_a_terminal
 
 from robotkit.cli import main
@@ -270,10 +270,7 @@ def test_disallowed_outranks_deferred_in_the_exit_status(
     """DESIGN.md's order: 1 when any URL is disallowed, even if another is
     deferred (here: a robots.txt on a port nobody listens on)."""
     httpserver.expect_request("/robots.txt").respond_with_data(ROBOTS)
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        closed = sock.getsockname()[1]
-    deferred = f"http://127.0.0.1:{closed}/page"
+    deferred = f"http://127.0.0.1:{closed_port()}/page"
     code = main(["check-url", deferred, httpserver.url_for("/private/x"), "--json"])
     out = records(capsys.readouterr().out)
     assert [(r["decision"], r["robots_status"]) for r in out] == [

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from dataclasses import replace
 
 import pytest
+from servers import read_head
 
 from robotkit import traps
 from robotkit.cli import demo
@@ -275,12 +276,7 @@ class HangUpServer:
             except OSError:
                 return
             with conn:
-                head = b""
-                while b"\r\n\r\n" not in head:
-                    chunk = conn.recv(4096)
-                    if not chunk:
-                        break
-                    head += chunk
+                head = read_head(conn)
                 target = head.split(b" ", 2)[1].decode() if head.count(b" ") >= 2 else ""
                 self.targets.append(target)
                 if target == "/robots.txt":

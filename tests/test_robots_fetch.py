@@ -17,7 +17,7 @@ from typing import Any
 import httpx
 import pytest
 from pytest_httpserver import HTTPServer
-from servers import KeepAliveTarpit
+from servers import KeepAliveTarpit, closed_port, read_head
 from werkzeug import Request, Response
 
 from robotkit.clock import ManualClock
@@ -153,12 +153,6 @@ def test_deferral_without_retry_after_backs_off(httpserver: HTTPServer, clock: M
     assert len(robots_hits(httpserver)) == 3
 
 
-def closed_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
 @pytest.mark.parametrize("profile", list(Profile))
 def test_connection_refused_defers(clock: ManualClock, profile: Profile) -> None:
     url = f"http://127.0.0.1:{closed_port()}/page"
@@ -201,12 +195,9 @@ class RawServer:
 
     def _handle(self, conn: socket.socket) -> None:
         with conn:
-            data = b""
-            while b"\r\n\r\n" not in data:
-                chunk = conn.recv(4096)
-                if not chunk:
-                    return
-                data += chunk
+            data = read_head(conn)
+            if b"\r\n\r\n" not in data:
+                return
             self.requests.append(data)
             with contextlib.suppress(OSError):
                 self.talk(conn, self.stop)
