@@ -2,12 +2,22 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterator
 
 import pytest
+from hypothesis import settings
 from pytest_httpserver import HTTPServer
 
 from robotkit.clock import ManualClock
+
+# CI decides whether a submission lands, so there the property tests draw the same
+# examples on every run (a failure reproduces, and a pass is not luck); elsewhere
+# they explore new ones each run. Failures found while exploring become
+# @example cases.
+settings.register_profile("ci", derandomize=True, database=None, print_blob=True)
+if os.environ.get("CI"):
+    settings.load_profile("ci")
 
 
 @pytest.fixture
