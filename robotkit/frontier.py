@@ -175,9 +175,9 @@ class _Host:
         self.queued -= 1
         return entry
 
-    def remove(self, key: str) -> AddOutcome | None:
-        """Take an entry out by key (journal replay of a URL done); say whether it
-        was queued or parked (a host parked while the URL was in flight)."""
+    def take(self, key: str) -> FrontierEntry | None:
+        """Take the queued entry with ``key`` out of its queue (journal replay of
+        :meth:`Frontier.next`), or None if it is not queued."""
         for depth, bucket in self.queues.items():
             for i, entry in enumerate(bucket):
                 if entry.key == key:
@@ -185,7 +185,14 @@ class _Host:
                     if not bucket:
                         del self.queues[depth]
                     self.queued -= 1
-                    return AddOutcome.QUEUED
+                    return entry
+        return None
+
+    def remove(self, key: str) -> AddOutcome | None:
+        """Take an entry out by key (journal replay of a URL done); say whether it
+        was queued or parked (a host parked while the URL was in flight)."""
+        if self.take(key) is not None:
+            return AddOutcome.QUEUED
         for i, entry in enumerate(self.parked):
             if entry.key == key:
                 del self.parked[i]
@@ -380,12 +387,35 @@ class Frontier:
             if version != host.version:
                 continue
             entry = host.pop_head()
-            host.busy = entry
-            host.version += 1
-            self._queued -= 1
-            self._in_flight += 1
+            self._take(host, entry)
             return entry
         return None
+
+    def _in_flight_again(self, host: _Host, key: str) -> None:
+        """Restore: the URL ``key`` was in flight at the checkpoint, stored as the
+        head of its queue or, its host parked, as the first parked one
+        (:meth:`_Host.persisted`). It is in flight again until the journal's
+        replay finishes it, or :meth:`restore` requeues it."""
+        entry = host.take(key)
+        if entry is None and host.parked and host.parked[0].key == key:
+            entry = host.parked.popleft()
+            self._parked -= 1
+            self._queued += 1  # _take counts it out of the queued
+            host.admitted += 1  # it was admitted before its host was parked
+        if entry is None:
+            raise CheckpointError(f"in-flight URL {key!r} is not among its host's URLs")
+        self._take(host, entry)
+
+    def _take(self, host: _Host, entry: FrontierEntry) -> None:
+        """``entry``, already out of its queue, is in flight. Journaled, so that a
+        replay knows which URL was out when its host was parked or its budget
+        changed, exactly as the live frontier did."""
+        if self._journal is not None:
+            self._journal.write(["n", *_origin_list(host.origin), entry.key])
+        host.busy = entry
+        host.version += 1
+        self._queued -= 1
+        self._in_flight += 1
 
     def next_ready_time(self) -> float | None:
         """The earliest time :meth:`next` can return a URL (a time not after the
@@ -442,9 +472,9 @@ class Frontier:
         """``entry`` could not be fetched now (robots.txt deferred, 429/503): put it
         back at the head of its host's queue, to be served from ``ready_at``."""
         host = self._release_busy(entry)
+        if self._journal is not None:
+            self._journal.write(["r", *_origin_list(entry.host), entry.key, ready_at])
         if ready_at is not None:
-            if self._journal is not None:
-                self._journal.write(["t", *_origin_list(entry.host), ready_at])
             host.ready_at = ready_at
         if host.park_reason is not None:  # parked while in flight: joins the parked
             host.parked.appendleft(entry)
@@ -585,7 +615,9 @@ class Frontier:
         """Record every change between checkpoints in ``<path>.journal``.
 
         Writes a checkpoint to ``path`` first, then appends one line per URL
-        queued or parked, per URL done and per pacing, budget or parking change.
+        queued or parked, per URL taken, done or requeued, and per pacing, budget or
+        parking change. A URL taken but never finished when the process died is
+        requeued by :meth:`restore`: delivery is at least once.
         Each line is flushed to the operating system before the call returns, so
         a killed process (SIGKILL included) loses nothing that was recorded;
         ``sync=True`` also fsyncs each line, for power loss, at the cost of a disk
@@ -608,9 +640,25 @@ class Frontier:
         if op == "a":
             _, scheme, name, port, url, key, depth, referer = record
             self.add(url, key, depth, referer, host=Origin(scheme, name, port))
+        elif op == "n":
+            _, scheme, name, port, key = record
+            state = self._host(Origin(scheme, name, port))
+            entry = state.take(key)
+            if entry is not None:
+                self._take(state, entry)
+        elif op == "r":
+            _, scheme, name, port, key, ready_at = record
+            state = self._host(Origin(scheme, name, port))
+            if state.busy is not None and state.busy.key == key:
+                self.requeue(state.busy, ready_at)
+            elif ready_at is not None:  # taken before the checkpoint: already queued
+                self.set_ready_at(state.origin, ready_at)
         elif op == "d":
             _, scheme, name, port, key, ready_at = record
             state = self._host(Origin(scheme, name, port))
+            if state.busy is not None and state.busy.key == key:
+                self.mark_done(state.busy, ready_at)
+                return
             removed = state.remove(key)
             if removed is AddOutcome.QUEUED:
                 self._queued -= 1
@@ -669,6 +717,9 @@ class Frontier:
                     state.budget,
                     [_entry_list(entry) for entry in queued],
                     [_entry_list(entry) for entry in parked],
+                    # Which of those is in flight: the journal that follows may
+                    # finish, requeue or park it as the live frontier did.
+                    None if state.busy is None else state.busy.key,
                 ]
             )
         yield from snap.blobs
@@ -691,6 +742,12 @@ class Frontier:
             frontier = cls._decode(_verified(data), clock)
             for record in _Journal.records(_Journal.path_for(path), frontier.generation):
                 frontier._replay(record)
+            # What was in flight when the process died was never finished: it goes
+            # back to the head of its queue (or to the parked), as a checkpoint
+            # would have stored it.
+            for state in list(frontier._hosts.values()):
+                if state.busy is not None:
+                    frontier.requeue(state.busy)
         except CheckpointError:
             raise
         except (ValueError, KeyError, IndexError, TypeError) as exc:
@@ -731,7 +788,7 @@ class Frontier:
         frontier._rejected = Counter({Reason(k): v for k, v in header["rejected"].items()})
         entries = 0
         for _ in range(header["hosts"]):
-            (scheme, name, port, ready_at, admitted, done, reason, budget, active, parked) = (
+            (scheme, name, port, ready_at, admitted, done, reason, budget, active, parked, busy) = (
                 json.loads(lines.next())
             )
             state = frontier._host(Origin(scheme, name, port))
@@ -751,6 +808,8 @@ class Frontier:
             state.admitted = admitted  # _enqueue counted the queued ones again
             frontier._parked += len(parked)
             entries += len(active) + len(parked)
+            if busy is not None:
+                frontier._in_flight_again(state, busy)
         if entries != header["entries"] or lines.pos != len(data) - len(rest) + entry_end:
             raise CheckpointError("checkpoint entries do not match their count")
         return frontier

@@ -406,6 +406,14 @@ def persisted(f: Frontier) -> tuple[list[str], list[str], list[int]]:
 # Found by this test in CI: a URL requeued, taken again, then a shallower URL
 # added; the one in flight must be kept at the head of its own depth, not first.
 @example([("checkpoint",), ("add", 0, 0, 1), ("requeue", 0.0), ("add", 0, 1, 0)])
+# Also found by this test: a host parked and unparked (under a budget lowered to 0)
+# while its URL was out; the replay must know that URL was in flight, not queued.
+@example([("add", 0, 0, 0), ("requeue", 0.0), ("park", 0), ("budget", 0), ("unpark", 0)])
+# ... and the same across a checkpoint: it must say which URL is in flight.
+@example(
+    [("add", 0, 0, 0), ("requeue", 0.0), ("checkpoint",), ("park", 0), ("budget", 0), ("unpark", 0)]
+)
+@example([("add", 1, 0, 1), ("requeue", 0.0), ("add", 1, 1, 0), ("checkpoint",), ("park", 1)])
 def test_restore_with_journal_equals_the_live_frontier(script: list[tuple[object, ...]]) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "f"
