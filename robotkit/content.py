@@ -30,7 +30,7 @@ from enum import Enum
 from hashlib import blake2b
 from itertools import pairwise
 
-from robotkit.reasons import Reason
+from robotkit.reasons import CodeEnum, Reason
 from robotkit.urls import InvalidURL, NormalizedURL, normalize
 
 __all__ = [
@@ -252,26 +252,20 @@ class SimHashIndex:
 # Duplicate content
 
 
-class MatchKind(str, Enum):
+class MatchKind(CodeEnum):
     NEW = "new"
     EXACT = "exact"
     """Same normalized visible text as a page already seen under another URL."""
     NEAR = "near"
     """SimHash within ``max_distance`` of a page seen under another URL."""
 
-    def __str__(self) -> str:
-        return self.value
 
-
-class LinkAction(str, Enum):
+class LinkAction(CodeEnum):
     """What the crawler should do with the links of a page."""
 
     FOLLOW = "follow"
     DEPRIORITIZE = "deprioritize"
     DROP = "drop"
-
-    def __str__(self) -> str:
-        return self.value
 
 
 @dataclass(frozen=True)
@@ -611,12 +605,9 @@ def url_template(url: str | NormalizedURL) -> str | None:
     return f"{norm.origin}{path}?{'&'.join(sorted(names))}"
 
 
-class RegionScope(str, Enum):
+class RegionScope(CodeEnum):
     TEMPLATE = "template"
     HOST = "host"
-
-    def __str__(self) -> str:
-        return self.value
 
 
 @dataclass(frozen=True)

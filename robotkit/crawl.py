@@ -75,7 +75,7 @@ from robotkit.http.transport import (
 )
 from robotkit.identity import Identity
 from robotkit.pacing import PacingPolicy, host_key
-from robotkit.reasons import Reason
+from robotkit.reasons import CodeEnum, Reason
 from robotkit.urls import DEFAULT_PORTS, InvalidURL, NormalizedURL, Origin, normalize
 
 __all__ = [
@@ -104,7 +104,7 @@ _SHAPE_RULES = frozenset(
 )
 
 
-class EventKind(str, Enum):
+class EventKind(CodeEnum):
     """The ``event`` field of an output line (DESIGN.md, command-line contract)."""
 
     FETCHED = "fetched"
@@ -113,9 +113,6 @@ class EventKind(str, Enum):
     """No HTTP response: network error or timeout."""
     SKIPPED = "skipped"
     """A decision not to fetch, with its reason."""
-
-    def __str__(self) -> str:
-        return self.value
 
 
 class Tier(int, Enum):

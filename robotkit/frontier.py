@@ -39,12 +39,11 @@ import tempfile
 from collections import Counter, deque
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from enum import Enum
 from hashlib import sha256
 from typing import Any, BinaryIO, Final
 
 from robotkit.clock import Clock
-from robotkit.reasons import Reason
+from robotkit.reasons import CodeEnum, Reason
 from robotkit.seen import (
     BloomSeenSet,
     ExactSeenSet,
@@ -79,15 +78,12 @@ class FrontierEntry:
     host: Origin
 
 
-class AddOutcome(str, Enum):
+class AddOutcome(CodeEnum):
     """What :meth:`Frontier.add` did with a URL."""
 
     QUEUED = "queued"  # will be served by next()
     PARKED = "parked"  # kept, but held back (host budget, parked host)
     REJECTED = "rejected"  # not kept: duplicate, too deep, invalid
-
-    def __str__(self) -> str:
-        return self.value
 
 
 @dataclass(frozen=True, slots=True)

@@ -23,11 +23,10 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from enum import Enum
 from hashlib import blake2b
 from pathlib import Path
 
-from robotkit.reasons import Reason
+from robotkit.reasons import CodeEnum, Reason
 from robotkit.urls import InvalidURL, NormalizedURL, NormalizePolicy, normalize, normalize_key
 
 __all__ = [
@@ -46,7 +45,7 @@ __all__ = [
 ]
 
 
-class Rule(str, Enum):
+class Rule(CodeEnum):
     """The name of the rule behind a verdict; the value is a stable code for logs."""
 
     URL_SYNTAX = "url-syntax"
@@ -61,9 +60,6 @@ class Rule(str, Enum):
     being resolved relative to the page, once per crawl step."""
     BLACKLIST = "blacklist"
     AUTO_BLACKLIST = "auto-blacklist"
-
-    def __str__(self) -> str:
-        return self.value
 
 
 @dataclass(frozen=True)
@@ -249,7 +245,7 @@ def path_segments(path: str) -> list[str]:
 # Blacklists
 
 
-class BlacklistKind(str, Enum):
+class BlacklistKind(CodeEnum):
     """What a blacklist entry matches; the value is the keyword of the file format."""
 
     HOST = "host"
@@ -258,9 +254,6 @@ class BlacklistKind(str, Enum):
     REGEX = "regex"
     GLOB = "glob"
     AUTO = "auto"
-
-    def __str__(self) -> str:
-        return self.value
 
 
 @dataclass(frozen=True)

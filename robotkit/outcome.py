@@ -7,10 +7,10 @@ Pure: no I/O; the shell maps its exceptions to :class:`NetworkErrorKind`.
 
 from __future__ import annotations
 
-from enum import Enum
+from robotkit.reasons import CodeEnum
 
 
-class Outcome(str, Enum):
+class Outcome(CodeEnum):
     """The class of a fetch result; the value is a stable code for logs."""
 
     OK = "ok"
@@ -32,9 +32,6 @@ class Outcome(str, Enum):
     NETWORK_ERROR = "network-error"
     """No HTTP answer at all: DNS, connect, TLS, timeout, broken protocol."""
 
-    def __str__(self) -> str:
-        return self.value
-
     @property
     def is_success(self) -> bool:
         """The host answered properly: a success relaxes the host's backoff."""
@@ -49,7 +46,7 @@ class Outcome(str, Enum):
 _FAILURES = frozenset({Outcome.RATE_LIMITED, Outcome.SERVER_ERROR, Outcome.NETWORK_ERROR})
 
 
-class NetworkErrorKind(str, Enum):
+class NetworkErrorKind(CodeEnum):
     """Why no HTTP answer came."""
 
     DNS = "dns"
@@ -58,9 +55,6 @@ class NetworkErrorKind(str, Enum):
     TIMEOUT = "timeout"
     PROTOCOL = "protocol"
     OTHER = "other"
-
-    def __str__(self) -> str:
-        return self.value
 
 
 def classify_status(status: int) -> Outcome:

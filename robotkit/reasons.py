@@ -9,18 +9,23 @@ from __future__ import annotations
 from enum import Enum
 
 
-class Decision(str, Enum):
+class CodeEnum(str, Enum):
+    """An enum whose members are stable codes: ``str()`` and f-strings give the
+    code itself (``robots-disallow``), as logs, tables and JSON print it."""
+
+    def __str__(self) -> str:
+        return str(self.value)
+
+
+class Decision(CodeEnum):
     """What the robot may do with a URL: fetch it now, never, or later."""
 
     ALLOW = "allow"
     DISALLOW = "disallow"
     DEFER = "defer"
 
-    def __str__(self) -> str:
-        return self.value
 
-
-class Reason(str, Enum):
+class Reason(CodeEnum):
     """Why a decision was taken; the value is the stable code printed and logged."""
 
     ALLOWED = "allowed"
@@ -63,6 +68,3 @@ class Reason(str, Enum):
     NETWORK_ERROR = "network-error"
     RATE_LIMITED = "rate-limited"
     HOST_BACKOFF = "host-backoff"
-
-    def __str__(self) -> str:
-        return self.value

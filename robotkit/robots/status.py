@@ -9,7 +9,8 @@ of an unreachable file, uses the last good copy or allows all (section 2.3.1.4).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import Enum
+
+from robotkit.reasons import CodeEnum
 
 MAX_REDIRECTS = 5
 """RFC 9309 section 2.3.1.2: crawlers SHOULD follow at least five consecutive
@@ -19,17 +20,14 @@ UNREACHABLE_GRACE = 30 * 86_400.0
 """RFC 9309 section 2.3.1.4: after 30 days unreachable, stop deferring."""
 
 
-class Profile(str, Enum):
+class Profile(CodeEnum):
     """Which status table applies; parsing and matching are the same in both."""
 
     CLASSIC = "classic"
     RFC9309 = "rfc9309"
 
-    def __str__(self) -> str:
-        return self.value
 
-
-class RobotsOutcome(str, Enum):
+class RobotsOutcome(CodeEnum):
     """What one origin's robots.txt answer amounts to."""
 
     RULES = "rules"  # a file was read: obey its rules
@@ -37,18 +35,12 @@ class RobotsOutcome(str, Enum):
     DENY_ALL = "deny-all"  # access to the file itself denied (classic 401/403)
     DEFERRED = "deferred"  # server unavailable: nothing on the origin for now
 
-    def __str__(self) -> str:
-        return self.value
 
-
-class FetchFailure(str, Enum):
+class FetchFailure(CodeEnum):
     """Why no HTTP answer came: both count as "unreachable" (RFC 9309 2.3.1.4)."""
 
     NETWORK_ERROR = "network-error"
     TIMEOUT = "timeout"
-
-    def __str__(self) -> str:
-        return self.value
 
 
 @dataclass(frozen=True)

@@ -26,13 +26,12 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
-from enum import Enum
 from urllib.parse import urlsplit
 
 from pytest_httpserver import HTTPServer
 from werkzeug import Request, Response
 
-from robotkit.reasons import Reason
+from robotkit.reasons import CodeEnum, Reason
 
 ALLOW_ALL_ROBOTS = "User-agent: *\nDisallow:\n"
 """An empty Disallow allows everything (RFC 9309 section 2.2.2)."""
@@ -44,7 +43,7 @@ SERVER_POLL_SECONDS = 0.05
 make every stopped site cost half a second."""
 
 
-class PageKind(str, Enum):
+class PageKind(CodeEnum):
     """What a requested URL is worth to a crawler on this site."""
 
     LEGITIMATE = "legitimate"
@@ -54,9 +53,6 @@ class PageKind(str, Enum):
     by robots.txt."""
     OTHER = "other"
     """Neither: robots.txt, a redirect towards a legitimate page, an unknown path."""
-
-    def __str__(self) -> str:
-        return self.value
 
 
 @dataclass(frozen=True)
