@@ -13,22 +13,16 @@ de-duplication key          :func:`robotkit.urls.normalize`
 seen set, BFS, depth limit  :class:`robotkit.frontier.Frontier`
 URL-shape traps, blacklist  :class:`robotkit.guard.Guard` (also on redirect hops)
 robots.txt, pacing, limits  the polite transport (:mod:`robotkit.http`)
-duplicate pages             :class:`robotkit.content.ContentIndex`
-soft 404s                   :class:`robotkit.content.Soft404Detector`
-trap regions                :class:`robotkit.content.NoveltyTracker`
+what a page means          :class:`robotkit.triage.Triage` (duplicates, soft
+                            404s, growing regions, learned URL rules, breaker)
 meta robots, X-Robots-Tag   :mod:`robotkit.meta` (read by the transport)
 ==========================  ====================================================
 
-Duplicate pages demote links rather than drop them when the content index says
-so (:class:`robotkit.content.LinkAction`): demoted URLs wait in a second, lower
-tier that is served only when the first tier is empty, and that tier stops being
-served after ``stale_limit`` pages in a row from it brought nothing new. A page
-whose first children are mostly duplicates (an article linking to its own print,
-AMP and dated copies) has its remaining children demoted too, and so do links of
-a URL template whose fetched pages were mostly duplicates anywhere on the host
-(every story linking to a ``?a=1`` copy of the next one). This is what lets
-the crawl fetch every page of an endless pagination whose list pages look alike,
-and still stop after a handful of empty pages.
+Links of a page the triage judged novel go to the main tier; links of a page that
+only looks like another go to a second, demoted tier, served when the main tier is
+empty, until it is empty or the triage parks their region. The crawler asks the
+triage about every URL twice: when it is found, and just before it is fetched
+(what was learned in between may rule it out).
 
 Every decision is reported as a :class:`CrawlEvent` (one JSON line in
 ``robotkit crawl --output``).
@@ -41,6 +35,7 @@ import contextlib
 import ipaddress
 import json
 import os
+import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -51,18 +46,9 @@ from typing import Any, Final
 import httpx
 
 from robotkit.clock import Clock, system_clock
-from robotkit.content import (
-    ContentIndex,
-    LinkAction,
-    NoveltyTracker,
-    RegionScope,
-    Soft404Detector,
-    echo_free_fingerprint,
-    hamming,
-    url_template,
-)
+from robotkit.content import ContentIndex, LinkAction, Soft404Detector
 from robotkit.frontier import CheckpointError, Frontier, FrontierEntry
-from robotkit.guard import Guard, Rule
+from robotkit.guard import Guard, GuardVerdict, Rule
 from robotkit.http.client import AsyncPoliteClient
 from robotkit.http.robots import RobotsOptions
 from robotkit.http.transport import (
@@ -74,9 +60,11 @@ from robotkit.http.transport import (
     PolitenessError,
 )
 from robotkit.identity import Identity
+from robotkit.meta import PageMeta, resolve_link
 from robotkit.pacing import PacingPolicy, host_key
 from robotkit.reasons import CodeEnum, Reason
-from robotkit.urls import DEFAULT_PORTS, InvalidURL, NormalizedURL, Origin, normalize
+from robotkit.triage import FailureKind, PageFacts, Triage, TriageConfig
+from robotkit.urls import DEFAULT_PORTS, InvalidURL, Origin, normalize
 
 __all__ = [
     "CrawlConfig",
@@ -162,11 +150,12 @@ class CrawlConfig:
 
     ``max_defer``: the longest the crawl waits for a host that asked it to come back
     later (robots.txt 5xx, 429/503 Retry-After, backoff); a longer wait skips the URL
-    with the deferral's reason, so a crawl always ends by itself. ``stale_limit``:
-    pages in a row from the demoted tier that brought nothing new before that tier is
-    abandoned. ``demote_children``: demote the remaining links of a page once more of
-    its fetched children were duplicates than novel pages. ``retries``: how often a
-    URL that got 429/5xx or a network error is tried again (Scrapy's default is 2).
+    with the deferral's reason, so a crawl always ends by itself. ``retries``: how
+    often a URL that got 429/5xx or a network error is tried again (Scrapy's default
+    is 2). ``response_timeout`` 10 s: the total deadline of one response, body
+    included, as Nutch's ``http.timeout``; a tarpit costs at most that per URL, and
+    the triage's breaker stops a path family after two. ``triage``: the trap
+    policy's limits (:class:`robotkit.triage.TriageConfig`).
     """
 
     max_pages: int = 1000
@@ -174,16 +163,15 @@ class CrawlConfig:
     delay: float = 1.0
     robots: RobotsOptions = field(default_factory=RobotsOptions)
     allow_private: bool = False
-    response_timeout: float = 30.0
+    response_timeout: float = 10.0
     max_body_bytes: int = DEFAULT_MAX_BODY
     max_defer: float = 30.0
     concurrency: int = 16
     host_budget: int | None = None
     soft404_probes: bool = True
-    stale_limit: int = 2
-    demote_children: bool = True
     retries: int = 2
     checkpoint_every: int = 50
+    triage: TriageConfig = field(default_factory=TriageConfig)
 
     def __post_init__(self) -> None:
         if self.max_pages < 0:
@@ -192,8 +180,8 @@ class CrawlConfig:
             raise ValueError("max_depth must be >= 0")
         if self.delay < 0 or self.max_defer < 0 or self.response_timeout <= 0:
             raise ValueError("delay and max_defer must be >= 0, response_timeout > 0")
-        if self.concurrency < 1 or self.stale_limit < 1 or self.retries < 0:
-            raise ValueError("concurrency and stale_limit must be >= 1, retries >= 0")
+        if self.concurrency < 1 or self.retries < 0:
+            raise ValueError("concurrency must be >= 1, retries >= 0")
 
 
 @dataclass
@@ -244,6 +232,25 @@ def _host_label(url: str) -> str:
         return "(invalid)"
 
 
+_LINK_CANONICAL = re.compile(r'<([^>]*)>[^,]*?;\s*rel="?[^",]*\bcanonical\b', re.IGNORECASE)
+
+
+def _canonical(page: PageMeta | None, link_headers: Sequence[str]) -> str | None:
+    """The page's canonical URL: a ``Link: <url>; rel="canonical"`` header (RFC 8288,
+    RFC 6596) first, as it can only come from the server, else the first
+    ``<link rel="canonical">`` of the HTML, resolved against the page."""
+    if page is None:
+        return None
+    for value in link_headers:
+        found = _LINK_CANONICAL.search(value)
+        if found is not None:
+            return resolve_link(page.base_url, found.group(1))
+    for link in page.links:
+        if link.tag == "link" and "canonical" in link.rel:
+            return link.url
+    return None
+
+
 def is_loopback_url(url: str) -> bool:
     """Whether ``url`` names a loopback address literally (127.0.0.0/8, ``[::1]``
     or ``localhost``): no resolver is involved, so there is nothing to forge."""
@@ -267,22 +274,16 @@ def _scope_key(origin: Origin) -> tuple[str, int | None]:
     return (origin.host, None if default else origin.port)
 
 
-@dataclass
-class _ChildStats:
-    duplicates: int = 0
-    novel: int = 0
-
-
 class Crawler:
     """A breadth-first polite crawl of ``seeds``' hosts.
 
     ``on_event`` receives each :class:`CrawlEvent` as it is decided. ``state_dir``
     makes the crawl resumable: the frontier (with its journal) and the counters are
     kept there, and a crawler started on a directory that holds a crawl continues
-    it (nothing recorded is fetched again). The content index, soft-404 probes,
-    novelty windows and the guard's automatic blacklist are not kept: a resumed
-    crawl learns them again from the pages it fetches next. ``transport`` replaces the inner httpx
-    transport (tests, proxies); ``clock`` is the wall clock.
+    it (nothing recorded is fetched again). What a page means is decided by
+    ``triage`` (:class:`robotkit.triage.Triage`, built over ``guard`` by default).
+    ``transport`` replaces the inner httpx transport (tests, proxies); ``clock`` is
+    the wall clock.
     """
 
     def __init__(
@@ -300,9 +301,7 @@ class Crawler:
         self.config = config if config is not None else CrawlConfig()
         self.identity = identity if identity is not None else Identity()
         self.guard = guard if guard is not None else Guard()
-        self.content = ContentIndex()
-        self.soft404 = Soft404Detector()
-        self.novelty = NoveltyTracker()
+        self.triage = Triage(self.guard, self.config.triage)
         self.clock = clock
         self.on_event = on_event
         self.state_dir = Path(state_dir) if state_dir is not None else None
@@ -315,11 +314,7 @@ class Crawler:
         self.demoted = Frontier(cfg.max_depth, cfg.host_budget)
         self._tasks: dict[asyncio.Task[None], FrontierEntry] = {}
         self._stopping = False
-        self._stale = 0
         self._retries: Counter[str] = Counter()
-        self._children: dict[str, _ChildStats] = {}
-        self._echoes: dict[int, str] = {}
-        self._simhashes: dict[str, int] = {}
         self._since_checkpoint = 0
         self._wake: asyncio.Event | None = None
         self._failure: BaseException | None = None
@@ -329,6 +324,16 @@ class Crawler:
         self.client: AsyncPoliteClient | None = None
 
     # -- public -------------------------------------------------------------------
+
+    @property
+    def content(self) -> ContentIndex:
+        """The triage's index of page fingerprints."""
+        return self.triage.content
+
+    @property
+    def soft404(self) -> Soft404Detector:
+        """The triage's soft-404 detector (its probes are fetched here)."""
+        return self.triage.soft404
 
     @property
     def pages(self) -> int:
@@ -353,7 +358,7 @@ class Crawler:
         self.client = self._make_client()
         try:
             for seed in self._seeds:
-                self._offer(seed, 0, None, Tier.MAIN, seed=True)
+                self._offer(seed, 0, None, seed=True)
             await self._loop()
             if self._failure is not None:
                 raise self._failure
@@ -475,47 +480,45 @@ class Crawler:
         )
 
     def _offer(
-        self, url: str, depth: int, referer: str | None, tier: Tier, *, seed: bool = False
+        self, url: str, depth: int, referer: str | None, streak: int = 0, *, seed: bool = False
     ) -> None:
-        """Decide about a URL found on a page (or a seed): skip it with a reason,
-        or queue it in ``tier``."""
+        """Decide about a URL found on a page (or a seed): skip it with a reason, or
+        queue it, in the main tier when nothing but novel pages lead to it
+        (``streak`` 0), else in the demoted tier."""
         try:
-            norm = normalize(url, self.guard.policy)
+            norm = self.triage.normalize(url)
         except InvalidURL as exc:
             self._skip(url, exc.reason, depth, referer)
             return
         if seed:
             self._scope.add(_scope_key(norm.origin))
+        key = self.triage.key(norm)
         if not self.in_scope(url):
-            if norm.key not in self.main.seen:
-                self.main.seen.add(norm.key)
+            if key not in self.main.seen:
+                self.main.seen.add(key)
                 self._skip(url, Reason.OFF_SCOPE, depth, referer)
             return
-        if norm.key in self.main.seen:
+        if key in self.main.seen:
             # Report the duplicates that normalization caught (session ids,
             # tracking parameters); a plain link seen again is not news.
-            if url != norm.key:
+            if url != key:
                 self._skip(url, Reason.DUPLICATE_URL, depth, referer)
             return
-        verdict = self.guard.check(norm)
-        if not verdict.allowed:
-            self.main.seen.add(norm.key)
-            if verdict.rule in _SHAPE_RULES:
-                self._trap_signal(norm, verdict.reason)
-            self._skip(url, verdict.reason, depth, referer)
+        held = self.triage.screen(norm, streak, referer)
+        if held is not None:
+            self.main.seen.add(key)
+            if isinstance(held, GuardVerdict):
+                if held.rule in _SHAPE_RULES:
+                    self._signal(self.triage.shape_signal(norm, held.reason))
+                held = held.reason
+            self._skip(url, held, depth, referer)
             return
-        parked = self.novelty.parked_by(norm.key)
-        if parked is not None:
-            self.main.seen.add(norm.key)
-            self._skip(url, parked.reason, depth, referer)
-            return
-        frontier = self.main if tier is Tier.MAIN else self.demoted
-        if tier is Tier.DEMOTED:
-            self.main.seen.add(norm.key)
-        result = frontier.add(url, norm.key, depth, referer, host=norm.origin)
-        if result.reason is not None and not (
-            result.reason is Reason.DUPLICATE_URL and url == norm.key
-        ):
+        self.triage.remember(key, streak)
+        if streak:
+            self.main.seen.add(key)
+        frontier = self.demoted if streak else self.main
+        result = frontier.add(url, key, depth, referer, host=norm.origin)
+        if result.reason is not None and not (result.reason is Reason.DUPLICATE_URL and url == key):
             self._skip(url, result.reason, depth, referer)
 
     def _report_parked(self) -> None:
@@ -527,10 +530,9 @@ class Crawler:
                 if reason is not Reason.HOST_BUDGET:
                     self._skip(entry.url, reason, entry.depth, entry.referer)
 
-    def _trap_signal(self, norm: NormalizedURL | str, reason: Reason) -> None:
-        entry = self.guard.report_trap_signal(norm, reason)
-        if entry is not None:
-            self.summary.trap_signals.append(f"blacklisted {entry.pattern}: {entry.source}")
+    def _signal(self, line: str | None) -> None:
+        if line is not None:
+            self.summary.trap_signals.append(line)
 
     def _finish(self, entry: FrontierEntry, tier: Tier) -> None:
         frontier = self.main if tier is Tier.MAIN else self.demoted
@@ -557,18 +559,12 @@ class Crawler:
     async def _process(self, entry: FrontierEntry, tier: Tier) -> None:
         cfg = self.config
         self.waiting.pop(entry.host, None)
-        verdict = self.guard.check(entry.url)  # the blacklist may have grown since
-        parked = self.novelty.parked_by(entry.key)
-        reason = None if verdict.allowed else verdict.reason
-        if reason is None and parked is not None:
-            reason = parked.reason
-        if reason is None and tier is Tier.DEMOTED and self._stale >= cfg.stale_limit:
-            reason = Reason.DUPLICATE_CONTENT
+        reason = self.triage.recheck(entry.url, entry.key, entry.referer)
         if reason is not None:
             self._skip(entry.url, reason, entry.depth, entry.referer)
             self._finish(entry, tier)
             return
-        if tier is Tier.MAIN and cfg.demote_children and self._demote(entry):
+        if tier is Tier.MAIN and self.triage.demote(entry.referer):
             self.main.mark_done(entry)
             self.demoted.add(entry.url, entry.key, entry.depth, entry.referer, host=entry.host)
             return
@@ -594,6 +590,8 @@ class Crawler:
                 self._retries[entry.key] += 1
                 self._requeue(entry, tier, self._host_ready(entry), "backoff")
                 return
+            if timeout:
+                self._signal(self.triage.failed(entry.url, FailureKind.TIMEOUT))
             why = Reason.RESPONSE_TIMEOUT if timeout else Reason.NETWORK_ERROR
             self._emit(
                 CrawlEvent(
@@ -615,7 +613,7 @@ class Crawler:
                 self._retries[entry.key] += 1
                 self._requeue(entry, tier, when, "retry-after")
                 return
-        await self._page(entry, tier, response, facts)
+        await self._page(entry, response, facts)
         self._finish(entry, tier)
 
     def _host_ready(self, entry: FrontierEntry) -> float:
@@ -645,90 +643,46 @@ class Crawler:
 
     def _mark_seen(self, url: str) -> None:
         with contextlib.suppress(InvalidURL):
-            self.main.seen.add(normalize(url, self.guard.policy).key)
-
-    def _demote(self, entry: FrontierEntry) -> bool:
-        """Whether more duplicates than new pages were found so far among the
-        children of the page that linked ``entry``, among its children of
-        ``entry``'s URL template (a shop page's items are new, its ``?color=``
-        links are not), or among links of that template anywhere on the host
-        (``/news/{n}?a={n}``, one per story, each a copy of its story)."""
-        if entry.referer is None:
-            return False
-        for group in self._groups(entry):
-            stats = self._children.get(group)
-            if stats is not None and stats.duplicates > stats.novel:
-                return True
-        return False
-
-    @staticmethod
-    def _groups(entry: FrontierEntry) -> tuple[str, str, str]:
-        """The sibling groups of a linked URL: its referer, its referer and URL
-        template, its URL template (which names the origin, so it is per host)."""
-        template = url_template(entry.key) or entry.key
-        return (f"from {entry.referer}", f"from {entry.referer} {template}", f"all {template}")
-
-    def _like_referer(self, referer: str | None, simhash: int) -> bool:
-        """A page within ``similar_distance`` bits of the page that linked it (a
-        facet, a sort order, the next empty month) adds little: its links are
-        demoted even when the content index has not seen it before."""
-        other = self._simhashes.get(referer) if referer is not None else None
-        limit = self.novelty.config.similar_distance
-        return other is not None and hamming(other, simhash) <= limit
+            self.main.seen.add(self.triage.key(self.triage.normalize(url)))
 
     async def _page(
-        self, entry: FrontierEntry, tier: Tier, response: httpx.Response, facts: FetchFacts
+        self, entry: FrontierEntry, response: httpx.Response, facts: FetchFacts
     ) -> None:
-        """What a fetched page teaches: duplicates, soft 404s, trap regions, links."""
+        """Fetch the soft-404 probe a page needs, ask the triage what the page means,
+        report it and offer its links."""
         status = response.status_code
         final = str(response.url)
         redirected = bool(facts.redirects)
         if redirected:
             self._mark_seen(final)
-        reason: Reason | None = Reason.BODY_TOO_LARGE if facts.truncated else None
-        action = LinkAction.FOLLOW
         page = facts.page
-        if page is not None and not facts.truncated:
-            body = response.text
-            if self.config.soft404_probes:
+        text: str | None = None
+        if facts.truncated:
+            self._signal(self.triage.failed(entry.url, FailureKind.OVERSIZE))
+        elif page is not None:
+            text = response.text
+            if self.config.soft404_probes and 200 <= status < 300:
                 probe = self.soft404.needs_probe(final)
                 if probe is not None:
                     await self._probe(probe, entry)
-            soft = self.soft404.classify(final, status, body, final)
-            echo = echo_free_fingerprint(final, body)
-            if soft is not None:
-                reason, action, novel = soft, LinkAction.DROP, False
-                self._trap_signal(final, soft)
-                signal = self.novelty.observe(final, False)
-            else:
-                match = self.content.add(final, body)
-                first = self._echoes.setdefault(echo.exact, final)
-                if match.is_novel and first != final:
-                    # Only the echoed URL differs: ``Index of /a/b/c/a/``.
-                    reason, action = Reason.DUPLICATE_CONTENT, LinkAction.DROP
-                elif not match.is_novel:
-                    reason, action = match.reason, match.links
-                elif self._like_referer(entry.referer, echo.simhash):
-                    action = LinkAction.DEPRIORITIZE
-                novel = reason is None and action is LinkAction.FOLLOW
-                if reason is not None:
-                    self._trap_signal(final, reason)
-                signal = self.novelty.observe_match(match)
-            self._simhashes[final] = echo.simhash
-            if signal is not None:
-                self.summary.trap_signals.append(signal.detail)
-                if signal.scope is RegionScope.HOST:
-                    self.main.park_host(entry.host, signal.reason)
-                    self.demoted.park_host(entry.host, signal.reason)
-            if entry.referer is not None:
-                for group in self._groups(entry):
-                    stats = self._children.setdefault(group, _ChildStats())
-                    if novel:
-                        stats.novel += 1
-                    else:
-                        stats.duplicates += 1
-            if tier is Tier.DEMOTED:
-                self._stale = 0 if novel else self._stale + 1
+        links = [link.url for link in page.links] if page is not None else []
+        verdict = self.triage.judge(
+            PageFacts(
+                url=entry.url,
+                final_url=final,
+                status=status,
+                text=text,
+                links=links,
+                canonical=_canonical(page, response.headers.get_list("link")),
+                referer=entry.referer,
+                streak=self.triage.streak_of(entry.key),
+            ),
+            self.main.seen,
+            self.in_scope,
+        )
+        for line in verdict.signals:
+            self._signal(line)
+        reason = Reason.BODY_TOO_LARGE if facts.truncated else verdict.reason
         self._emit(
             CrawlEvent(
                 entry.url,
@@ -741,18 +695,19 @@ class Crawler:
                 final_url=final if redirected else None,
             )
         )
-        if page is None or action is LinkAction.DROP:
+        if page is None or verdict.links is LinkAction.DROP:
             return
-        links = [link.url for link in page.links]
         if facts.robots.nofollow:
             for url in links:
                 with contextlib.suppress(InvalidURL):
-                    if normalize(url, self.guard.policy).key not in self.main.seen:
+                    key = self.triage.key(self.triage.normalize(url))
+                    if key not in self.main.seen:
                         self._skip(url, Reason.NOFOLLOW, entry.depth + 1, final)
             return
-        tier_of_links = Tier.MAIN if action is LinkAction.FOLLOW else Tier.DEMOTED
+        if verdict.canonical is not None:
+            self._offer(verdict.canonical, entry.depth, final)
         for url in links:
-            self._offer(url, entry.depth + 1, final, tier_of_links)
+            self._offer(url, entry.depth + 1, final, verdict.streak)
 
     async def _probe(self, probe: str, entry: FrontierEntry) -> None:
         """Fetch a soft-404 probe (a URL that cannot exist) through the same polite
@@ -820,7 +775,6 @@ class Crawler:
             self.summary.fetched = saved["fetched"]
             self.summary.failed = saved["failed"]
             self.summary.probes = saved["probes"]
-            self._stale = saved["stale"]
             self.summary.resumed = True
         self.main.open_journal(main_path)
         self.demoted.open_journal(low_path)
@@ -838,7 +792,6 @@ class Crawler:
             "fetched": self.summary.fetched,
             "failed": self.summary.failed,
             "probes": self.summary.probes,
-            "stale": self._stale,
         }
         path = self.state_dir / STATE_FILE
         tmp = path.with_suffix(".tmp")

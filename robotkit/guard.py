@@ -74,9 +74,10 @@ class GuardConfig:
     - ``max_path_depth`` 20 segments: Heritrix's ``TooManyPathSegmentsDecideRule``
       default. Real source trees (``/src/main/java/org/apache/...``) reach 12-16, so
       16 would cost legitimate pages; loops are caught sooner by ``repeated-path``.
-    - ``max_query_params`` 32: faceted search and analytics-heavy sites reach 15-20
-      legitimate parameters; a URL accumulating more is almost always a facet or
-      parameter-appending trap.
+    - ``max_query_params`` 32 distinct names: faceted search and analytics-heavy
+      sites reach 15-20 legitimate parameter names (and repeat an array parameter
+      such as ``brand[]`` once per value); a URL accumulating more names is almost
+      always a facet or parameter-appending trap.
     - ``min_path_repeats`` 3: a segment or run of segments of any period repeated
       three times in a row (``/a/a/a``, ``/a/b/a/b/a/b``). Two repeats are common in
       real sites (``/1/1/``, ``/news/news/``), three almost never; Nutch's default URL
@@ -474,9 +475,12 @@ class Guard:
 
         query = norm.query
         if cfg.max_query_params is not None and query and query.count("&") >= cfg.max_query_params:
-            count = sum(1 for part in query.split("&") if part)
+            # Distinct names: a faceted search repeats ``brand[]=`` once per ticked
+            # brand, a finite page; a trap keeps adding parameters of new names, or
+            # grows in length and repeats (caught by the other rules and content).
+            count = len({part.partition("=")[0] for part in query.split("&") if part})
             if count > cfg.max_query_params:
-                detail = f"{count} query parameters > {cfg.max_query_params}"
+                detail = f"{count} distinct query parameters > {cfg.max_query_params}"
                 return GuardVerdict(
                     url, False, Reason.TOO_MANY_PARAMS, Rule.TOO_MANY_PARAMS, detail
                 )

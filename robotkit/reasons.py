@@ -52,6 +52,8 @@ class Reason(CodeEnum):
     DUPLICATE_CONTENT = "duplicate-content"
     SOFT_404 = "soft-404"
     TRAP_HOST = "trap-host"
+    SLOW_PATH = "slow-path"
+    """A path family whose responses kept timing out or overflowing the body cap."""
 
     # crawl scope and budgets
     DEPTH_LIMIT = "depth-limit"

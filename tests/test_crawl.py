@@ -57,7 +57,10 @@ def test_every_trap_site_is_crawled_completely_and_the_trap_avoided(
     crawler, events = run(site, PACED)
     score = site.score()
     assert score.complete, score.missing
-    assert score.trap_fetched <= 10, score.trap_targets
+    # Issue 8's bound: at most 20 requests wasted per site. Coverage comes first,
+    # so a finite set of copies (an article's print, AMP and dated forms) may be
+    # fetched once each; what grows without end is stopped.
+    assert score.trap_fetched <= 20, score.trap_targets
     # The site's docs name exactly the rules that fired on its trap URLs.
     assert set(demo.trap_reasons(site, events)) == set(site.site.caught_by)
     if site.site.caught_by:
@@ -240,22 +243,22 @@ def test_max_depth_limits_links_away_from_the_seed(
     assert not any(r.target.startswith("/events/2024") for r in site.requests_seen)
 
 
-def test_copies_found_under_one_url_template_demote_its_links_across_pages(
+def test_a_pair_that_changes_nothing_is_learned_and_its_other_urls_skipped(
     trap_site: Callable[..., RunningSite],
 ) -> None:
-    """growing-query links every story to ``/news/{n+1}?a=1``, a copy: once the
-    first such link proved a copy, the others (found on other stories) wait in the
-    demoted tier, which closes after two stale pages. Without the host-wide
-    template group each story's copy link is fetched: 9 trap pages."""
+    """growing-query links every story to ``/news/{n+1}?a=1``, a copy of the story:
+    the first copy teaches that ``a=1`` changes nothing on the site, so the other
+    stories' copy links are ``duplicate-url`` without a request."""
     site = trap_site("growing-query")
-    _, events = run(site)
+    crawler, events = run(site)
     score = site.score()
     assert score.complete, score.missing
     copies = [t for t in score.trap_targets if t.startswith("/news/")]
     assert len(copies) == 1, copies
     assert score.trap_fetched <= 5, score.trap_targets
     skipped = [e for e in events if e.event is EventKind.SKIPPED and "?a=1" in e.url]
-    assert len(skipped) == 5 and {e.reason for e in skipped} == {Reason.DUPLICATE_CONTENT}
+    assert len(skipped) == 5 and {e.reason for e in skipped} == {Reason.DUPLICATE_URL}
+    assert any("a=1" in line and "change nothing" in line for line in crawler.summary.trap_signals)
 
 
 class HangUpServer:

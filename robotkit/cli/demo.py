@@ -22,7 +22,7 @@ from robotkit.crawl import CrawlConfig, Crawler, CrawlEvent
 from robotkit.reasons import Reason
 from robotkit.traps.base import RunningSite, Score, target_of
 
-MAX_TRAP_PAGES = 10
+MAX_TRAP_PAGES = 20
 """A site passes with at most this many requests spent inside its trap."""
 
 DEMO_CONFIG = CrawlConfig(

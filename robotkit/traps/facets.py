@@ -17,11 +17,13 @@ How a naive crawler falls in
     sees the same ten products, re-sorted.
 
 What catches it in robotkit
-    ``duplicate-content`` (a filtered or re-sorted list has the same words, so the
-    links of the first few list pages are demoted, then dropped) and
-    ``duplicate-url`` (normalization sorts parameters, so click order stops
-    mattering). Behind them: ``too-many-params`` for a URL with more than 32
-    parameters, and ``host-budget`` when it is set.
+    ``trap-host``: a filtered or re-sorted list says nothing its list did not, yet
+    links new combinations of the same page's query space (``/shop?``); once six
+    such pages grew the region without a novel page among them, the region is
+    parked and its other URLs are skipped. ``duplicate-content`` flags the copies
+    fetched on the way. Normalization sorts parameters, so click order alone never
+    makes a new URL. Behind them: ``too-many-params`` for a URL with more than 32
+    parameter names, and ``host-budget`` when it is set.
 
 Legitimate part: the home page, ``/shop`` without parameters and the ten product
 pages. Trap part: ``/shop`` with any query.
@@ -64,7 +66,7 @@ def with_param(pairs: list[tuple[str, str]], key: str, value: str) -> str:
 class Facets(TrapSite):
     name = "facets"
     summary = "facet and sort links: color x size x sort x order x view, in any order"
-    caught_by = (Reason.DUPLICATE_CONTENT, Reason.DUPLICATE_URL)
+    caught_by = (Reason.TRAP_HOST, Reason.DUPLICATE_CONTENT)
 
     legitimate_pages = LEGIT
 

@@ -15,14 +15,13 @@ How a naive crawler falls in
     Every hop yields new, longer URLs whose pages are the same as before.
 
 What catches it in robotkit
-    ``duplicate-content``: ``/news/3?a=1`` is a copy of ``/news/3``. Once the first
-    link of a URL template (``/news/{n}?a={n}``, ``/list?f={v}``) turned out to be
-    a copy, the other links of that template are demoted, wherever they were
-    found, and the demoted tier is abandoned after two pages in a row brought
-    nothing new. Behind it, on the URL alone: ``too-many-params`` (over 32) and
-    ``url-too-long`` (over 2083 characters). Normalization keeps repeated pairs
-    (``a=1&a=1`` may mean something to a server), so ``duplicate-url`` does not
-    help here.
+    ``duplicate-content``: ``/news/3?a=1`` is a copy of ``/news/3``, so its links
+    are dropped, and the crawl learns that the pair ``a=1`` changes nothing on this
+    site (:mod:`robotkit.urlrules`): every other URL carrying it, however often, is
+    ``duplicate-url`` unfetched. Only the exact pair is learned: ``?page=1`` may be
+    the list itself while ``?page=2`` is not. Behind it, on the URL alone:
+    ``too-many-params`` (over 32 names) and ``url-too-long`` (over 2083
+    characters).
 
 Legitimate part: the home page, ``/list`` and six news pages, all linked without a
 query. Trap part: ``/list`` and the news pages with any query.
@@ -51,7 +50,7 @@ def grow(query: str, pair: str) -> str:
 class GrowingQuery(TrapSite):
     name = "growing-query"
     summary = "links append to the current query: ?a=1&a=1&a=1... and &f=red&f=new..."
-    caught_by = (Reason.DUPLICATE_CONTENT,)
+    caught_by = (Reason.DUPLICATE_CONTENT, Reason.DUPLICATE_URL)
 
     legitimate_pages = LEGIT
 

@@ -1,0 +1,536 @@
+"""Page triage: what a crawl learns from each page, and which URLs it still fetches.
+
+The crawler (:mod:`robotkit.crawl`) keeps the loop and the fetch; every decision
+about *what a page means* lives here, as a pure state machine fed with facts (a URL
+offered, a page fetched, a fetch that failed) and answering with verdicts. No I/O,
+no clock: the soft-404 probes it asks for are fetched by the crawler.
+
+The policy is **coverage first** (ARCHITECTURE.md, "Trap policy"): losing a real
+page is worse than fetching a few trap pages, so a URL is dropped unfetched only on
+evidence that its region *grows*, never on likeness alone.
+
+- A page is *novel* unless it repeats one already seen: the same text under another
+  URL (exact or SimHash near duplicate), the same text once the words of its own URL
+  are removed (``Index of /a/b/a/``), a soft 404, or a page within a few SimHash
+  bits of the page that linked it or of a recent page of its URL template.
+- Links of a novel page go to the main tier. Links of an exact copy or a soft 404
+  are dropped: everything the first copy linked was queued with it. Links of a
+  page that is only *like* another are demoted, never dropped: the demoted tier is
+  served once the main tier is empty, until it is empty.
+- A URL carries the number of non-novel pages between it and the last novel page
+  (its *streak*); past ``max_streak`` it is a chain of copies feeding copies and is
+  dropped.
+- A *region* (an origin and its first path segment, or one page's query space)
+  whose non-novel pages keep adding new URLs of the same region is growing without
+  adding anything: once that happened ``growth_limit`` times, and more often than
+  the region gave novel pages, the region is parked. A finite list of look-alike
+  pages (200 price lists, seven "p1"..."p7" pages) adds no new URLs of its own
+  region and is fetched whole; a calendar, a facet space or an endless pagination
+  does, and stops.
+- What a site teaches about its URLs (:class:`~robotkit.urlrules.LearnedRules`):
+  a path segment or parameter that changes on every link while the page behind it
+  stays the same is a session id; parameters in another order are one page;
+  ``rel=canonical`` names the form to keep.
+- A page that links copies of itself (print, AMP, dated and share forms of an
+  article) teaches the *form* of those links relative to the page (``/print{path}``,
+  ``{path}/amp``): once a form was a copy twice (or once, with ``rel=canonical``
+  saying so), links of that form on other pages are ``duplicate-url`` unfetched, and
+  a page whose fetched children were mostly copies has its other children served
+  after everything else.
+- A path family whose responses time out or overflow the body cap twice is broken
+  off (``slow-path``); other URLs of the host go on.
+- A page that links many hosts never linked before, with little vocabulary the host
+  has not shown already, is a link-farm page: not novel.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter, deque
+from collections.abc import Container, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from robotkit.content import (
+    ContentConfig,
+    ContentIndex,
+    LinkAction,
+    MatchKind,
+    Soft404Detector,
+    echo_free_fingerprint,
+    hamming,
+    url_template,
+)
+from robotkit.guard import Guard, GuardVerdict
+from robotkit.reasons import CodeEnum, Reason
+from robotkit.urlrules import LearnedRules, is_token
+from robotkit.urls import InvalidURL, NormalizedURL, normalize
+
+__all__ = [
+    "FailureKind",
+    "PageFacts",
+    "PageVerdict",
+    "Triage",
+    "TriageConfig",
+    "region_of",
+]
+
+_WORD = re.compile(r"\w+")
+_DIGITS = re.compile(r"\d+")
+
+
+@dataclass(frozen=True)
+class TriageConfig:
+    """The triage's limits; the defaults are ``robotkit crawl``'s.
+
+    - ``max_streak`` 6: a link found behind six pages in a row that added nothing
+      new is dropped. Real sites chain a few look-alike pages ("part 1" ... "part 7",
+      an archive's "older" links); six copies in a row feeding new URLs is a loop.
+    - ``growth_limit`` 6: non-novel pages of one region that brought new URLs of
+      that region, before the region is parked (and only while they outnumber the
+      region's novel pages).
+    - ``similar_distance`` 10: SimHash bits within which a page is *like* the page
+      that linked it or a recent page of its template (an empty calendar month, a
+      re-sorted list). Only demotes.
+    - ``breaker_failures`` 2: timeouts or oversize bodies in one path family before
+      the family is broken off. Nutch's fetcher gives up a whole host after too many
+      errors; a family is narrower, so other parts of the host go on.
+    - ``farm_hosts`` 8, ``farm_novelty`` 0.3: a page linking at least this many hosts
+      that no earlier page of its origin linked, with fewer than 30% words new to
+      the origin, is a link-farm page.
+    """
+
+    max_streak: int = 6
+    growth_limit: int = 6
+    similar_distance: int = 10
+    breaker_failures: int = 2
+    farm_hosts: int = 8
+    farm_novelty: float = 0.3
+    template_window: int = 20
+    max_vocabulary: int = 200_000
+
+    def __post_init__(self) -> None:
+        if self.max_streak < 1 or self.growth_limit < 1 or self.breaker_failures < 1:
+            raise ValueError("max_streak, growth_limit and breaker_failures must be >= 1")
+        if not 0 <= self.similar_distance <= 32:
+            raise ValueError("similar_distance must be between 0 and 32")
+
+
+class FailureKind(CodeEnum):
+    """A fetch that cost its full bound without yielding a page."""
+
+    TIMEOUT = "timeout"
+    OVERSIZE = "oversize"
+
+
+@dataclass(frozen=True)
+class PageFacts:
+    """What the crawler knows about one fetched page."""
+
+    url: str
+    """The URL as fetched (before redirects)."""
+    final_url: str
+    status: int
+    text: str | None
+    """The decoded body of an HTML or text page; ``None`` for anything else or for a
+    body cut at the cap."""
+    links: Sequence[str] = ()
+    """Absolute URLs of the page's links, in document order."""
+    canonical: str | None = None
+    """The page's ``rel=canonical`` URL (HTML or ``Link`` header), absolute."""
+    referer: str | None = None
+    streak: int = 0
+
+
+@dataclass(frozen=True)
+class PageVerdict:
+    """What a page taught: ``reason`` flags the fetched page itself (``duplicate-
+    content``, ``soft-404``, ``trap-host``) or is ``None``; ``links`` says what to do
+    with its links; ``streak`` is what its links carry; ``signals`` are lines for the
+    crawl summary."""
+
+    reason: Reason | None
+    links: LinkAction
+    novel: bool
+    streak: int
+    signals: tuple[str, ...] = ()
+    canonical: str | None = None
+    """A canonical URL in scope to queue in place of this page's own form."""
+
+
+@dataclass
+class _Region:
+    novel: int = 0
+    growth: int = 0
+
+
+def _normalized(url: str) -> NormalizedURL | None:
+    try:
+        return normalize(url)
+    except InvalidURL:
+        return None
+
+
+def region_of(norm: NormalizedURL) -> str:
+    """The region a URL grows in: its origin and first path segment (digit runs as
+    ``{n}``, random tokens as ``{tok}``), plus ``?`` when it has a query, so a page's
+    query space (facets, a calendar's months) is one region and its plain path
+    another."""
+    first = norm.path[1:].split("/", 1)[0]
+    if first:
+        first = "{tok}" if is_token(first) else _DIGITS.sub("{n}", first)
+    return f"{norm.origin}/{first}{'?' if norm.query else ''}"
+
+
+def _form(norm: NormalizedURL, referer: str) -> tuple[str, str, str] | None:
+    """The form of a link relative to the page that linked it: the link's path and
+    query with the page's last path segment (its slug) as ``{s}``, beside the page's
+    own path in the same terms (``/articles/{s}`` linking ``/print/articles/{s}``).
+    ``None`` when the link does not contain the slug, or the slug is too short or a
+    number to stand for the page."""
+    page = _normalized(referer)
+    if page is None or page.origin != norm.origin:
+        return None
+    slug = page.path.rstrip("/").rpartition("/")[2].lower()
+    if len(slug) < 4 or slug.isdigit():
+        return None
+    target = norm.path.lower() + (f"?{norm.query.lower()}" if norm.query else "")
+    if slug not in target:
+        return None
+    own = page.path.lower() + (f"?{page.query.lower()}" if page.query else "")
+    return (str(norm.origin), own.replace(slug, "{s}"), target.replace(slug, "{s}"))
+
+
+def family_of(norm: NormalizedURL) -> str:
+    """The path family a breaker counts in: the directory of a path with two or more
+    segments (``/reports/7`` is in ``/reports/``), else the path's template
+    (``/slow?id=3`` and ``/slow?id=4`` are one family, ``/about`` another)."""
+    path = norm.path
+    head = path.rpartition("/")[0]
+    if head:
+        return f"{norm.origin}{_DIGITS.sub('{n}', head)}/"
+    return f"{norm.origin}{_DIGITS.sub('{n}', path)}"
+
+
+class Triage:
+    """The crawl's learned state and its decisions; see the module docstring.
+
+    ``guard`` runs the URL-shape rules; ``seen`` answers whether a key is known to
+    the frontier (to tell a page that adds new URLs from one that does not)."""
+
+    def __init__(
+        self,
+        guard: Guard | None = None,
+        config: TriageConfig | None = None,
+        *,
+        content: ContentIndex | None = None,
+        soft404: Soft404Detector | None = None,
+    ) -> None:
+        self.guard = guard if guard is not None else Guard()
+        self.config = config if config is not None else TriageConfig()
+        # Digits count: "page 3" and "page 4" are different pages.
+        self.content = content or ContentIndex(ContentConfig(mask_digits=False))
+        self.soft404 = soft404 if soft404 is not None else Soft404Detector()
+        self.rules = LearnedRules()
+        self._streak: dict[str, int] = {}
+        self._regions: dict[str, _Region] = {}
+        self._parked: dict[str, str] = {}
+        self._failures: Counter[str] = Counter()
+        self._broken: dict[str, str] = {}
+        self._echoes: dict[int, str] = {}
+        self._simhashes: dict[str, int] = {}
+        self._recent: dict[str, deque[int]] = {}
+        self._fetched: dict[str, list[str]] = {}
+        self._fetched_keys: set[str] = set()
+        self._forms: Counter[tuple[str, str, str]] = Counter()
+        self._children: dict[str, list[int]] = {}
+        self._linked_hosts: dict[str, set[str]] = {}
+        self._vocabulary: dict[str, set[str]] = {}
+
+    # -- keys -------------------------------------------------------------------------
+
+    def normalize(self, url: str) -> NormalizedURL:
+        """:func:`robotkit.urls.normalize` with the guard's policy; raises
+        :class:`InvalidURL`."""
+        return normalize(url, self.guard.policy)
+
+    def key(self, norm: NormalizedURL) -> str:
+        """The de-duplication key of a URL once what the site taught is applied."""
+        return self.rules.apply(norm)
+
+    # -- offering a URL ---------------------------------------------------------------
+
+    def screen(
+        self, norm: NormalizedURL, streak: int = 0, referer: str | None = None
+    ) -> GuardVerdict | Reason | None:
+        """Why a URL found on a page should not be queued, or ``None``: the guard's
+        verdict on its shape, a parked region, a broken path family, a chain of
+        copies too long, or a link of a form known to be a copy of its page."""
+        verdict = self.guard.check(norm)
+        if not verdict.allowed:
+            return verdict
+        return self._held(norm, streak, referer)
+
+    def _held(self, norm: NormalizedURL, streak: int, referer: str | None) -> Reason | None:
+        if referer is not None and self._forms:
+            form = _form(norm, referer)
+            if form is not None and self._forms[form] >= 2:
+                self._child(referer, novel=False)
+                return Reason.DUPLICATE_URL
+        if self._parked and region_of(norm) in self._parked:
+            return Reason.TRAP_HOST
+        if self._broken and family_of(norm) in self._broken:
+            return Reason.SLOW_PATH
+        if streak > self.config.max_streak:
+            return Reason.DUPLICATE_CONTENT
+        return None
+
+    def remember(self, key: str, streak: int) -> None:
+        """Record the streak a queued URL carries."""
+        if streak:
+            self._streak[key] = streak
+
+    def streak_of(self, key: str) -> int:
+        return self._streak.get(key, 0)
+
+    def recheck(self, url: str, key: str, referer: str | None = None) -> Reason | None:
+        """Just before a queued URL is fetched: what was learned since it was queued
+        may rule it out (a grown blacklist, a parked region, a broken family, a
+        session segment learned, so the URL is a page already fetched)."""
+        try:
+            norm = self.normalize(url)
+        except InvalidURL as exc:
+            return exc.reason
+        verdict = self.guard.check(norm)
+        if not verdict.allowed:
+            return verdict.reason
+        held = self._held(norm, self.streak_of(key), referer)
+        if held is not None:
+            return held
+        if self.rules and self.key(norm) in self._fetched_keys:
+            return Reason.DUPLICATE_URL
+        return None
+
+    def demote(self, referer: str | None) -> bool:
+        """Whether the children of ``referer`` fetched so far were mostly copies (an
+        article linking its own print and AMP forms): its other children wait until
+        everything else was fetched, and meanwhile the forms learned elsewhere may
+        rule them out. Only the order changes; nothing is dropped."""
+        if referer is None:
+            return False
+        counts = self._children.get(referer)
+        return counts is not None and counts[0] >= 2 and counts[0] > counts[1]
+
+    def _child(self, referer: str, novel: bool) -> None:
+        counts = self._children.setdefault(referer, [0, 0])
+        counts[1 if novel else 0] += 1
+
+    def shape_signal(self, norm: NormalizedURL, reason: Reason) -> str | None:
+        """A URL refused on its shape counts towards the guard's automatic blacklist
+        (a loop keeps producing such URLs); returns a summary line when a region gets
+        blacklisted."""
+        entry = self.guard.report_trap_signal(norm, reason)
+        return None if entry is None else f"blacklisted {entry.pattern}: {entry.source}"
+
+    # -- a failed fetch ---------------------------------------------------------------
+
+    def failed(self, url: str, kind: FailureKind) -> str | None:
+        """A fetch that timed out or overflowed: the breaker counts it against the
+        URL's path family; returns a summary line when the family is broken off."""
+        norm = _normalized(url)
+        if norm is None:
+            return None
+        family = family_of(norm)
+        self._failures[family] += 1
+        if family in self._broken or self._failures[family] < self.config.breaker_failures:
+            return None
+        detail = f"{self._failures[family]} {kind}s under {family}: path family broken off"
+        self._broken[family] = detail
+        return detail
+
+    # -- a fetched page ---------------------------------------------------------------
+
+    def judge(self, page: PageFacts, seen: Container[str], in_scope: Any = None) -> PageVerdict:
+        """What a fetched page means for its links; see the module docstring.
+
+        ``seen`` holds the keys already known to the frontier; ``in_scope`` (a
+        callable on a URL) says which links are the crawl's own."""
+        final = page.final_url
+        norm = _normalized(final)
+        self._note_fetched(final, norm)
+        if page.text is None or not 200 <= page.status < 300 or norm is None:
+            # Error pages and non-HTML carry no evidence either way.
+            return PageVerdict(None, LinkAction.FOLLOW, True, page.streak)
+        signals: list[str] = []
+        canonical = self._canonical(page, norm, in_scope)
+        text = page.text
+        soft = self.soft404.classify(final, page.status, text, final)
+        echo = echo_free_fingerprint(final, text)
+        reason: Reason | None = None
+        copy_of: str | None = None
+        if soft is not None:
+            reason, action = soft, LinkAction.DROP
+        else:
+            match = self.content.add(final, text)
+            first = self._echoes.setdefault(echo.exact, final)
+            if match.kind is MatchKind.EXACT:
+                reason, action = Reason.DUPLICATE_CONTENT, LinkAction.DROP
+                copy_of = match.duplicate_of
+                if match.duplicate_of is not None and self.rules.learn_pair(
+                    final, match.duplicate_of
+                ):
+                    signals.append(f"learned from {final}: {self.rules.describe(norm)}")
+                    self._rekey(norm)
+            elif match.is_novel and first != final:
+                # Only the echoed URL differs: ``Index of /a/b/c/a/``.
+                reason, action = Reason.DUPLICATE_CONTENT, LinkAction.DROP
+                copy_of = first
+            elif match.kind is MatchKind.NEAR:
+                reason, action = Reason.DUPLICATE_CONTENT, LinkAction.DEPRIORITIZE
+            elif self._like_others(final, page.referer, echo.simhash):
+                action = LinkAction.DEPRIORITIZE
+            else:
+                action = LinkAction.FOLLOW
+        if canonical is not None and action is LinkAction.FOLLOW:
+            # A non-canonical form of a page: its canonical form is what counts.
+            action = LinkAction.DEPRIORITIZE
+        self._simhashes[final] = echo.simhash
+        if action is LinkAction.FOLLOW and self._farm_page(norm, text, page.links, in_scope):
+            action = LinkAction.DEPRIORITIZE
+            reason = Reason.TRAP_HOST
+            signals.append(f"link-farm page {final}")
+        novel = action is LinkAction.FOLLOW
+        if page.referer is not None:
+            self._child(page.referer, novel)
+            if canonical is not None and self._same(canonical, page.referer):
+                weight = 2  # the site itself says so (RFC 6596)
+            else:
+                weight = 1 if self._same(copy_of, page.referer) else 0
+            form = _form(norm, page.referer) if weight else None
+            if form is not None:
+                self._forms[form] += weight
+        streak = 0 if novel else page.streak + 1
+        grown = self._growth(norm, novel, action, page.links, seen)
+        if grown is not None:
+            signals.append(grown)
+        return PageVerdict(reason, action, novel, streak, tuple(signals), canonical)
+
+    def _note_fetched(self, url: str, norm: NormalizedURL | None) -> None:
+        if norm is None:
+            return
+        self._fetched.setdefault(str(norm.origin), []).append(url)
+        self._fetched_keys.add(self.key(norm))
+
+    def _rekey(self, norm: NormalizedURL) -> None:
+        """A rule was learned for this origin: the pages fetched there so far are
+        known under their new keys too."""
+        for url in self._fetched.get(str(norm.origin), ()):
+            other = _normalized(url)
+            if other is not None:
+                self._fetched_keys.add(self.key(other))
+
+    def _canonical(self, page: PageFacts, norm: NormalizedURL, in_scope: Any) -> str | None:
+        """The page's canonical URL when it names another page in scope on the same
+        origin; what the difference teaches is learned."""
+        if page.canonical is None:
+            return None
+        target = _normalized(page.canonical)
+        if target is None or target.origin != norm.origin:
+            return None
+        if in_scope is not None and not in_scope(page.canonical):
+            return None
+        if self.key(target) == self.key(norm):
+            return None
+        if self.rules.learn_canonical(norm, target):
+            self._rekey(norm)
+        return page.canonical
+
+    def _same(self, url: str | None, other: str) -> bool:
+        a, b = _normalized(url) if url else None, _normalized(other)
+        return a is not None and b is not None and self.key(a) == self.key(b)
+
+    def _like_others(self, url: str, referer: str | None, simhash: int) -> bool:
+        """A page within ``similar_distance`` bits of the page that linked it, or of
+        a recent page of its URL template, adds little (a re-sorted list, the next
+        empty month): its links are demoted, never dropped."""
+        limit = self.config.similar_distance
+        other = self._simhashes.get(referer) if referer is not None else None
+        like = other is not None and hamming(other, simhash) <= limit
+        template = url_template(url)
+        if template is not None:
+            recent = self._recent.get(template)
+            if recent is None:
+                recent = self._recent[template] = deque(maxlen=self.config.template_window)
+            like = like or any(hamming(simhash, old) <= limit for old in recent)
+            recent.append(simhash)
+        return like
+
+    def _farm_page(
+        self, norm: NormalizedURL, text: str, links: Iterable[str], in_scope: Any
+    ) -> bool:
+        """Whether a page links many hosts its origin never linked before while
+        saying almost nothing new: the shape of a link farm. A blogroll links many
+        hosts once, in words the site has not used yet."""
+        origin = str(norm.origin)
+        known = self._linked_hosts.setdefault(origin, set())
+        fresh = set()
+        for link in links:
+            if in_scope is not None and in_scope(link):
+                continue
+            other = _normalized(link)
+            if other is not None and other.host not in known:
+                fresh.add(other.host)
+        known.update(fresh)
+        vocabulary = self._vocabulary.setdefault(origin, set())
+        words = set(_WORD.findall(text.lower()))
+        new_words = words - vocabulary
+        if len(vocabulary) < self.config.max_vocabulary:
+            vocabulary.update(new_words)
+        if len(fresh) < self.config.farm_hosts or not words:
+            return False
+        return len(new_words) / len(words) < self.config.farm_novelty
+
+    def _growth(
+        self,
+        norm: NormalizedURL,
+        novel: bool,
+        action: LinkAction,
+        links: Iterable[str],
+        seen: Container[str],
+    ) -> str | None:
+        """Count the region's evidence; park it once its non-novel pages keep adding
+        new URLs of their own region."""
+        region = region_of(norm)
+        if region in self._parked:
+            return None
+        counts = self._regions.setdefault(region, _Region())
+        if novel:
+            counts.novel += 1
+            return None
+        if action is LinkAction.DROP:
+            return None  # its links are not followed: nothing can grow from it
+        for link in links:
+            other = _normalized(link)
+            if other is None or region_of(other) != region:
+                continue
+            if self.key(other) not in seen:
+                counts.growth += 1
+                break
+        if counts.growth >= self.config.growth_limit and counts.growth > counts.novel:
+            detail = (
+                f"{counts.growth} pages of {region} added new URLs of it and nothing new "
+                f"({counts.novel} novel): region parked"
+            )
+            self._parked[region] = detail
+            return detail
+        return None
+
+    # -- state ------------------------------------------------------------------------
+
+    @property
+    def parked_regions(self) -> dict[str, str]:
+        return dict(self._parked)
+
+    @property
+    def broken_families(self) -> dict[str, str]:
+        return dict(self._broken)
