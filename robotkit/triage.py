@@ -60,6 +60,7 @@ from robotkit.content import (
     echo_free_fingerprint,
     hamming,
     url_template,
+    visible_text,
 )
 from robotkit.guard import Guard, GuardVerdict
 from robotkit.reasons import CodeEnum, Reason
@@ -86,7 +87,7 @@ class TriageConfig:
     - ``max_streak`` 6: a link found behind six pages in a row that added nothing
       new is dropped. Real sites chain a few look-alike pages ("part 1" ... "part 7",
       an archive's "older" links); six copies in a row feeding new URLs is a loop.
-    - ``growth_limit`` 6: non-novel pages of one region that brought new URLs of
+    - ``growth_limit`` 8: non-novel pages of one region that brought new URLs of
       that region, before the region is parked (and only while they outnumber the
       region's novel pages).
     - ``similar_distance`` 10: SimHash bits within which a page is *like* the page
@@ -95,19 +96,23 @@ class TriageConfig:
     - ``breaker_failures`` 2: timeouts or oversize bodies in one path family before
       the family is broken off. Nutch's fetcher gives up a whole host after too many
       errors; a family is narrower, so other parts of the host go on.
+    - ``min_new_words`` 3: a page is novel only if it brings at least three words
+      (and a tenth of its own) that its region has not shown; numbers do not count.
+      "Events in June" after "Events in May" does not; an article does.
     - ``farm_hosts`` 8, ``farm_novelty`` 0.3: a page linking at least this many hosts
       that no earlier page of its origin linked, with fewer than 30% words new to
       the origin, is a link-farm page.
     """
 
     max_streak: int = 6
-    growth_limit: int = 6
+    growth_limit: int = 8
     similar_distance: int = 10
     breaker_failures: int = 2
     farm_hosts: int = 8
     farm_novelty: float = 0.3
+    min_new_words: int = 3
     template_window: int = 20
-    max_vocabulary: int = 200_000
+    max_vocabulary: int = 50_000
 
     def __post_init__(self) -> None:
         if self.max_streak < 1 or self.growth_limit < 1 or self.breaker_failures < 1:
@@ -395,7 +400,13 @@ class Triage:
             # A non-canonical form of a page: its canonical form is what counts.
             action = LinkAction.DEPRIORITIZE
         self._simhashes[final] = echo.simhash
-        if action is LinkAction.FOLLOW and self._farm_page(norm, text, page.links, in_scope):
+        words = {w for w in _WORD.findall(visible_text(text)) if not w.isdigit()}
+        if action is LinkAction.FOLLOW and not self._says_more(region_of(norm), words):
+            # Nothing but numbers and a word or two new to its region: a listing of
+            # look-alikes is still fetched whole, but such pages cannot keep a
+            # growing region alive.
+            action = LinkAction.DEPRIORITIZE
+        if self._farm_page(norm, words, page.links, in_scope) and action is LinkAction.FOLLOW:
             action = LinkAction.DEPRIORITIZE
             reason = Reason.TRAP_HOST
             signals.append(f"link-farm page {final}")
@@ -409,10 +420,14 @@ class Triage:
             form = _form(norm, page.referer) if weight else None
             if form is not None:
                 self._forms[form] += weight
-        streak = 0 if novel else page.streak + 1
-        grown = self._growth(norm, novel, action, page.links, seen)
-        if grown is not None:
-            signals.append(grown)
+        grows, hub = self._news(norm, page.links, seen, in_scope)
+        # A hub (a list whose items are new) restarts the count of copies in a row,
+        # however alike the list pages look.
+        streak = 0 if novel or hub else page.streak + 1
+        if action is not LinkAction.DROP or novel:
+            grown = self._growth(norm, novel or hub, grows)
+            if grown is not None:
+                signals.append(grown)
         return PageVerdict(reason, action, novel, streak, tuple(signals), canonical)
 
     def _note_fetched(self, url: str, norm: NormalizedURL | None) -> None:
@@ -465,8 +480,23 @@ class Triage:
             recent.append(simhash)
         return like
 
+    def _new_words(self, scope: str, words: set[str]) -> int:
+        """How many of ``words`` were never seen in ``scope`` (a region or an
+        origin), remembering them."""
+        vocabulary = self._vocabulary.setdefault(scope, set())
+        new_words = words - vocabulary
+        if len(vocabulary) < self.config.max_vocabulary:
+            vocabulary.update(new_words)
+        return len(new_words)
+
+    def _says_more(self, region: str, words: set[str]) -> bool:
+        """Whether a page brings words its region has not shown yet: at least
+        ``min_new_words`` and a tenth of its own."""
+        new = self._new_words(region, words)
+        return new >= self.config.min_new_words and 10 * new >= len(words)
+
     def _farm_page(
-        self, norm: NormalizedURL, text: str, links: Iterable[str], in_scope: Any
+        self, norm: NormalizedURL, words: set[str], links: Iterable[str], in_scope: Any
     ) -> bool:
         """Whether a page links many hosts its origin never linked before while
         saying almost nothing new: the shape of a link farm. A blogroll links many
@@ -481,41 +511,49 @@ class Triage:
             if other is not None and other.host not in known:
                 fresh.add(other.host)
         known.update(fresh)
-        vocabulary = self._vocabulary.setdefault(origin, set())
-        words = set(_WORD.findall(text.lower()))
-        new_words = words - vocabulary
-        if len(vocabulary) < self.config.max_vocabulary:
-            vocabulary.update(new_words)
+        new_words = self._new_words(origin, words)
         if len(fresh) < self.config.farm_hosts or not words:
             return False
-        return len(new_words) / len(words) < self.config.farm_novelty
+        return new_words < self.config.farm_novelty * len(words)
 
-    def _growth(
-        self,
-        norm: NormalizedURL,
-        novel: bool,
-        action: LinkAction,
-        links: Iterable[str],
-        seen: Container[str],
-    ) -> str | None:
-        """Count the region's evidence; park it once its non-novel pages keep adding
-        new URLs of their own region."""
+    def _news(
+        self, norm: NormalizedURL, links: Iterable[str], seen: Container[str], in_scope: Any
+    ) -> tuple[bool, bool]:
+        """What a page's links add: new URLs of its own region (``grows``), new
+        pages of other regions in scope (``hub``)."""
+        region = region_of(norm)
+        grows = hub = False
+        for link in links:
+            other = _normalized(link)
+            if other is None or self.key(other) in seen:
+                continue
+            if region_of(other) == region:
+                grows = True
+            elif in_scope is None or in_scope(link):
+                hub = True
+                break
+        return grows, hub
+
+    def _growth(self, norm: NormalizedURL, counts_as_news: bool, grows: bool) -> str | None:
+        """Count the region's evidence; park it once its pages keep adding new URLs
+        of their own region while saying nothing new.
+
+        A page counts as news for its region when it is novel, or when it links new
+        pages of other regions in scope: a list page whose items are new (a
+        pagination that names new articles, however alike the list pages look) is a
+        hub, not a trap. A page that only adds URLs of its own region while saying
+        nothing new (the next month, another facet order, another random farm path)
+        is growth."""
         region = region_of(norm)
         if region in self._parked:
             return None
         counts = self._regions.setdefault(region, _Region())
-        if novel:
+        if counts_as_news:
             counts.novel += 1
             return None
-        if action is LinkAction.DROP:
-            return None  # its links are not followed: nothing can grow from it
-        for link in links:
-            other = _normalized(link)
-            if other is None or region_of(other) != region:
-                continue
-            if self.key(other) not in seen:
-                counts.growth += 1
-                break
+        if not grows:
+            return None
+        counts.growth += 1
         if counts.growth >= self.config.growth_limit and counts.growth > counts.novel:
             detail = (
                 f"{counts.growth} pages of {region} added new URLs of it and nothing new "

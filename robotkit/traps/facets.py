@@ -21,9 +21,11 @@ What catches it in robotkit
     links new combinations of the same page's query space (``/shop?``); once six
     such pages grew the region without a novel page among them, the region is
     parked and its other URLs are skipped. ``duplicate-content`` flags the copies
-    fetched on the way. Normalization sorts parameters, so click order alone never
-    makes a new URL. Behind them: ``too-many-params`` for a URL with more than 32
-    parameter names, and ``host-budget`` when it is set.
+    fetched on the way, and two copies that differ only in a pair (``view=grid``)
+    teach that the pair changes nothing: ``duplicate-url``. Normalization sorts
+    parameters, so click order alone never makes a new URL. Behind them:
+    ``too-many-params`` for a URL with more than 32 parameter names, and
+    ``host-budget`` when it is set.
 
 Legitimate part: the home page, ``/shop`` without parameters and the ten product
 pages. Trap part: ``/shop`` with any query.
@@ -66,7 +68,7 @@ def with_param(pairs: list[tuple[str, str]], key: str, value: str) -> str:
 class Facets(TrapSite):
     name = "facets"
     summary = "facet and sort links: color x size x sort x order x view, in any order"
-    caught_by = (Reason.TRAP_HOST, Reason.DUPLICATE_CONTENT)
+    caught_by = (Reason.TRAP_HOST, Reason.DUPLICATE_CONTENT, Reason.DUPLICATE_URL)
 
     legitimate_pages = LEGIT
 
