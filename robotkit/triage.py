@@ -62,7 +62,7 @@ from robotkit.content import (
     url_template,
     visible_text,
 )
-from robotkit.guard import Guard, GuardVerdict
+from robotkit.guard import Guard, GuardVerdict, Rule, find_repeated_run, path_segments
 from robotkit.reasons import CodeEnum, Reason
 from robotkit.urlrules import LearnedRules, is_token
 from robotkit.urls import InvalidURL, NormalizedURL, normalize
@@ -271,10 +271,24 @@ class Triage:
         """Why a URL found on a page should not be queued, or ``None``: the guard's
         verdict on its shape, a parked region, a broken path family, a chain of
         copies too long, or a link of a form known to be a copy of its page."""
-        verdict = self.guard.check(norm)
+        verdict = self._shape(norm, streak)
         if not verdict.allowed:
             return verdict
         return self._held(norm, streak, referer)
+
+    def _shape(self, norm: NormalizedURL, streak: int) -> GuardVerdict:
+        """The guard's verdict, with one repeat more allowed to a link of a novel
+        page: ``/manual/v2/manual/v2/manual/v2/`` in a site's own menu may be a real
+        page, while a loop reaches its third repeat only through copies of copies
+        (whose links are dropped or carry a streak)."""
+        verdict = self.guard.check(norm)
+        limit = self.guard.config.min_path_repeats
+        if verdict.allowed or verdict.rule is not Rule.REPEATED_PATH or streak or limit is None:
+            return verdict
+        segments = [seg for seg in path_segments(norm.path) if seg]
+        if find_repeated_run(segments, limit + 1) is None:
+            return GuardVerdict(verdict.url, True, Reason.ALLOWED)
+        return verdict
 
     def _held(self, norm: NormalizedURL, streak: int, referer: str | None) -> Reason | None:
         if referer is not None and self._forms:
@@ -306,10 +320,11 @@ class Triage:
             norm = self.normalize(url)
         except InvalidURL as exc:
             return exc.reason
-        verdict = self.guard.check(norm)
+        streak = self.streak_of(key)
+        verdict = self._shape(norm, streak)
         if not verdict.allowed:
             return verdict.reason
-        held = self._held(norm, self.streak_of(key), referer)
+        held = self._held(norm, streak, referer)
         if held is not None:
             return held
         if self.rules and self.key(norm) in self._fetched_keys:
