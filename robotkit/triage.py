@@ -416,18 +416,18 @@ class Triage:
             action = LinkAction.DEPRIORITIZE
         self._simhashes[final] = echo.simhash
         words = {w for w in _WORD.findall(visible_text(text)) if not w.isdigit()}
-        if action is LinkAction.FOLLOW and not self._says_more(region_of(norm), words):
-            # Nothing but numbers and a word or two new to its region: a listing of
-            # look-alikes is still fetched whole, but such pages cannot keep a
-            # growing region alive.
-            action = LinkAction.DEPRIORITIZE
+        # Nothing but numbers and a word or two new to its region: a listing of
+        # look-alikes is still fetched whole, but such pages cannot keep a growing
+        # region alive.
+        says_more = self._says_more(region_of(norm), words)
         if self._farm_page(norm, words, page.links, in_scope) and action is LinkAction.FOLLOW:
             action = LinkAction.DEPRIORITIZE
             reason = Reason.TRAP_HOST
             signals.append(f"link-farm page {final}")
-        novel = action is LinkAction.FOLLOW
+        copy = action is not LinkAction.FOLLOW
+        novel = not copy and says_more
         if page.referer is not None:
-            self._child(page.referer, novel)
+            self._child(page.referer, not copy)
             if canonical is not None and self._same(canonical, page.referer):
                 weight = 2  # the site itself says so (RFC 6596)
             else:
@@ -438,8 +438,8 @@ class Triage:
         grows, hub = self._news(norm, page.links, seen, in_scope)
         # A hub (a list whose items are new) restarts the count of copies in a row,
         # however alike the list pages look.
-        streak = 0 if novel or hub else page.streak + 1
-        if action is not LinkAction.DROP or novel:
+        streak = 0 if not copy or hub else page.streak + 1
+        if action is not LinkAction.DROP:
             grown = self._growth(norm, novel or hub, grows)
             if grown is not None:
                 signals.append(grown)
