@@ -396,7 +396,7 @@ class Crawler:
             ),
             addresses=AddressPolicy(allow_private=cfg.allow_private),
             robots_options=cfg.robots,
-            guard=self.guard,
+            guard=self.triage.request_check,
             scope=self.in_scope,
             clock=self.clock,
         )

@@ -276,6 +276,17 @@ class Triage:
             return verdict
         return self._held(norm, streak, referer)
 
+    def request_check(self, url: str) -> GuardVerdict:
+        """The guard as the polite transport should apply it to every request and
+        redirect hop of the crawl: the URL rules with the extra repeat a link of a
+        novel page gets (the crawler screened the URL itself already; a redirect
+        chain that keeps growing its path still stops, one hop later)."""
+        try:
+            norm = self.normalize(url)
+        except InvalidURL as exc:
+            return GuardVerdict(url, False, exc.reason, Rule.URL_SYNTAX, exc.detail)
+        return self._shape(norm, 0)
+
     def _shape(self, norm: NormalizedURL, streak: int) -> GuardVerdict:
         """The guard's verdict, with one repeat more allowed to a link of a novel
         page: ``/manual/v2/manual/v2/manual/v2/`` in a site's own menu may be a real
