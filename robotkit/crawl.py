@@ -46,7 +46,7 @@ from typing import Any, Final
 import httpx
 
 from robotkit.clock import Clock, system_clock
-from robotkit.content import ContentIndex, LinkAction, Soft404Detector
+from robotkit.content import ContentIndex, Soft404Detector
 from robotkit.frontier import CheckpointError, Frontier, FrontierEntry
 from robotkit.guard import Guard, GuardVerdict, Rule
 from robotkit.http.client import AsyncPoliteClient
@@ -695,7 +695,7 @@ class Crawler:
                 final_url=final if redirected else None,
             )
         )
-        if page is None or verdict.links is LinkAction.DROP:
+        if page is None or not verdict.follow:
             return
         if facts.robots.nofollow:
             for url in links:
@@ -706,7 +706,7 @@ class Crawler:
             return
         if verdict.canonical is not None:
             self._offer(verdict.canonical, entry.depth, final)
-        for url in links:
+        for url in verdict.follow:
             self._offer(url, entry.depth + 1, final, verdict.streak)
 
     async def _probe(self, probe: str, entry: FrontierEntry) -> None:

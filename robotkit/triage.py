@@ -111,6 +111,7 @@ class TriageConfig:
     farm_hosts: int = 8
     farm_novelty: float = 0.3
     min_new_words: int = 3
+    max_remembered_pages: int = 200_000
     template_window: int = 20
     max_vocabulary: int = 50_000
 
@@ -158,6 +159,9 @@ class PageVerdict:
     links: LinkAction
     novel: bool
     streak: int
+    follow: tuple[str, ...] = ()
+    """The links to offer: all of them, or for a copy only those its original did
+    not have in the same place."""
     signals: tuple[str, ...] = ()
     canonical: str | None = None
     """A canonical URL in scope to queue in place of this page's own form."""
@@ -206,6 +210,16 @@ def _form(norm: NormalizedURL, referer: str) -> tuple[str, str, str] | None:
     return (str(norm.origin), own.replace(slug, "{s}"), target.replace(slug, "{s}"))
 
 
+def _link_form(link: str, page: NormalizedURL) -> str:
+    """A link as seen from its page, numbers as ``{n}``: below the page's directory,
+    the rest of its path and query (``b/`` on ``/a/``, also ``b/`` on ``/a/b/a/``;
+    ``cal?m={n}`` on any month of a calendar); elsewhere, the link itself."""
+    directory = page.path.rpartition("/")[0] + "/"
+    prefix = f"{page.origin}{directory}"
+    form = "./" + link[len(prefix) :] if link.startswith(prefix) else link
+    return _DIGITS.sub("{n}", form)
+
+
 def family_of(norm: NormalizedURL) -> str:
     """The path family a breaker counts in: the directory of a path with two or more
     segments (``/reports/7`` is in ``/reports/``), else the path's template
@@ -248,6 +262,7 @@ class Triage:
         self._fetched: dict[str, list[str]] = {}
         self._fetched_keys: set[str] = set()
         self._forms: Counter[tuple[str, str, str]] = Counter()
+        self._link_forms: dict[str, frozenset[str]] = {}
         self._children: dict[str, list[int]] = {}
         self._linked_hosts: dict[str, set[str]] = {}
         self._vocabulary: dict[str, set[str]] = {}
@@ -454,7 +469,32 @@ class Triage:
             grown = self._growth(norm, novel or hub, grows)
             if grown is not None:
                 signals.append(grown)
-        return PageVerdict(reason, action, novel, streak, tuple(signals), canonical)
+        follow = self._follow(final, norm, page.links, action, copy_of)
+        return PageVerdict(reason, action, novel, streak, follow, tuple(signals), canonical)
+
+    def _follow(
+        self,
+        url: str,
+        norm: NormalizedURL,
+        links: Sequence[str],
+        action: LinkAction,
+        copy_of: str | None,
+    ) -> tuple[str, ...]:
+        """Which links of a page to offer. An exact copy (``/a/b/a/`` showing ``/a/``)
+        keeps only the links its original did not have at the same place relative
+        to itself: a loop's copies link ``b/`` again and again, each one level
+        deeper, and those are dropped, while a page that merely shares its words
+        with another (two small index pages titled "Release notes") still leads to
+        its own pages. A soft 404 leads nowhere."""
+        forms = [_link_form(link, norm) for link in links]
+        if action is not LinkAction.DROP:
+            if len(self._link_forms) < self.config.max_remembered_pages:
+                self._link_forms[url] = frozenset(forms)
+            return tuple(links)
+        original = self._link_forms.get(copy_of) if copy_of is not None else None
+        if original is None:
+            return ()
+        return tuple(link for link, form in zip(links, forms, strict=True) if form not in original)
 
     def _note_fetched(self, url: str, norm: NormalizedURL | None) -> None:
         if norm is None:

@@ -103,9 +103,8 @@ class Crawl:
             streak=self.triage.streak_of(key),
         )
         verdict = self.triage.judge(facts, self.seen, in_scope)
-        if verdict.links is not LinkAction.DROP:
-            for link in links:
-                self.offer(link, url, verdict.streak)
+        for link in verdict.follow:
+            self.offer(link, url, verdict.streak)
         return facts, verdict
 
 
