@@ -210,6 +210,19 @@ def _form(norm: NormalizedURL, referer: str) -> tuple[str, str, str] | None:
     return (str(norm.origin), own.replace(slug, "{s}"), target.replace(slug, "{s}"))
 
 
+def _related(norm: NormalizedURL, other: str) -> bool:
+    """Whether a copy can be a loop or a variant of its original: the same first
+    path segment (``/a/b/a/`` of ``/a/``, ``/wiki.cgi/x/wiki.cgi/y`` of
+    ``/wiki.cgi/y``) or the same URL template (the months of a calendar)."""
+    original = _normalized(other)
+    if original is None or original.origin != norm.origin:
+        return False
+    first = norm.path.split("/")[1:2]
+    if first == original.path.split("/")[1:2]:
+        return True
+    return url_template(norm) == url_template(original)
+
+
 def _link_form(link: str, page: NormalizedURL) -> str:
     """A link as seen from its page, numbers as ``{n}``: below the page's directory,
     the rest of its path and query (``b/`` on ``/a/``, also ``b/`` on ``/a/b/a/``;
@@ -491,9 +504,13 @@ class Triage:
             if len(self._link_forms) < self.config.max_remembered_pages:
                 self._link_forms[url] = frozenset(forms)
             return tuple(links)
-        original = self._link_forms.get(copy_of) if copy_of is not None else None
-        if original is None:
+        if copy_of is None or copy_of not in self._link_forms:
             return ()
+        original = self._link_forms[copy_of]
+        if not _related(norm, copy_of):
+            # Two sections that say the same (``/versions/`` and ``/changelog/``,
+            # both "Release notes") but are no loop of one another.
+            return tuple(links)
         return tuple(link for link, form in zip(links, forms, strict=True) if form not in original)
 
     def _note_fetched(self, url: str, norm: NormalizedURL | None) -> None:
