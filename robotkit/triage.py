@@ -64,7 +64,7 @@ from robotkit.content import (
 )
 from robotkit.guard import Guard, GuardVerdict, Rule, find_repeated_run, path_segments
 from robotkit.reasons import CodeEnum, Reason
-from robotkit.urlrules import LearnedRules, is_token
+from robotkit.urlrules import LearnedRules
 from robotkit.urls import InvalidURL, NormalizedURL, normalize
 
 __all__ = [
@@ -78,6 +78,9 @@ __all__ = [
 
 _WORD = re.compile(r"\w+")
 _DIGITS = re.compile(r"\d+")
+_REGION_TOKEN = re.compile(r"(?=[a-z0-9]*[0-9])(?=[a-z0-9]*[a-z])[a-z0-9]{5,}|[\w\-]{20,}", re.I)
+"""A first path segment that names a region by shape, not by name: letters mixed
+with digits (``3byuna``, ``x7k2q9``) or a long opaque run (a session id)."""
 
 
 @dataclass(frozen=True)
@@ -182,12 +185,13 @@ def _normalized(url: str) -> NormalizedURL | None:
 
 def region_of(norm: NormalizedURL) -> str:
     """The region a URL grows in: its origin and first path segment (digit runs as
-    ``{n}``, random tokens as ``{tok}``), plus ``?`` when it has a query, so a page's
+    ``{n}``, random-looking tokens as ``{tok}``, so a farm's random directories are
+    one region), plus ``?`` when it has a query, so a page's
     query space (facets, a calendar's months) is one region and its plain path
     another."""
     first = norm.path[1:].split("/", 1)[0]
     if first:
-        first = "{tok}" if is_token(first) else _DIGITS.sub("{n}", first)
+        first = "{tok}" if _REGION_TOKEN.fullmatch(first) else _DIGITS.sub("{n}", first)
     return f"{norm.origin}/{first}{'?' if norm.query else ''}"
 
 
@@ -278,6 +282,7 @@ class Triage:
         self._link_forms: dict[str, frozenset[str]] = {}
         self._children: dict[str, list[int]] = {}
         self._linked_hosts: dict[str, set[str]] = {}
+        self._farms: set[str] = set()
         self._vocabulary: dict[str, set[str]] = {}
 
     # -- keys -------------------------------------------------------------------------
@@ -462,7 +467,9 @@ class Triage:
         if self._farm_page(norm, words, page.links, in_scope) and action is LinkAction.FOLLOW:
             action = LinkAction.DEPRIORITIZE
             reason = Reason.TRAP_HOST
-            signals.append(f"link-farm page {final}")
+            if str(norm.origin) not in self._farms:
+                self._farms.add(str(norm.origin))
+                signals.append(f"link-farm pages on {norm.origin}, first {final}")
         copy = action is not LinkAction.FOLLOW
         novel = not copy and says_more
         if page.referer is not None:
