@@ -184,15 +184,17 @@ def _normalized(url: str) -> NormalizedURL | None:
 
 
 def region_of(norm: NormalizedURL) -> str:
-    """The region a URL grows in: its origin and first path segment (digit runs as
-    ``{n}``, random-looking tokens as ``{tok}``, so a farm's random directories are
-    one region), plus ``?`` when it has a query, so a page's
-    query space (facets, a calendar's months) is one region and its plain path
-    another."""
+    """The region a URL grows in. With a query: the query space of its page
+    (``/shop/shoes?``, numbers in the path as ``{n}``), so facets of one list and
+    the pagination of another are two regions, and a calendar's months one. Without:
+    its origin and first path segment (digit runs as ``{n}``, random-looking tokens
+    as ``{tok}``, so a farm's random directories are one region)."""
+    if norm.query:
+        return f"{norm.origin}{_DIGITS.sub('{n}', norm.path)}?"
     first = norm.path[1:].split("/", 1)[0]
     if first:
         first = "{tok}" if _REGION_TOKEN.fullmatch(first) else _DIGITS.sub("{n}", first)
-    return f"{norm.origin}/{first}{'?' if norm.query else ''}"
+    return f"{norm.origin}/{first}"
 
 
 def _form(norm: NormalizedURL, referer: str) -> tuple[str, str, str] | None:
@@ -296,6 +298,15 @@ class Triage:
         """The de-duplication key of a URL once what the site taught is applied."""
         return self.rules.apply(norm)
 
+    def _region(self, norm: NormalizedURL) -> str:
+        """:func:`region_of` the URL as its key names it (a learned session segment
+        no longer makes a region of its own)."""
+        if self.rules.knows(norm):
+            learned = _normalized(self.key(norm))
+            if learned is not None:
+                return region_of(learned)
+        return region_of(norm)
+
     # -- offering a URL ---------------------------------------------------------------
 
     def screen(
@@ -340,7 +351,7 @@ class Triage:
             if form is not None and self._forms[form] >= 2:
                 self._child(referer, novel=False)
                 return Reason.DUPLICATE_URL
-        if self._parked and region_of(norm) in self._parked:
+        if self._parked and self._region(norm) in self._parked:
             return Reason.TRAP_HOST
         if self._broken and family_of(norm) in self._broken:
             return Reason.SLOW_PATH
@@ -426,6 +437,10 @@ class Triage:
             # Error pages and non-HTML carry no evidence either way.
             return PageVerdict(None, LinkAction.FOLLOW, True, page.streak)
         signals: list[str] = []
+        same_origin = [n for n in map(_normalized, page.links) if n and n.origin == norm.origin]
+        if self.rules.observe_links(norm, same_origin):
+            signals.append(f"learned from {final}: {self.rules.describe(norm)}")
+            self._rekey(norm)
         canonical = self._canonical(page, norm, in_scope)
         text = page.text
         soft = self.soft404.classify(final, page.status, text, final)
@@ -463,7 +478,7 @@ class Triage:
         # Nothing but numbers and a word or two new to its region: a listing of
         # look-alikes is still fetched whole, but such pages cannot keep a growing
         # region alive.
-        says_more = self._says_more(region_of(norm), words)
+        says_more = self._says_more(self._region(norm), words)
         if self._farm_page(norm, words, page.links, in_scope) and action is LinkAction.FOLLOW:
             action = LinkAction.DEPRIORITIZE
             reason = Reason.TRAP_HOST
@@ -611,13 +626,16 @@ class Triage:
     ) -> tuple[bool, bool]:
         """What a page's links add: new URLs of its own region (``grows``), new
         pages of other regions in scope (``hub``)."""
-        region = region_of(norm)
+        region = self._region(norm)
         grows = hub = False
         for link in links:
             other = _normalized(link)
-            if other is None or self.key(other) in seen:
+            if other is None:
                 continue
-            if region_of(other) == region:
+            key = self.key(other)
+            if key in seen or key in self._fetched_keys:
+                continue
+            if self._region(other) == region:
                 grows = True
             elif in_scope is None or in_scope(link):
                 hub = True
@@ -634,7 +652,7 @@ class Triage:
         hub, not a trap. A page that only adds URLs of its own region while saying
         nothing new (the next month, another facet order, another random farm path)
         is growth."""
-        region = region_of(norm)
+        region = self._region(norm)
         if region in self._parked:
             return None
         counts = self._regions.setdefault(region, _Region())

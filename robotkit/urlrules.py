@@ -10,6 +10,10 @@ the site gives, one origin at a time:
   or one parameter value, both random-looking tokens: that segment position or that
   parameter is a session id (never a page's id: different pages never have the same
   text);
+- pages whose own URL carries a token at some path position while every link they
+  give carries one *other* token there (a session id re-issued on each response):
+  twice seen, that position is a session id. A page that links several tokens at
+  that position (a list of commits) proves it names pages, and vetoes it;
 - two such URLs that differ only in the order of their parameters: order does not
   matter on this origin;
 - two such URLs where one has parameters the other lacks: those exact pairs
@@ -83,9 +87,15 @@ class LearnedRules:
 
     def __init__(self) -> None:
         self._rules: dict[str, _OriginRules] = {}
+        self._reissued: dict[tuple[str, int], int] = {}
+        self._vetoed: set[tuple[str, int]] = set()
 
     def __bool__(self) -> bool:
         return bool(self._rules)
+
+    def knows(self, norm: NormalizedURL) -> bool:
+        """Whether anything was learned about ``norm``'s origin."""
+        return str(norm.origin) in self._rules
 
     def apply(self, norm: NormalizedURL) -> str:
         """``norm``'s key with the learned rules of its origin applied."""
@@ -168,6 +178,34 @@ class LearnedRules:
             self._for(a).params.add(_name(pairs_a[differ[0]]))
             return True
         return False
+
+    def observe_links(self, page: NormalizedURL, links: list[NormalizedURL]) -> bool:
+        """Look for a session id re-issued in every link (see the module docstring);
+        returns whether a session position was learned now."""
+        own = _segments(page.path)
+        origin = str(page.origin)
+        learned = False
+        for position, segment in enumerate(own[:-1]):
+            if not is_token(segment) or (origin, position) in self._vetoed:
+                continue
+            values = set()
+            for link in links:
+                if link.origin != page.origin:
+                    continue
+                theirs = _segments(link.path)
+                if position < len(theirs) - 1 and is_token(theirs[position]):
+                    values.add(theirs[position])
+            if len(values) > 1:
+                self._vetoed.add((origin, position))
+                continue
+            if not values or segment in values:
+                continue
+            count = self._reissued.get((origin, position), 0) + 1
+            self._reissued[origin, position] = count
+            if count >= 2 and position not in self._for(page).session_positions:
+                self._for(page).session_positions.add(position)
+                learned = True
+        return learned
 
     def learn_canonical(self, page: NormalizedURL, canonical: NormalizedURL) -> bool:
         """A page whose canonical URL is its own URL less some leading path segments
