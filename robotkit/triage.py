@@ -48,7 +48,7 @@ from __future__ import annotations
 import re
 from collections import Counter, deque
 from collections.abc import Container, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from robotkit.content import (
@@ -174,6 +174,19 @@ class PageVerdict:
 class _Region:
     novel: int = 0
     growth: int = 0
+    novel_names: set[str] = field(default_factory=set)
+    growth_names: set[str] = field(default_factory=set)
+
+
+def _names(norm: NormalizedURL) -> set[str]:
+    """The parameter names of a URL's query."""
+    return {part.partition("=")[0] for part in (norm.query or "").split("&") if part}
+
+
+def _facet_scope(norm: NormalizedURL) -> str:
+    """Where a parked query space's facets are known: the origin and first path
+    segment (``/shop/shoes?`` teaches ``/shop/bags?``)."""
+    return f"{norm.origin}/{norm.path[1:].split('/', 1)[0]}"
 
 
 def _normalized(url: str) -> NormalizedURL | None:
@@ -273,6 +286,7 @@ class Triage:
         self._streak: dict[str, int] = {}
         self._regions: dict[str, _Region] = {}
         self._parked: dict[str, str] = {}
+        self._facets: dict[str, set[str]] = {}
         self._failures: Counter[str] = Counter()
         self._broken: dict[str, str] = {}
         self._echoes: dict[int, str] = {}
@@ -351,6 +365,12 @@ class Triage:
             if form is not None and self._forms[form] >= 2:
                 self._child(referer, novel=False)
                 return Reason.DUPLICATE_URL
+        if (
+            self._facets
+            and norm.query
+            and self._facets.get(_facet_scope(norm), set()) & _names(norm)
+        ):
+            return Reason.TRAP_HOST
         if self._parked and self._region(norm) in self._parked:
             return Reason.TRAP_HOST
         if self._broken and family_of(norm) in self._broken:
@@ -658,16 +678,24 @@ class Triage:
         counts = self._regions.setdefault(region, _Region())
         if counts_as_news:
             counts.novel += 1
+            counts.novel_names |= _names(norm)
             return None
         if not grows:
             return None
         counts.growth += 1
+        counts.growth_names |= _names(norm)
         if counts.growth >= self.config.growth_limit and counts.growth > counts.novel:
             detail = (
                 f"{counts.growth} pages of {region} added new URLs of it and nothing new "
                 f"({counts.novel} novel): region parked"
             )
             self._parked[region] = detail
+            facets = counts.growth_names - counts.novel_names
+            if facets:
+                # The same filters on a sibling list grow the same way: they are
+                # held at once there (never a name a novel page of the region had).
+                self._facets.setdefault(_facet_scope(norm), set()).update(facets)
+                detail += f"; parameters {', '.join(sorted(facets))} held under it"
             return detail
         return None
 
