@@ -26,6 +26,10 @@ class SnapshotError(ValueError):
     """A snapshot that cannot be restored: another kind or version, or bad data."""
 
 
+class _BadValue(SnapshotError):
+    """A value of the wrong type; :func:`reading` names the snapshot it was in."""
+
+
 def header(kind: str, version: int) -> dict[str, Any]:
     """The first two keys of every snapshot."""
     return {"kind": kind, "version": version}
@@ -46,7 +50,7 @@ def typed(value: Any, kind: type[T], what: str) -> T:
     """``value`` if it is a ``kind`` (a bool is not an int), else :class:`SnapshotError`
     naming ``what``."""
     if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
-        raise SnapshotError(f"{what}: expected {kind.__name__}, got {type(value).__name__}")
+        raise _BadValue(f"{what}: expected {kind.__name__}, got {type(value).__name__}")
     return value
 
 
@@ -56,6 +60,8 @@ def reading(kind: str) -> Iterator[None]:
     length, an unknown code) into one :class:`SnapshotError` naming ``kind``."""
     try:
         yield
+    except _BadValue as exc:
+        raise SnapshotError(f"bad {kind} snapshot: {exc}") from None
     except SnapshotError:
         raise
     except (KeyError, IndexError, TypeError, ValueError, AttributeError) as exc:
