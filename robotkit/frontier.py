@@ -22,10 +22,15 @@ Rules, each with a reason code from :mod:`robotkit.reasons`:
 
 Persistence: :meth:`Frontier.checkpoint` writes the whole frontier atomically and
 :meth:`Frontier.restore` reads it back; :meth:`Frontier.open_journal` adds an
-append-only log of every change in between, so a killed crawl loses nothing it
-recorded. Those are the frontier's only I/O; it reads no clock unless one is
-injected. It is not thread-safe: one crawl loop (threads or asyncio tasks
-reporting back to it) owns it.
+append-only log of every change in between (each record checksummed, see
+:mod:`robotkit.durable`), so a killed crawl loses nothing it recorded, and
+:meth:`Frontier.tally` keeps the owner's counters just as durable. Those are the
+frontier's only I/O; it reads no clock unless one is injected. It is not
+thread-safe: one crawl loop (threads or asyncio tasks reporting back to it) owns it.
+
+Longer than most modules (about 900 lines) on purpose: every operation, its
+journal record, its replay and the checkpoint codec must agree on the same
+private per-host state, and they change together.
 """
 
 from __future__ import annotations
