@@ -66,11 +66,14 @@ class Site:
                 body = page(self.path)
                 if body is not None:
                     site.requests.append(self.path)
-                self.send_response(200 if body is not None else 404)
-                self.send_header("Content-Type", "text/html; charset=utf-8")
-                self.send_header("Content-Length", str(len(body or b"")))
-                self.end_headers()
-                self.wfile.write(body or b"")
+                try:
+                    self.send_response(200 if body is not None else 404)
+                    self.send_header("Content-Type", "text/html; charset=utf-8")
+                    self.send_header("Content-Length", str(len(body or b"")))
+                    self.end_headers()
+                    self.wfile.write(body or b"")
+                except (BrokenPipeError, ConnectionResetError):
+                    pass  # the crawler was killed while waiting for this answer
 
             def log_message(self, format: str, *args: object) -> None:
                 pass
