@@ -361,7 +361,7 @@ class Crawler:
                 await asyncio.gather(*self._tasks, return_exceptions=True)
             self._save_state()
             if self.state is not None:
-                self.state.close()
+                self.state.close(self)
             await self.client.aclose()
             stats_main, stats_low = self.main.stats(), self.demoted.stats()
             self.summary.queued_left = stats_main.queued + stats_low.queued

@@ -211,8 +211,11 @@ class CrawlState:
         self._saves += 1
         self._write_state_file(crawler._learned_snapshot())
 
-    def close(self) -> None:
-        """Release the lock (the journals are the frontiers' to close)."""
+    def close(self, crawler: Crawler | None = None) -> None:
+        """Close ``crawler``'s journals, then release the lock."""
+        if crawler is not None:
+            crawler.main.close_journal()
+            crawler.demoted.close_journal()
         if self._lock_fd is not None:
             with contextlib.suppress(OSError):
                 fcntl.flock(self._lock_fd, fcntl.LOCK_UN)

@@ -459,6 +459,7 @@ ops = st.lists(
         st.tuples(st.just("unpark"), host_index),
         st.tuples(st.just("unpark"), host_index),
         st.tuples(st.just("budget"), st.one_of(st.none(), st.integers(0, 4))),
+        st.tuples(st.just("tally"), st.sampled_from(["fetched", "failed"])),
         st.tuples(st.just("checkpoint")),
     ),
     min_size=5,
@@ -521,6 +522,8 @@ def test_restore_with_journal_equals_the_live_frontier(script: list[tuple[object
                 f.unpark_host(HOSTS[int(op[1])])  # type: ignore[call-overload]
             elif name == "budget":
                 f.set_host_budget(op[1])  # type: ignore[arg-type]
+            elif name == "tally":
+                f.tally(str(op[1]))
             else:
                 f.checkpoint(path)
         g = Frontier.restore(path)
@@ -530,6 +533,7 @@ def test_restore_with_journal_equals_the_live_frontier(script: list[tuple[object
         live, back = f.stats(), g.stats()
         assert back.queued + back.parked == live.queued + live.in_flight + live.parked
         assert (back.done, back.seen) == (live.done, live.seen)
+        assert g.tallies == f.tallies
         for host in HOSTS:
             assert g.ready_at(host) == f.ready_at(host)
             assert g.budget_of(host) == f.budget_of(host)
