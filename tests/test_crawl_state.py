@@ -8,6 +8,7 @@ import asyncio
 import json
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -176,28 +177,27 @@ def change_a_middle_record(journal: Path) -> None:
     journal.write_bytes(b"\n".join(lines))
 
 
-@pytest.mark.parametrize("damage", ["digit", "deleted", "torn"])
 def test_a_damaged_journal_is_reported_and_a_torn_tail_is_not(
-    site: KillSite, tmp_path: Path, capsys: pytest.CaptureFixture[str], damage: str
+    site: KillSite, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    state = tmp_path / "state"
-    killed(site, state, 6)
-    journal = state / "frontier.journal"
-    if damage == "digit":
-        change_a_middle_record(journal)
-    elif damage == "deleted":
-        journal.unlink()
-    else:
-        with journal.open("ab") as out:
-            out.write(b'1234abcd ["d","http","127.0.0.1",')  # a kill mid-record
-    code = main(["crawl", site.url, "--delay", "0", "--state", str(state)])
-    if damage == "torn":
-        assert code == 0
-        assert len(site.requests) - len(set(site.requests)) <= 1
-        return
-    assert code == 2
-    line = one_error_line(capsys)
-    assert ("record" in line and "corrupt" in line) if damage == "digit" else "missing" in line
+    """One killed crawl, three copies of its state, each damaged in its own way."""
+    killed(site, tmp_path / "killed", 6)
+    states = {}
+    for damage in ("digit", "deleted", "torn"):
+        states[damage] = shutil.copytree(tmp_path / "killed", tmp_path / damage)
+    change_a_middle_record(states["digit"] / "frontier.journal")
+    (states["deleted"] / "frontier.journal").unlink()
+    with (states["torn"] / "frontier.journal").open("ab") as out:
+        out.write(b'1234abcd ["d","http","127.0.0.1",')  # a kill mid-record
+    capsys.readouterr()
+    for damage, expected in (("digit", "record"), ("deleted", "missing")):
+        assert main(["crawl", site.url, "--delay", "0", "--state", str(states[damage])]) == 2
+        line = one_error_line(capsys)
+        assert expected in line and ("corrupt" in line or damage == "deleted"), line
+    assert len(site.requests) == 6  # refused before any request
+    resume(site, states["torn"], capsys)
+    assert len(site.requests) - len(set(site.requests)) <= 1
+    assert len(set(site.requests)) == PAGES + 1
 
 
 @pytest.mark.parametrize(
