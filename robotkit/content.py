@@ -29,8 +29,10 @@ from dataclasses import dataclass
 from enum import Enum
 from hashlib import blake2b
 from itertools import pairwise
+from typing import Any
 
 from robotkit.reasons import CodeEnum, Reason
+from robotkit.snapshot import header, listed, opened, reading, typed
 from robotkit.urls import InvalidURL, NormalizedURL, normalize
 
 __all__ = [
@@ -234,6 +236,11 @@ class SimHashIndex:
             table.setdefault((value >> shift) & mask, []).append((value, item))
         self._size += 1
 
+    def items(self) -> Iterator[tuple[int, str]]:
+        """Every stored ``(value, item)``, each once (the first band holds them all)."""
+        for bucket in self._bands[0][2].values():
+            yield from bucket
+
     def near(self, value: int, k: int | None = None) -> Iterator[tuple[str, int]]:
         """Stored items within ``k`` (default the index's ``k``, at most that) of
         ``value``, each once, as ``(item, distance)``."""
@@ -355,6 +362,28 @@ class ContentIndex:
         if best is not None:
             return ContentMatch(url, MatchKind.NEAR, fp, self.config.on_near, best[1], best[0])
         return ContentMatch(url, MatchKind.NEW, fp, LinkAction.FOLLOW)
+
+    def snapshot(self) -> dict[str, Any]:
+        """The pages remembered, as JSON (the config is not state: it is given again
+        to :meth:`restore`), so a resumed crawl still knows every page it saw."""
+        return {
+            **header("content-index", 1),
+            "exact": [[value, url] for value, url in self._exact.items()],
+            "near": [[value, url] for value, url in self._near.items()],
+        }
+
+    @classmethod
+    def restore(cls, data: Any, config: ContentConfig | None = None) -> ContentIndex:
+        """The index :meth:`snapshot` described; :class:`SnapshotError` if ``data``
+        is not one."""
+        with reading("content index"):
+            data = opened(data, "content-index", 1)
+            index = cls(config)
+            for value, url in listed(data["exact"], "exact", list):
+                index._exact[typed(value, int, "exact hash")] = typed(url, str, "url")
+            for value, url in listed(data["near"], "near", list):
+                index._near.add(typed(value, int, "simhash"), typed(url, str, "url"))
+        return index
 
 
 # --------------------------------------------------------------------------------------
@@ -530,6 +559,52 @@ class Soft404Detector:
         ):
             return Reason.SOFT_404
         return None
+
+    def snapshot(self) -> dict[str, Any]:
+        """The probe answers learned, per directory, as JSON. Probes still pending
+        are left out: their answer never came, so a resumed crawl probes again."""
+        probes = []
+        for directory, probe in self._probes.items():
+            if probe.state is _ProbeState.PENDING:
+                continue
+            fp = probe.fingerprint
+            probes.append(
+                {
+                    "directory": directory,
+                    "state": probe.state.value,
+                    "fingerprint": None if fp is None else [fp.exact, fp.simhash, fp.words],
+                    "redirect_target": probe.redirect_target,
+                    "title": probe.title,
+                    "words": list(probe.words),
+                    "echo": sorted(probe.echo),
+                }
+            )
+        return {**header("soft404", 1), "probes": probes}
+
+    @classmethod
+    def restore(
+        cls,
+        data: Any,
+        config: Soft404Config | None = None,
+        rng: random.Random | None = None,
+    ) -> Soft404Detector:
+        """The detector :meth:`snapshot` described; :class:`SnapshotError` if
+        ``data`` is not one."""
+        with reading("soft-404"):
+            data = opened(data, "soft404", 1)
+            detector = cls(config, rng)
+            for item in listed(data["probes"], "probes", dict):
+                fp = item["fingerprint"]
+                target = item["redirect_target"]
+                detector._probes[typed(item["directory"], str, "directory")] = _Probe(
+                    _ProbeState(item["state"]),
+                    None if fp is None else Fingerprint(*(typed(v, int, "fp") for v in fp[:3])),
+                    None if target is None else typed(target, str, "redirect target"),
+                    typed(item["title"], str, "title"),
+                    tuple(listed(item["words"], "words", str)),
+                    frozenset(listed(item["echo"], "echo", str)),
+                )
+        return detector
 
     def _known_probe(self, norm: NormalizedURL) -> _Probe | None:
         """The most specific finished probe: the URL's directory, else a parent."""
@@ -727,6 +802,55 @@ class NoveltyTracker:
                 novel = False
             recent.append(value)
         return self.observe(match.url, novel)
+
+    def snapshot(self) -> dict[str, Any]:
+        """The windows, recent fingerprints and parked regions, as JSON, so a
+        resumed crawl neither forgets a trap region nor judges one afresh."""
+        return {
+            **header("novelty", 1),
+            "windows": [
+                [str(scope), region, [int(novel) for novel in window.recent]]
+                for (scope, region), window in self._windows.items()
+            ],
+            "recent": [[template, list(values)] for template, values in self._recent.items()],
+            "parked": [
+                [str(s.scope), s.region, s.url, s.detail, str(s.reason)]
+                for s in self._parked.values()
+            ],
+        }
+
+    @classmethod
+    def restore(cls, data: Any, config: NoveltyConfig | None = None) -> NoveltyTracker:
+        """The tracker :meth:`snapshot` described, with window sizes from
+        ``config``; :class:`SnapshotError` if ``data`` is not one."""
+        with reading("novelty"):
+            data = opened(data, "novelty", 1)
+            tracker = cls(config)
+            cfg = tracker.config
+            sizes = {RegionScope.TEMPLATE: cfg.template_window, RegionScope.HOST: cfg.host_window}
+            for scope_code, region, recent in listed(data["windows"], "windows", list):
+                scope = RegionScope(scope_code)
+                size = sizes[scope]
+                if size is None:
+                    continue
+                window = tracker._windows[scope, typed(region, str, "region")] = _Window(size)
+                for novel in listed(recent, "window", int):
+                    window.push(bool(novel))
+            for template, values in listed(data["recent"], "recent", list):
+                if cfg.template_window is not None:
+                    tracker._recent[typed(template, str, "template")] = deque(
+                        listed(values, "simhashes", int), maxlen=cfg.template_window
+                    )
+            for scope_code, region, url, detail, reason in listed(data["parked"], "parked", list):
+                signal = TrapSignal(
+                    RegionScope(scope_code),
+                    typed(region, str, "region"),
+                    typed(url, str, "url"),
+                    typed(detail, str, "detail"),
+                    Reason(reason),
+                )
+                tracker._parked[signal.scope, signal.region] = signal
+        return tracker
 
     def is_parked(self, url: str) -> bool:
         """Whether ``url`` falls in a parked template or host."""

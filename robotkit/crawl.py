@@ -33,21 +33,20 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import ipaddress
-import json
 import os
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
-from pathlib import Path
-from typing import Any, Final
+from typing import Any
 
 import httpx
 
 from robotkit.clock import Clock, system_clock
 from robotkit.content import ContentIndex, Soft404Detector
-from robotkit.frontier import CheckpointError, Frontier, FrontierEntry
+from robotkit.crawl_state import CrawlState
+from robotkit.frontier import Frontier, FrontierEntry
 from robotkit.guard import Guard, GuardVerdict, Rule
 from robotkit.http.client import AsyncPoliteClient
 from robotkit.http.robots import RobotsOptions
@@ -63,6 +62,7 @@ from robotkit.identity import Identity
 from robotkit.meta import PageMeta, resolve_link
 from robotkit.pacing import PacingPolicy, host_key
 from robotkit.reasons import CodeEnum, Reason
+from robotkit.snapshot import listed, reading, typed
 from robotkit.triage import FailureKind, PageFacts, Triage, TriageConfig
 from robotkit.urls import DEFAULT_PORTS, InvalidURL, Origin, normalize
 
@@ -80,11 +80,6 @@ __all__ = [
 DEFAULT_MAX_BODY = 2 * 1024 * 1024
 """Body bytes kept per page. Nutch keeps 1 MiB by default, Googlebot reads the first
 15 MB of an HTML file; 2 MiB holds any real page and bounds what a trap can cost."""
-
-STATE_FILE: Final = "crawl.json"
-MAIN_CHECKPOINT: Final = "frontier"
-LOW_CHECKPOINT: Final = "demoted"
-STATE_VERSION: Final = 1
 
 # URL-shape rules whose refusals count as trap signals towards the auto-blacklist.
 _SHAPE_RULES = frozenset(
@@ -278,12 +273,13 @@ class Crawler:
     """A breadth-first polite crawl of ``seeds``' hosts.
 
     ``on_event`` receives each :class:`CrawlEvent` as it is decided. ``state_dir``
-    makes the crawl resumable: the frontier (with its journal) and the counters are
-    kept there, and a crawler started on a directory that holds a crawl continues
-    it (nothing recorded is fetched again). What a page means is decided by
-    ``triage`` (:class:`robotkit.triage.Triage`, built over ``guard`` by default).
-    ``transport`` replaces the inner httpx transport (tests, proxies); ``clock`` is
-    the wall clock.
+    (a directory, or a :class:`~robotkit.crawl_state.CrawlState` for its options)
+    makes the crawl resumable and locks the directory: the frontier, the counters
+    and what the crawl learned are kept there, and a crawler started on a
+    directory that holds a crawl continues it (nothing recorded is fetched again,
+    no trap is paid for twice). What a page means is decided by ``triage``
+    (:class:`robotkit.triage.Triage`, built over ``guard``). ``transport`` replaces
+    the inner httpx transport (tests, proxies); ``clock`` is the wall clock.
     """
 
     def __init__(
@@ -294,7 +290,7 @@ class Crawler:
         identity: Identity | None = None,
         guard: Guard | None = None,
         on_event: Callable[[CrawlEvent], None] | None = None,
-        state_dir: str | os.PathLike[str] | None = None,
+        state_dir: str | os.PathLike[str] | CrawlState | None = None,
         transport: httpx.AsyncBaseTransport | None = None,
         clock: Clock = system_clock,
     ) -> None:
@@ -304,7 +300,7 @@ class Crawler:
         self.triage = Triage(self.guard, self.config.triage)
         self.clock = clock
         self.on_event = on_event
-        self.state_dir = Path(state_dir) if state_dir is not None else None
+        self.state = CrawlState.of(state_dir)
         self.summary = CrawlSummary()
         self._inner = transport
         self._seeds = list(seeds)
@@ -370,6 +366,8 @@ class Crawler:
             if self._tasks:
                 await asyncio.gather(*self._tasks, return_exceptions=True)
             self._save_state()
+            if self.state is not None:
+                self.state.close(self)
             await self.client.aclose()
             stats_main, stats_low = self.main.stats(), self.demoted.stats()
             self.summary.queued_left = stats_main.queued + stats_low.queued
@@ -469,6 +467,8 @@ class Crawler:
 
     def _emit(self, event: CrawlEvent) -> None:
         self.summary.count(event)
+        if self.state is not None:
+            self.state.record(self, event)
         if self.on_event is not None:
             self.on_event(event)
 
@@ -756,47 +756,32 @@ class Crawler:
     # -- state --------------------------------------------------------------------
 
     def _open_state(self) -> None:
-        if self.state_dir is None:
-            return
-        self.state_dir.mkdir(parents=True, exist_ok=True)
-        state_file = self.state_dir / STATE_FILE
-        main_path = self.state_dir / MAIN_CHECKPOINT
-        low_path = self.state_dir / LOW_CHECKPOINT
-        if state_file.exists():
-            try:
-                saved = json.loads(state_file.read_text(encoding="utf-8"))
-                if saved.get("version") != STATE_VERSION:
-                    raise CheckpointError(f"unknown crawl state version in {state_file}")
-                self.main = Frontier.restore(main_path)
-                self.demoted = Frontier.restore(low_path)
-            except (OSError, ValueError) as exc:
-                raise CheckpointError(f"cannot resume from {self.state_dir}: {exc}") from None
-            self._scope.update((host, port) for host, port in saved["scope"])
-            self.summary.fetched = saved["fetched"]
-            self.summary.failed = saved["failed"]
-            self.summary.probes = saved["probes"]
-            self.summary.resumed = True
-        self.main.open_journal(main_path)
-        self.demoted.open_journal(low_path)
+        if self.state is not None:
+            self.state.open(self)
 
     def _save_state(self) -> None:
-        """Checkpoint both tiers and write the counters, each atomically."""
         self._since_checkpoint = 0
-        if self.state_dir is None:
-            return
-        self.main.checkpoint(self.state_dir / MAIN_CHECKPOINT)
-        self.demoted.checkpoint(self.state_dir / LOW_CHECKPOINT)
-        state = {
-            "version": STATE_VERSION,
-            "scope": sorted([host, port] for host, port in self._scope),
-            "fetched": self.summary.fetched,
-            "failed": self.summary.failed,
-            "probes": self.summary.probes,
+        if self.state is not None:
+            self.state.save(self)
+
+    def _learned_snapshot(self) -> dict[str, Any]:
+        """Everything the crawl learned from pages, as JSON, for the state directory."""
+        return {
+            "triage": self.triage.snapshot(),
+            "retries": [[key, n] for key, n in self._retries.items()],
         }
-        path = self.state_dir / STATE_FILE
-        tmp = path.with_suffix(".tmp")
-        tmp.write_text(json.dumps(state), encoding="utf-8")
-        os.replace(tmp, path)
+
+    def _learned_restore(self, data: dict[str, Any]) -> None:
+        """Take back :meth:`_learned_snapshot`; raises
+        :class:`~robotkit.snapshot.SnapshotError` for bad data."""
+        with reading("crawler"):
+            self.triage.restore(data["triage"])
+            self._retries = Counter(
+                {
+                    typed(key, str, "key"): typed(n, int, "retries")
+                    for key, n in listed(data["retries"], "retries", list)
+                }
+            )
 
 
 async def crawl(

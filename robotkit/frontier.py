@@ -22,27 +22,37 @@ Rules, each with a reason code from :mod:`robotkit.reasons`:
 
 Persistence: :meth:`Frontier.checkpoint` writes the whole frontier atomically and
 :meth:`Frontier.restore` reads it back; :meth:`Frontier.open_journal` adds an
-append-only log of every change in between, so a killed crawl loses nothing it
-recorded. Those are the frontier's only I/O; it reads no clock unless one is
-injected. It is not thread-safe: one crawl loop (threads or asyncio tasks
-reporting back to it) owns it.
+append-only log of every change in between (each record checksummed, see
+:mod:`robotkit.durable`), so a killed crawl loses nothing it recorded, and
+:meth:`Frontier.tally` keeps the owner's counters just as durable. Those are the
+frontier's only I/O; it reads no clock unless one is injected. It is not
+thread-safe: one crawl loop (threads or asyncio tasks reporting back to it) owns it.
+
+Longer than most modules (about 900 lines) on purpose: every operation, its
+journal record, its replay and the checkpoint codec must agree on the same
+private per-host state, and they change together.
 """
 
 from __future__ import annotations
 
-import contextlib
 import heapq
 import json
 import os
 import re
-import tempfile
 from collections import Counter, deque
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
-from hashlib import sha256
-from typing import Any, BinaryIO, Final
+from typing import Any, Final
 
 from robotkit.clock import Clock
+from robotkit.durable import (
+    CheckpointError,
+    Journal,
+    atomic_write,
+    encode_line,
+    new_journal_id,
+    verified,
+)
 from robotkit.reasons import CodeEnum, Reason
 from robotkit.seen import (
     BloomSeenSet,
@@ -126,10 +136,6 @@ class FrontierStats:
     seen_nbytes: int
     rejected: dict[Reason, int]
     parked_by_reason: dict[Reason, int]
-
-
-class CheckpointError(ValueError):
-    """A checkpoint file that cannot be restored (truncated, corrupt, wrong version)."""
 
 
 _UNLIMITED: Final = -1
@@ -221,7 +227,8 @@ _PLAIN_PREFIX: Final = re.compile(r"https?://[a-z0-9.-]+(?::[0-9]{1,5})?(?=[/?#]
 _ORIGIN_CACHE: Final = 65_536
 
 FORMAT: Final = b"robotkit-frontier"
-VERSION: Final = 1
+VERSION: Final = 2  # 2: tallies, and the id of the journal that continues it
+JOURNAL_MAGIC: Final = b"robotkit-frontier-journal"
 
 
 class Frontier:
@@ -262,7 +269,10 @@ class Frontier:
         self._done = 0
         self._rejected: Counter[Reason] = Counter()
         self.generation = 0  # checkpoints written or restored so far
-        self._journal: _Journal | None = None
+        self.tallies: Counter[str] = Counter()
+        self._journal: Journal | None = None
+        self._journal_of: str | None = None  # the checkpoint path the journal continues
+        self._restored_journal: str | None = None  # the journal id restore() replayed
         self._origins: dict[str, Origin] = {}
 
     # -- adding ---------------------------------------------------------------
@@ -594,15 +604,22 @@ class Frontier:
         stored as queued, at the head of their host, so a resumed crawl fetches
         them again rather than losing them. A temporary file a killed process left
         behind (``<path>.<random>.tmp``) is removed by the next checkpoint to
-        ``path``.
+        ``path``. With a journal open on ``path``, the checkpoint compacts it: a
+        fresh journal follows.
         """
-        self.generation += 1
-        path = os.fspath(path)
-        _atomic_write(path, self._encode())
+        path = os.path.abspath(os.fspath(path))
         journal = self._journal
-        if journal is not None and journal.checkpoint_path == os.path.abspath(path):
-            self._journal = _Journal.start(path, self.generation, journal.sync)
-            journal.close()
+        if journal is None or self._journal_of != path:
+            self.generation += 1
+            atomic_write(path, self._encode(None, None))
+            return self.generation
+        ident = new_journal_id()
+        self.generation += 1
+        atomic_write(path, self._encode(ident, journal.ident))
+        self._journal = Journal.start(
+            _journal_path(path), JOURNAL_MAGIC, self.generation, ident, journal.sync
+        )
+        journal.close()
         return self.generation
 
     # -- journal ----------------------------------------------------------------
@@ -610,26 +627,50 @@ class Frontier:
     def open_journal(self, path: str | os.PathLike[str], *, sync: bool = False) -> None:
         """Record every change between checkpoints in ``<path>.journal``.
 
-        Writes a checkpoint to ``path`` first, then appends one line per URL
-        queued or parked, per URL taken, done or requeued, and per pacing, budget or
-        parking change. A URL taken but never finished when the process died is
-        requeued by :meth:`restore`: delivery is at least once.
-        Each line is flushed to the operating system before the call returns, so
-        a killed process (SIGKILL included) loses nothing that was recorded;
-        ``sync=True`` also fsyncs each line, for power loss, at the cost of a disk
-        flush per URL. Each checkpoint to ``path`` starts a fresh journal;
-        :meth:`restore` replays the journal that belongs to its checkpoint.
-        Refusals (duplicates, depth limit) are not journaled: only their counts in
-        :meth:`stats` can be behind after a restore.
+        Writes a checkpoint to ``path`` and a fresh journal, then appends one line
+        per URL queued or parked, per URL taken, done or requeued, per pacing,
+        budget or parking change, and per :meth:`tally`. A URL taken but never
+        finished when the process died is requeued by :meth:`restore`: delivery
+        is at least once. Each line carries a CRC-32 and is flushed to the
+        operating system before the call returns, so a killed process (SIGKILL
+        included) loses nothing that was recorded; ``sync=True`` also fsyncs each
+        line, for power loss, at the cost of a disk flush per URL. Each checkpoint
+        to ``path`` starts a fresh journal; :meth:`restore` replays the journal
+        that belongs to its checkpoint. Refusals (duplicates, depth limit) are not
+        journaled: only their counts in :meth:`stats` can be behind after a
+        restore.
+
+        On a path that holds no checkpoint yet, the (empty) journal is written
+        first: a process killed in between leaves no checkpoint, so nothing to
+        resume. On an existing checkpoint (a resume), the new checkpoint is
+        written first and names the journal it replaces, the one :meth:`restore`
+        replayed.
         """
         self.close_journal()
-        self._journal = _Journal(os.path.abspath(os.fspath(path)), None, sync)
-        self.checkpoint(path)
+        path = os.path.abspath(os.fspath(path))
+        ident = new_journal_id()
+        self.generation += 1
+        journal_path = _journal_path(path)
+        if os.path.exists(path):
+            atomic_write(path, self._encode(ident, self._restored_journal))
+            self._journal = Journal.start(journal_path, JOURNAL_MAGIC, self.generation, ident, sync)
+        else:
+            self._journal = Journal.start(journal_path, JOURNAL_MAGIC, self.generation, ident, sync)
+            atomic_write(path, self._encode(ident, None))
+        self._journal_of = path
 
     def close_journal(self) -> None:
         if self._journal is not None:
             self._journal.close()
             self._journal = None
+
+    def tally(self, name: str, n: int = 1) -> None:
+        """Add ``n`` to the counter ``name`` in :attr:`tallies`: counts the owner
+        keeps in step with the frontier (pages fetched, requests spent), journaled
+        and checkpointed with it, so a killed crawl knows what it spent."""
+        if self._journal is not None:
+            self._journal.write(["c", name, n])
+        self.tallies[name] += n
 
     def _replay(self, record: list[Any]) -> None:
         op = record[0]
@@ -674,14 +715,22 @@ class Frontier:
         elif op == "u":
             _, scheme, name, port = record
             self.unpark_host(Origin(scheme, name, port))
+        elif op == "c":
+            _, tally, n = record
+            self.tally(str(tally), int(n))
         else:
             raise CheckpointError(f"unknown journal record {op!r}")
 
-    def _encode(self) -> Iterator[bytes]:
+    def _encode(self, journal: str | None, replaced: str | None) -> Iterator[bytes]:
+        """The checkpoint's lines; ``journal``: the id of the journal that will
+        continue it; ``replaced``: the id of the journal it compacts."""
         snap = self.seen.snapshot()
         hosts = list(self._hosts.values())
         header = {
             "generation": self.generation,
+            "journal": journal,
+            "replaced": replaced,
+            "tallies": dict(self.tallies),
             "max_depth": self.max_depth,
             "host_budget": self.host_budget,
             "done": self._done,
@@ -698,12 +747,12 @@ class Frontier:
             },
         }
         yield FORMAT + b" %d\n" % VERSION
-        yield _line(header)
+        yield encode_line(header)
         for state in hosts:
             # One line per host: json's C encoder makes one big list far cheaper
             # than a line per URL. A key equal to its URL is stored as null.
             queued, parked, admitted = state.persisted()
-            yield _line(
+            yield encode_line(
                 [
                     *_origin_list(state.origin),
                     state.ready_at,
@@ -735,8 +784,12 @@ class Frontier:
         except OSError as exc:
             raise CheckpointError(f"cannot read checkpoint {os.fspath(path)!r}: {exc}") from None
         try:
-            frontier = cls._decode(_verified(data), clock)
-            for record in _Journal.records(_Journal.path_for(path), frontier.generation):
+            frontier, replaced = cls._decode(verified(data), clock)
+            journal = _journal_path(path)
+            ident = frontier._restored_journal
+            for record in Journal.records(journal, JOURNAL_MAGIC, ident, replaced, str(path)):
+                if not isinstance(record, list) or not record:
+                    raise CheckpointError(f"journal {journal}: a record is not a list")
                 frontier._replay(record)
             # What was in flight when the process died was never finished: it goes
             # back to the head of its queue (or to the parked), as a checkpoint
@@ -751,7 +804,8 @@ class Frontier:
         return frontier
 
     @classmethod
-    def _decode(cls, data: bytes, clock: Clock | None) -> Frontier:
+    def _decode(cls, data: bytes, clock: Clock | None) -> tuple[Frontier, str | None]:
+        """The checkpoint in ``data``, and the id of the journal it replaced."""
         lines = _Lines(data)
         magic, _, version = lines.next().partition(b" ")
         if magic != FORMAT:
@@ -780,6 +834,8 @@ class Frontier:
         frontier = cls(header["max_depth"], header["host_budget"], clock=clock)
         frontier.seen = seen_set_from_snapshot(snap)
         frontier.generation = header["generation"]
+        frontier.tallies = Counter({str(k): int(v) for k, v in header["tallies"].items()})
+        frontier._restored_journal = header["journal"]
         frontier._done = header["done"]
         frontier._rejected = Counter({Reason(k): v for k, v in header["rejected"].items()})
         entries = 0
@@ -808,7 +864,7 @@ class Frontier:
                 frontier._in_flight_again(state, busy)
         if entries != header["entries"] or lines.pos != len(data) - len(rest) + entry_end:
             raise CheckpointError("checkpoint entries do not match their count")
-        return frontier
+        return frontier, header["replaced"]
 
 
 def _origin_list(origin: Origin) -> list[Any]:
@@ -819,68 +875,8 @@ def _entry_list(entry: FrontierEntry) -> list[Any]:
     return [entry.url, None if entry.key == entry.url else entry.key, entry.depth, entry.referer]
 
 
-class _Journal:
-    """The append-only log of changes since a checkpoint: a first line naming the
-    checkpoint generation it continues, then one JSON array per change."""
-
-    MAGIC: Final = b"robotkit-frontier-journal"
-
-    def __init__(self, checkpoint_path: str, file: BinaryIO | None, sync: bool) -> None:
-        self.checkpoint_path = checkpoint_path
-        self.file = file
-        self.sync = sync
-
-    @staticmethod
-    def path_for(checkpoint_path: str | os.PathLike[str]) -> str:
-        return os.fspath(checkpoint_path) + ".journal"
-
-    @classmethod
-    def start(cls, checkpoint_path: str, generation: int, sync: bool) -> _Journal:
-        """A fresh journal for ``generation``, swapped in atomically: until the
-        rename, the old journal (of an older generation) is ignored by restore."""
-        path = cls.path_for(checkpoint_path)
-        _atomic_write(path, [cls.MAGIC + b" %d %d\n" % (VERSION, generation)], trailer=False)
-        return cls(os.path.abspath(checkpoint_path), open(path, "ab"), sync)
-
-    def write(self, record: list[Any]) -> None:
-        if self.file is None:
-            return
-        self.file.write(_line(record))
-        self.file.flush()
-        if self.sync:
-            os.fsync(self.file.fileno())
-
-    def close(self) -> None:
-        if self.file is not None:
-            self.file.close()
-            self.file = None
-
-    @classmethod
-    def records(cls, path: str, generation: int) -> Iterator[list[Any]]:
-        """The records of the journal at ``path`` if it continues ``generation``;
-        a last line cut short by a crash was never recorded and is skipped."""
-        try:
-            with open(path, "rb") as f:
-                data = f.read()
-        except FileNotFoundError:
-            return
-        lines = data.split(b"\n")
-        head = lines[0].split(b" ")
-        if len(head) != 3 or head[0] != cls.MAGIC or int(head[1]) != VERSION:
-            raise CheckpointError(f"not a frontier journal: {path!r}")
-        if int(head[2]) != generation:
-            return  # an older journal, already inside the checkpoint
-        for line in lines[1:-1]:  # the part after the last newline is torn or empty
-            yield json.loads(line)
-
-
-def _line(value: Any) -> bytes:
-    return (
-        json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode(
-            "utf-8", "surrogatepass"
-        )
-        + b"\n"
-    )
+def _journal_path(checkpoint_path: str | os.PathLike[str]) -> str:
+    return os.fspath(checkpoint_path) + ".journal"
 
 
 class _Lines:
@@ -895,60 +891,3 @@ class _Lines:
         line = self.data[self.pos : end]
         self.pos = end + 1
         return line
-
-
-TRAILER: Final = b"\nsha256 "
-TRAILER_LEN: Final = len(TRAILER) + 64 + 1
-
-
-def _verified(data: bytes) -> bytes:
-    """The checkpoint body, after checking the SHA-256 trailer the writer appended:
-    a torn or truncated file is refused instead of restoring half a crawl."""
-    body, trailer = data[:-TRAILER_LEN], data[-TRAILER_LEN:]
-    if len(data) < TRAILER_LEN or not trailer.startswith(TRAILER) or not trailer.endswith(b"\n"):
-        raise CheckpointError("checkpoint has no trailer (truncated?)")
-    if sha256(body).hexdigest().encode() != trailer[len(TRAILER) : -1]:
-        raise CheckpointError("checkpoint checksum mismatch (corrupt or truncated)")
-    return body
-
-
-def _remove_stale_temporaries(directory: str, name: str) -> None:
-    """Remove what an earlier write of ``name`` left when it was killed between
-    creating its temporary file and renaming it: exactly the names
-    :func:`tempfile.mkstemp` makes for it (``name.`` + 8 characters + ``.tmp``), so
-    the temporary files of other checkpoints in the directory are left alone. One
-    process writes a checkpoint path at a time."""
-    stale = re.compile(re.escape(name) + r"\.[a-z0-9_]{8}\.tmp")
-    with contextlib.suppress(OSError):
-        for entry in os.scandir(directory):
-            if stale.fullmatch(entry.name):
-                with contextlib.suppress(FileNotFoundError):
-                    os.unlink(entry.path)
-
-
-def _atomic_write(path: str, chunks: Iterable[bytes], trailer: bool = True) -> None:
-    """Write-temp, fsync, rename, fsync-directory: the POSIX recipe for replacing a
-    file so that a crash leaves the old or the new file whole."""
-    directory = os.path.dirname(os.path.abspath(path))
-    _remove_stale_temporaries(directory, os.path.basename(path))
-    fd, tmp = tempfile.mkstemp(dir=directory, prefix=os.path.basename(path) + ".", suffix=".tmp")
-    try:
-        digest = sha256()
-        with os.fdopen(fd, "wb") as f:
-            for chunk in chunks:
-                digest.update(chunk)
-                f.write(chunk)
-            if trailer:
-                f.write(TRAILER + digest.hexdigest().encode() + b"\n")
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(tmp)
-        raise
-    dir_fd = os.open(directory, os.O_RDONLY)
-    try:
-        os.fsync(dir_fd)
-    finally:
-        os.close(dir_fd)

@@ -25,8 +25,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from hashlib import blake2b
 from pathlib import Path
+from typing import Any
 
 from robotkit.reasons import CodeEnum, Reason
+from robotkit.snapshot import header, listed, opened, reading, typed
 from robotkit.urls import InvalidURL, NormalizedURL, NormalizePolicy, normalize, normalize_key
 
 __all__ = [
@@ -549,6 +551,51 @@ class Guard:
             del self._signals[region]
             found = found or entry
         return found
+
+    def snapshot(self) -> dict[str, Any]:
+        """What the guard learned, as JSON: the automatic blacklist entries and
+        the trap signals counted per region. The config and the user's own
+        blacklist are configuration, given again to a resumed crawl."""
+        return {
+            **header("guard", 1),
+            "auto": [
+                [entry.pattern, entry.source]
+                for entry in self.blacklist.entries
+                if entry.kind is BlacklistKind.AUTO
+            ],
+            "signals": [
+                [region, sorted(d.hex() for d in s.urls), {str(r): n for r, n in s.reasons.items()}]
+                for region, s in self._signals.items()
+            ],
+        }
+
+    def restore_learned(self, data: Any) -> None:
+        """Take back what :meth:`snapshot` described: its automatic entries join the
+        blacklist (those already there are kept once) and its signal counts
+        replace this guard's. :class:`SnapshotError` if ``data`` is not one."""
+        with reading("guard"):
+            data = opened(data, "guard", 1)
+            known = {e.pattern for e in self.blacklist.entries if e.kind is BlacklistKind.AUTO}
+            entries = [
+                BlacklistEntry(
+                    BlacklistKind.AUTO, typed(p, str, "pattern"), typed(s, str, "source")
+                )
+                for p, s in listed(data["auto"], "auto", list)
+            ]
+            signals: dict[str, _RegionSignals] = {}
+            for region, digests, reasons in listed(data["signals"], "signals", list):
+                found = signals[typed(region, str, "region")] = _RegionSignals()
+                found.urls = {bytes.fromhex(d) for d in listed(digests, "digests", str)}
+                found.reasons = Counter(
+                    {
+                        Reason(r): typed(n, int, "count")
+                        for r, n in typed(reasons, dict, "reasons").items()
+                    }
+                )
+        for entry in entries:
+            if entry.pattern not in known:
+                self.blacklist.add(entry)
+        self._signals = signals
 
     def signal_count(self, url: str | NormalizedURL) -> int:
         """How many distinct signals the finest region of ``url`` holds so far (its

@@ -64,6 +64,7 @@ from robotkit.content import (
 )
 from robotkit.guard import Guard, GuardVerdict, Rule, find_repeated_run, path_segments
 from robotkit.reasons import CodeEnum, Reason
+from robotkit.snapshot import header, listed, opened, reading, typed
 from robotkit.urlrules import LearnedRules
 from robotkit.urls import InvalidURL, NormalizedURL, normalize
 
@@ -708,3 +709,107 @@ class Triage:
     @property
     def broken_families(self) -> dict[str, str]:
         return dict(self._broken)
+
+    def snapshot(self) -> dict[str, Any]:
+        """Everything the triage learned, as JSON, so that a resumed crawl spends no
+        more on traps than one that was never interrupted."""
+        return {
+            **header("triage", 1),
+            "content": self.content.snapshot(),
+            "soft404": self.soft404.snapshot(),
+            "guard": self.guard.snapshot(),
+            "rules": self.rules.snapshot(),
+            "streak": sorted(self._streak.items()),
+            "regions": [
+                [r, c.novel, c.growth, sorted(c.novel_names), sorted(c.growth_names)]
+                for r, c in self._regions.items()
+            ],
+            "parked": sorted(self._parked.items()),
+            "facets": [[scope, sorted(names)] for scope, names in self._facets.items()],
+            "failures": sorted(self._failures.items()),
+            "broken": sorted(self._broken.items()),
+            "echoes": sorted(self._echoes.items()),
+            "simhashes": sorted(self._simhashes.items()),
+            "recent": [[t, list(values)] for t, values in self._recent.items()],
+            "fetched": sorted(self._fetched.items()),
+            "forms": [[*form, n] for form, n in self._forms.items()],
+            "link_forms": [[url, sorted(forms)] for url, forms in self._link_forms.items()],
+            "children": [[ref, *counts] for ref, counts in self._children.items()],
+            "linked_hosts": [[o, sorted(hosts)] for o, hosts in self._linked_hosts.items()],
+            "vocabulary": [[scope, sorted(words)] for scope, words in self._vocabulary.items()],
+            "farms": sorted(self._farms),
+        }
+
+    def restore(self, data: Any) -> None:
+        """Take back :meth:`snapshot` (the configuration stays this triage's own);
+        :class:`~robotkit.snapshot.SnapshotError` for bad data, leaving this triage
+        as it was."""
+        fresh = Triage(self.guard, self.config)
+        with reading("triage"):
+            data = opened(data, "triage", 1)
+            fresh.content = ContentIndex.restore(data["content"], self.content.config)
+            fresh.soft404 = Soft404Detector.restore(data["soft404"], self.soft404.config)
+            fresh.rules.restore(data["rules"])
+            pairs = _pairs_of
+            fresh._streak = {k: typed(v, int, "streak") for k, v in pairs(data, "streak", str)}
+            for region, novel, growth, novel_names, growth_names in listed(
+                data["regions"], "regions", list
+            ):
+                fresh._regions[typed(region, str, "region")] = _Region(
+                    typed(novel, int, "count"),
+                    typed(growth, int, "count"),
+                    set(listed(novel_names, "name", str)),
+                    set(listed(growth_names, "name", str)),
+                )
+            fresh._parked = {k: typed(v, str, "detail") for k, v in pairs(data, "parked", str)}
+            fresh._facets = {k: set(listed(v, "name", str)) for k, v in pairs(data, "facets", str)}
+            fresh._failures = Counter(
+                {k: typed(v, int, "count") for k, v in pairs(data, "failures", str)}
+            )
+            fresh._broken = {k: typed(v, str, "detail") for k, v in pairs(data, "broken", str)}
+            fresh._echoes = {k: typed(v, str, "url") for k, v in pairs(data, "echoes", int)}
+            fresh._simhashes = {k: typed(v, int, "hash") for k, v in pairs(data, "simhashes", str)}
+            window = self.config.template_window
+            fresh._recent = {
+                k: deque(listed(v, "hash", int), maxlen=window)
+                for k, v in pairs(data, "recent", str)
+            }
+            fresh._fetched = {k: listed(v, "url", str) for k, v in pairs(data, "fetched", str)}
+            for origin, own, target, n in listed(data["forms"], "forms", list):
+                form = (
+                    typed(origin, str, "form"),
+                    typed(own, str, "form"),
+                    typed(target, str, "form"),
+                )
+                fresh._forms[form] = typed(n, int, "count")
+            fresh._link_forms = {
+                k: frozenset(listed(v, "form", str)) for k, v in pairs(data, "link_forms", str)
+            }
+            for ref, copies, novel in listed(data["children"], "children", list):
+                fresh._children[typed(ref, str, "url")] = [
+                    typed(copies, int, "count"),
+                    typed(novel, int, "count"),
+                ]
+            fresh._linked_hosts = {
+                k: set(listed(v, "host", str)) for k, v in pairs(data, "linked_hosts", str)
+            }
+            fresh._vocabulary = {
+                k: set(listed(v, "word", str)) for k, v in pairs(data, "vocabulary", str)
+            }
+            fresh._farms = set(listed(data["farms"], "farms", str))
+            self.guard.restore_learned(data["guard"])
+        fresh._fetched_keys = {
+            fresh.key(norm)
+            for urls in fresh._fetched.values()
+            for norm in map(_normalized, urls)
+            if norm is not None
+        }
+        self.__dict__.update(fresh.__dict__)
+
+
+def _pairs_of(data: dict[str, Any], name: str, key_kind: type[Any]) -> list[tuple[Any, Any]]:
+    """The ``[key, value]`` pairs of one snapshot field, keys type-checked."""
+    return [
+        (typed(key, key_kind, name), value)
+        for key, value in (typed(p, list, name) for p in listed(data[name], name, list))
+    ]

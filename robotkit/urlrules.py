@@ -30,7 +30,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
+from robotkit.snapshot import header, listed, opened, reading, typed
 from robotkit.urls import InvalidURL, NormalizedURL, normalize
 
 __all__ = ["LearnedRules", "is_token"]
@@ -92,6 +94,51 @@ class LearnedRules:
 
     def __bool__(self) -> bool:
         return bool(self._rules)
+
+    def snapshot(self) -> dict[str, Any]:
+        """What was learned, as JSON, for a resumed crawl."""
+        return {
+            **header("url-rules", 1),
+            "origins": [
+                [
+                    origin,
+                    sorted(rules.session_positions),
+                    sorted(rules.prefixes),
+                    sorted(rules.params),
+                    sorted(rules.pairs),
+                    rules.any_order,
+                ]
+                for origin, rules in self._rules.items()
+            ],
+            "reissued": [[origin, position, n] for (origin, position), n in self._reissued.items()],
+            "vetoed": [[origin, position] for origin, position in sorted(self._vetoed)],
+        }
+
+    def restore(self, data: Any) -> None:
+        """Take back :meth:`snapshot`; :class:`~robotkit.snapshot.SnapshotError` for
+        bad data."""
+        with reading("url rules"):
+            data = opened(data, "url-rules", 1)
+            learned: dict[str, _OriginRules] = {}
+            for origin, positions, prefixes, params, pairs, any_order in listed(
+                data["origins"], "origins", list
+            ):
+                learned[typed(origin, str, "origin")] = _OriginRules(
+                    set(listed(positions, "position", int)),
+                    set(listed(prefixes, "prefix", str)),
+                    set(listed(params, "parameter", str)),
+                    set(listed(pairs, "pair", str)),
+                    typed(any_order, bool, "any order"),
+                )
+            reissued = {
+                (typed(o, str, "origin"), typed(p, int, "position")): typed(n, int, "count")
+                for o, p, n in listed(data["reissued"], "reissued", list)
+            }
+            vetoed = {
+                (typed(o, str, "origin"), typed(p, int, "position"))
+                for o, p in listed(data["vetoed"], "vetoed", list)
+            }
+        self._rules, self._reissued, self._vetoed = learned, reissued, vetoed
 
     def knows(self, norm: NormalizedURL) -> bool:
         """Whether anything was learned about ``norm``'s origin."""

@@ -271,6 +271,6 @@ def test_defaults_are_the_contract() -> None:
     """DESIGN.md: ``--max-pages 1000``, ``--delay 1``; the API's defaults agree."""
     args = build_parser().parse_args(["crawl", "http://example.org/"])
     assert (args.max_pages, args.delay, args.max_depth, args.output) == (1000, 1.0, None, None)
-    assert (args.profile, args.state) == ("classic", None)
+    assert (args.profile, args.state, args.add_seeds) == ("classic", None, False)
     config = CrawlConfig()
     assert (config.max_pages, config.delay, config.max_depth) == (1000, 1.0, None)

@@ -163,13 +163,18 @@ def test_not_a_checkpoint_or_missing(tmp_path: Path) -> None:
         Frontier.restore(tmp_path / "missing")
 
 
-def test_a_newer_format_version_is_refused(tmp_path: Path) -> None:
-    path = tmp_path / "c"
-    build().checkpoint(path)
-    data = path.read_bytes().replace(b"robotkit-frontier 1\n", b"robotkit-frontier 9\n", 1)
+def rewrite_version(path: Path, old: bytes, new: bytes) -> None:
+    data = path.read_bytes().replace(old, new, 1)
     body = data[: data.rindex(b"\nsha256 ")]
     path.write_bytes(body + b"\nsha256 " + sha256(body).hexdigest().encode() + b"\n")
-    with pytest.raises(CheckpointError, match="version 9"):
+
+
+@pytest.mark.parametrize("version", [b"9", b"1"], ids=["newer", "older"])
+def test_another_format_version_is_refused_naming_it(tmp_path: Path, version: bytes) -> None:
+    path = tmp_path / "c"
+    build().checkpoint(path)
+    rewrite_version(path, b"robotkit-frontier 2\n", b"robotkit-frontier " + version + b"\n")
+    with pytest.raises(CheckpointError, match=f"version {version.decode()}"):
         Frontier.restore(path)
 
 
@@ -205,18 +210,25 @@ def test_journal_replays_changes_since_the_last_checkpoint(tmp_path: Path) -> No
     f.close_journal()
 
 
+def journal_head(path: Path) -> list[bytes]:
+    return path.read_bytes().split(b"\n")[0].split(b" ")
+
+
 def test_journal_restarts_at_each_checkpoint_and_a_torn_tail_is_skipped(tmp_path: Path) -> None:
     path = tmp_path / "j"
     f = Frontier()
     f.open_journal(path)
+    first = journal_head(tmp_path / "j.journal")
     f.add("http://a.example/1", "1")
     assert f.checkpoint(path) == 2
     journal = tmp_path / "j.journal"
-    assert journal.read_bytes() == b"robotkit-frontier-journal 1 2\n"
+    head = journal_head(journal)
+    assert head[:3] == [b"robotkit-frontier-journal", b"2", b"2"] and head[3] != first[3]
+    assert journal.read_bytes().count(b"\n") == 1  # the header alone
     f.add("http://a.example/2", "2")
     f.close_journal()
     with journal.open("ab") as out:
-        out.write(b'["a","http","a.example",80,"http://a.exa')  # killed mid-write
+        out.write(b'0badc0de ["a","http","a.example",80,"http://a.exa')  # killed mid-write
     g = Frontier.restore(path)
     assert len(g.seen) == 2 and len(g) == 2
 
@@ -229,11 +241,77 @@ def test_a_journal_of_an_older_generation_is_ignored(tmp_path: Path) -> None:
     f.open_journal(path)
     f.add("http://a.example/1", "1")
     old_journal = (tmp_path / "j.journal").read_bytes()
-    f.close_journal()
     f.checkpoint(path)
+    f.close_journal()
     (tmp_path / "j.journal").write_bytes(old_journal)
     g = Frontier.restore(path)
     assert g.generation == 2 and len(g) == 1
+
+
+def journaled(tmp_path: Path) -> tuple[Path, Path]:
+    path = tmp_path / "j"
+    f = Frontier()
+    f.open_journal(path)
+    for i in range(3):
+        f.add(f"http://a.example/{i}", f"http://a.example/{i}")
+    f.tally("fetched", 2)
+    f.close_journal()
+    return path, tmp_path / "j.journal"
+
+
+def test_a_changed_digit_in_a_journal_record_is_an_error(tmp_path: Path) -> None:
+    """Issue 9 row 8: a one-digit change that stays valid JSON used to be replayed
+    (a page silently lost); every record now carries a CRC-32."""
+    path, journal = journaled(tmp_path)
+    data = journal.read_bytes()
+    changed = data.replace(b"http://a.example/1", b"http://a.example/7", 1)
+    assert changed != data
+    journal.write_bytes(changed)
+    with pytest.raises(CheckpointError, match="record 2 is corrupt"):
+        Frontier.restore(path)
+
+
+def test_a_changed_last_record_is_an_error_too_but_a_torn_one_is_dropped(tmp_path: Path) -> None:
+    path, journal = journaled(tmp_path)
+    data = journal.read_bytes()
+    assert Frontier.restore(path).tallies["fetched"] == 2
+    journal.write_bytes(data.replace(b'"fetched",2', b'"fetched",9'))
+    with pytest.raises(CheckpointError, match="record 4 is corrupt"):
+        Frontier.restore(path)
+    journal.write_bytes(data[:-3])  # the last record cut short by a kill
+    g = Frontier.restore(path)
+    assert g.tallies["fetched"] == 0 and len(g) == 3
+
+
+def test_a_deleted_or_foreign_journal_is_reported(tmp_path: Path) -> None:
+    path, journal = journaled(tmp_path)
+    (tmp_path / "other").mkdir()
+    _, other_journal = journaled(tmp_path / "other")
+    foreign = other_journal.read_bytes()
+    data = journal.read_bytes()
+    journal.unlink()
+    with pytest.raises(CheckpointError, match="missing"):
+        Frontier.restore(path)
+    journal.write_bytes(foreign)
+    with pytest.raises(CheckpointError, match="does not belong"):
+        Frontier.restore(path)
+    journal.write_bytes(data.replace(b"journal 2 1", b"journal 1 1", 1))
+    with pytest.raises(CheckpointError, match="version 1"):
+        Frontier.restore(path)
+    journal.write_bytes(data)
+    assert len(Frontier.restore(path)) == 3
+
+
+def test_tallies_survive_checkpoints_and_the_journal(tmp_path: Path) -> None:
+    path = tmp_path / "t"
+    f = Frontier()
+    f.open_journal(path)
+    f.tally("fetched")
+    f.checkpoint(path)
+    f.tally("fetched", 2)
+    f.tally("failed")
+    f.close_journal()
+    assert Frontier.restore(path).tallies == {"fetched": 3, "failed": 1}
 
 
 # -- SIGKILL ---------------------------------------------------------------------
@@ -381,6 +459,7 @@ ops = st.lists(
         st.tuples(st.just("unpark"), host_index),
         st.tuples(st.just("unpark"), host_index),
         st.tuples(st.just("budget"), st.one_of(st.none(), st.integers(0, 4))),
+        st.tuples(st.just("tally"), st.sampled_from(["fetched", "failed"])),
         st.tuples(st.just("checkpoint")),
     ),
     min_size=5,
@@ -443,6 +522,8 @@ def test_restore_with_journal_equals_the_live_frontier(script: list[tuple[object
                 f.unpark_host(HOSTS[int(op[1])])  # type: ignore[call-overload]
             elif name == "budget":
                 f.set_host_budget(op[1])  # type: ignore[arg-type]
+            elif name == "tally":
+                f.tally(str(op[1]))
             else:
                 f.checkpoint(path)
         g = Frontier.restore(path)
@@ -452,6 +533,7 @@ def test_restore_with_journal_equals_the_live_frontier(script: list[tuple[object
         live, back = f.stats(), g.stats()
         assert back.queued + back.parked == live.queued + live.in_flight + live.parked
         assert (back.done, back.seen) == (live.done, live.seen)
+        assert g.tallies == f.tallies
         for host in HOSTS:
             assert g.ready_at(host) == f.ready_at(host)
             assert g.budget_of(host) == f.budget_of(host)

@@ -313,3 +313,30 @@ def test_config_is_checked() -> None:
         TriageConfig(max_streak=0)
     with pytest.raises(ValueError):
         TriageConfig(similar_distance=40)
+
+
+def test_what_was_learned_survives_a_snapshot_through_json() -> None:
+    import json
+
+    from robotkit.snapshot import SnapshotError
+
+    crawl = Crawl()
+    crawl.run(calendar, f"{SITE}/events?m=0", budget=200)
+    body = html("About us", " ".join(WORDS))
+    crawl.fetch(f"{SITE}/s8Kq2x9ZpQ/about", body)
+    crawl.fetch(f"{SITE}/Zt71bbQ0xa/about", body)
+    crawl.triage.failed(f"{SITE}/reports/1", FailureKind.TIMEOUT)
+    crawl.triage.failed(f"{SITE}/reports/2", FailureKind.TIMEOUT)
+    data = json.loads(json.dumps(crawl.triage.snapshot()))
+    again = Triage()
+    again.restore(data)
+    assert again.parked_regions == crawl.triage.parked_regions
+    assert again.broken_families == crawl.triage.broken_families
+    url = normalize(f"{SITE}/Yy9911aa22/about")
+    assert again.key(url) == crawl.triage.key(url) == f"{SITE}/about"
+    assert again.recheck(f"{SITE}/Qq55rr66tt/about", "", None) is Reason.DUPLICATE_URL
+    assert json.loads(json.dumps(again.snapshot())) == data
+    data["regions"] = [["r", "not a count", 0, [], []]]
+    with pytest.raises(SnapshotError, match="triage"):
+        again.restore(data)
+    assert again.parked_regions == crawl.triage.parked_regions

@@ -3,14 +3,14 @@
 One JSON line per URL decision with ``--output``; on a terminal, a live panel on
 stderr (:class:`CrawlDisplay`: pages against the budget, the queue, the hosts held
 back and why, the trap signals so far); a summary table at the end. ``--state DIR``
-checkpoints the crawl and resumes it when the same command is run again; Ctrl-C
-saves the state and exits (status 130).
+keeps the crawl there (:mod:`robotkit.crawl_state`) and resumes it when the same
+command is run again; Ctrl-C saves the state and exits (status 130).
 
 A resumed crawl keeps its frontier (queues, seen set, parked URLs, per-host
-counts) and its counters; what it learned about content (page fingerprints,
-soft-404 probes, novelty windows, the guard's automatic blacklist) is not saved
-and starts empty, so it is learned again from the next pages: no recorded URL is
-fetched twice, but a trap already recognised may cost a few pages again.
+counts), its counters and what it learned (page fingerprints, soft-404 answers,
+novelty windows, the automatic blacklist), so it pays for no trap twice. The
+directory is locked while a crawl runs; a second crawl on it, a resume with other
+seeds (without ``--add-seeds``) or a damaged state file is one line and exit 2.
 """
 
 from __future__ import annotations
@@ -33,6 +33,7 @@ from rich.table import Table
 from robotkit.cli import EXIT_USAGE, console, error
 from robotkit.cli.check_url import _non_negative, _positive, add_identity_options
 from robotkit.crawl import CrawlConfig, Crawler, CrawlEvent, CrawlSummary, is_loopback_url
+from robotkit.crawl_state import CrawlState
 from robotkit.frontier import CheckpointError
 from robotkit.http.robots import RobotsOptions
 from robotkit.identity import Identity, IdentityError
@@ -85,8 +86,14 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "--state",
         metavar="DIR",
-        help="checkpoint the frontier and counters here; rerun the command to resume "
-        "(page fingerprints and trap signals are learned again)",
+        help="keep the crawl here (locked while it runs): frontier, counters and what "
+        "was learned; rerun the command to resume",
+    )
+    parser.add_argument(
+        "--add-seeds",
+        action="store_true",
+        help="with --state: resume even though the seeds differ from the recorded "
+        "ones, adding the new seeds to the crawl",
     )
     parser.add_argument(
         "--allow-private",
@@ -211,6 +218,10 @@ def summary_table(summary: CrawlSummary) -> Group:
     return Group(totals, skipped, hosts) if summary.skipped else Group(totals, hosts)
 
 
+def _notice(message: str) -> None:
+    print(f"robotkit: {message}", file=sys.stderr)
+
+
 def _writer(stream: IO[str]) -> Any:
     def write(event: CrawlEvent) -> None:
         stream.write(json.dumps(event.to_json(), ensure_ascii=False) + "\n")
@@ -258,7 +269,9 @@ def run(args: argparse.Namespace) -> int:
             config,
             identity=identity,
             on_event=_writer(out) if out is not None else None,
-            state_dir=args.state,
+            state_dir=None
+            if args.state is None
+            else CrawlState(args.state, add_seeds=args.add_seeds, notice=_notice),
         )
         report = console(sys.stderr if out is sys.stdout else sys.stdout)
         try:
