@@ -24,7 +24,7 @@ import httpx
 import pytest
 
 from robotkit import traps
-from robotkit.cli import main
+from robotkit.cli import demo, main
 from robotkit.http.robots import RobotsChecker, RobotsOptions
 from robotkit.robots.status import Profile
 from robotkit.traps import PageKind, RunningSite
@@ -57,8 +57,25 @@ ENDLESS = [
     "pagination",
     "duplicate-article",
     "link-farm",
+    "click-order-facets",
+    "canonical-stack",
+    "scope-farm",
+    "loop-lookalikes",
 ]
 """Sites whose trap part is an endless supply of new linked URLs."""
+
+PENDING_POLICY = {
+    "numbered-pages",
+    "numbered-200",
+    "path-session",
+    "click-order-facets",
+    "slow-paths",
+    "scope-farm",
+    "loop-lookalikes",
+}
+"""Trap-class sites robotkit's crawler fails today (lost pages or more than ten trap
+fetches); the crawl-based tests skip them until the new trap policy lands (issue 8),
+and ``robotkit demo`` leaves them out by default (``demo.PENDING``)."""
 
 
 @pytest.fixture(scope="module")
@@ -91,6 +108,11 @@ def kind(site: RunningSite, url: str) -> PageKind:
 
 def links_of(url: str, body: str) -> list[str]:
     return [urljoin(url, html.unescape(h)) for h in HREF.findall(body)]
+
+
+def test_pending_sites_are_registered_and_the_demo_leaves_the_same_ones_out() -> None:
+    assert set(traps.names()) >= PENDING_POLICY
+    assert frozenset(PENDING_POLICY) == demo.PENDING
 
 
 def test_registry_names_are_the_sites_names() -> None:
