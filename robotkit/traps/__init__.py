@@ -35,11 +35,16 @@ from robotkit.traps.base import (
     target_of,
 )
 from robotkit.traps.calendar import Calendar
+from robotkit.traps.canonical_stack import CanonicalStack
+from robotkit.traps.click_order_facets import ClickOrderFacets
 from robotkit.traps.duplicate_article import DuplicateArticle
 from robotkit.traps.facets import Facets
 from robotkit.traps.growing_query import GrowingQuery
 from robotkit.traps.link_farm import LinkFarm
+from robotkit.traps.loop_lookalikes import LoopLookalikes
+from robotkit.traps.numbered_pages import NumberedPages
 from robotkit.traps.pagination import Pagination
+from robotkit.traps.path_session import PathSession
 from robotkit.traps.redirect_chain import RedirectChain
 from robotkit.traps.redirect_loop import RedirectLoop
 from robotkit.traps.relative_loop import RelativeLoop
@@ -51,7 +56,9 @@ from robotkit.traps.robots_sites import (
     RobotsRules,
     RobotsUnavailable,
 )
+from robotkit.traps.scope_farm import ScopeFarm
 from robotkit.traps.session_ids import SessionIds
+from robotkit.traps.slow_paths import SlowPaths
 from robotkit.traps.soft_404 import Soft404
 from robotkit.traps.symlink_loop import SymlinkLoop
 from robotkit.traps.tarpit import Tarpit
@@ -100,6 +107,14 @@ SITES: dict[str, Callable[..., TrapSite]] = {
     "robots-3xx": partial(RobotsRedirects, 3),
     "robots-3xx-too-many": partial(RobotsRedirects, 6),
     "robots-huge": RobotsHuge,
+    "numbered-pages": NumberedPages,
+    "numbered-200": partial(NumberedPages, count=200),
+    "path-session": PathSession,
+    "click-order-facets": ClickOrderFacets,
+    "canonical-stack": CanonicalStack,
+    "slow-paths": SlowPaths,
+    "scope-farm": ScopeFarm,
+    "loop-lookalikes": LoopLookalikes,
 }
 """Every site by name; the factories take the site's options as keywords."""
 
@@ -123,7 +138,7 @@ def names() -> list[str]:
 def get(name: str, **options: Any) -> TrapSite:
     """A new site by name; ``options`` go to its constructor (e.g. ``profile`` for
     ``robots-403``, ``farm_hosts`` for ``link-farm``, ``drip_interval`` for
-    ``tarpit``)."""
+    ``tarpit``, ``stall`` for ``slow-paths``)."""
     try:
         factory = SITES[name]
     except KeyError:
