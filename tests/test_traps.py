@@ -24,7 +24,7 @@ import httpx
 import pytest
 
 from robotkit import traps
-from robotkit.cli import demo, main
+from robotkit.cli import main
 from robotkit.http.robots import RobotsChecker, RobotsOptions
 from robotkit.robots.status import Profile
 from robotkit.traps import PageKind, RunningSite
@@ -64,11 +64,6 @@ ENDLESS = [
 ]
 """Sites whose trap part is an endless supply of new linked URLs."""
 
-PENDING_POLICY = set(demo.PENDING)
-"""Trap-class sites robotkit's crawler fails today (lost pages or more than ten trap
-fetches); the crawl-based tests skip them until the new trap policy lands (issue 8),
-and ``robotkit demo`` leaves the same ones out by default: one list, in the demo."""
-
 
 @pytest.fixture(scope="module")
 def client() -> Iterator[httpx.Client]:
@@ -100,10 +95,6 @@ def kind(site: RunningSite, url: str) -> PageKind:
 
 def links_of(url: str, body: str) -> list[str]:
     return [urljoin(url, html.unescape(h)) for h in HREF.findall(body)]
-
-
-def test_pending_sites_are_registered_sites() -> None:
-    assert set(traps.names()) >= PENDING_POLICY
 
 
 def test_registry_names_are_the_sites_names() -> None:

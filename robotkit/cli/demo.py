@@ -35,26 +35,6 @@ DEMO_CONFIG = CrawlConfig(
 """Small delay and a 2 s response deadline so the whole demo takes seconds; no
 waiting for deferred hosts (robots-503 asks for an hour)."""
 
-PENDING = frozenset(
-    {
-        "numbered-pages",
-        "numbered-200",
-        "path-session",
-        "click-order-facets",
-        "slow-paths",
-        "scope-farm",
-        "loop-lookalikes",
-    }
-)
-"""Trap-class sites the crawler fails until its new trap policy lands (issue 8):
-left out of a plain ``robotkit demo`` (slow-paths alone would take a minute), still
-crawled when named."""
-
-
-def default_sites() -> list[str]:
-    """The sites a plain ``robotkit demo`` crawls: every one not pending."""
-    return [name for name in traps.names() if name not in PENDING]
-
 
 @dataclass(frozen=True)
 class SiteResult:
@@ -142,7 +122,7 @@ def run(args: argparse.Namespace) -> int:
     from robotkit.cli import EXIT_USAGE, error
     from robotkit.cli import console as report_console
 
-    names = args.sites or default_sites()
+    names = args.sites or traps.names()
     unknown = [name for name in names if name not in traps.SITES]
     if unknown:
         error(f"unknown trap site {unknown[0]!r} (see `robotkit traps list`)")
@@ -156,6 +136,4 @@ def run(args: argparse.Namespace) -> int:
         f"{passed}/{len(results)} sites passed in {time.monotonic() - began:.1f} s "
         f"(every legitimate page, at most {MAX_TRAP_PAGES} trap pages)"
     )
-    if not args.sites:
-        console.print(f"left out, trap policy pending: {', '.join(sorted(PENDING))}")
     return 0 if passed == len(results) else 1

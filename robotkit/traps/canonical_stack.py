@@ -24,12 +24,13 @@ How a naive crawler falls in
     leaves the rest.
 
 What catches it in robotkit
-    ``duplicate-url`` is the code the trap-policy rewrite should give: a page
-    whose canonical URL (from the markup or the ``Link`` header) names another
-    URL is recorded under the canonical one and its links are not followed
-    further, and unknown parameters that change on every response are dropped
-    from the key. ``duplicate-content`` is the fallback on the text. The magazine
-    and the print shop are canonical to themselves and must be fetched.
+    ``duplicate-url``: a page whose canonical URL (from the markup or the
+    ``Link`` header) is its own URL less some leading segments and parameters
+    teaches that those prefixes and parameters name the same page on this site
+    (:mod:`robotkit.urlrules`), so the other stacked forms are known before they
+    are fetched; a share form proven a copy of its story is skipped on the other
+    stories. The magazine and the print shop are canonical to themselves and are
+    fetched.
 
 Legitimate part: the home page, 24 stories at ``/story-N``, the magazine
 (``/m/`` and four issues) and the print shop (``/print/`` and two pages): 33
@@ -108,7 +109,7 @@ def story_page(
 class CanonicalStack(TrapSite):
     name = "canonical-stack"
     summary = "print/amp/m prefixes and tracking params stack on share links; rel=canonical"
-    caught_by = (Reason.DUPLICATE_URL, Reason.DUPLICATE_CONTENT)
+    caught_by = (Reason.DUPLICATE_URL,)
 
     legitimate_pages = LEGIT
 

@@ -21,12 +21,14 @@ How a naive crawler falls in
     listings showing the same products in the same order.
 
 What catches it in robotkit
-    ``duplicate-url`` (normalization sorts the query, so the order of clicks
-    stops mattering) and ``duplicate-content`` (a filtered listing repeats the
-    products of one already seen, so its filter links are demoted and dropped).
-    The policy must not lose the look-alikes: a rule that distrusts query
-    strings in general, or parameters it has not seen before, would also drop
-    the translations, the items and the pagination.
+    ``trap-host``: a filtered listing says nothing its category did not, yet
+    links new filter combinations of the same query space (``/shop/shoes?``);
+    once eight such pages grew it without news, the region is parked, and the
+    filter names that grew it (never ``page``, which novel pages carried) are
+    held at once on the sibling category. ``duplicate-url``: normalization sorts
+    the query, so click order stops mattering. The look-alikes stay: the
+    translations and items are novel pages, and a category's pagination names
+    new products, so it counts as news.
 
 Legitimate part: the home page, two categories with pages 2-4 each, 24 product
 pages, three articles in English and in German, French and Spanish, four items
@@ -95,7 +97,7 @@ def _page_number(pairs: list[tuple[str, str]]) -> int | None:
 class ClickOrderFacets(TrapSite):
     name = "click-order-facets"
     summary = "filters appended in click order with page=; ?lang= and ?id= are real pages"
-    caught_by = (Reason.DUPLICATE_URL, Reason.DUPLICATE_CONTENT)
+    caught_by = (Reason.TRAP_HOST, Reason.DUPLICATE_URL)
 
     legitimate_pages = LEGIT
 

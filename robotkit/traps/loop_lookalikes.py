@@ -28,13 +28,13 @@ How a naive crawler falls in
     ``/2011/11/11/`` and the long search page, which are real.
 
 What catches it in robotkit
-    ``duplicate-content`` today: each loop level repeats the text of the level
-    four (or one) above it, so the second lap's links are dropped. The
-    trap-policy rewrite should also give ``repeated-path`` for a period of up to
-    four segments repeated twice with the same pages behind it (the cycle
-    ``a/b/c/d``, the pair ``index.php/section``), without firing on numbers
-    (``11/11/11``), on distinct pages (``docs/v1/docs/v2``), and without
-    ``too-many-params`` on a query of many values for a few names.
+    ``duplicate-content``: each loop level repeats the text of a level above it,
+    so it is an exact copy, and of its links only those its original did not
+    have at the same place are kept: the next lap is dropped. Behind it,
+    ``repeated-path`` refuses a fourth repeat of any period (a third for links of
+    copies). The look-alikes pass: ``11/11/11`` is two repeats, ``docs/v1/docs/v2``
+    none, and ``too-many-params`` counts distinct names, not the 79 values of
+    eight array parameters.
 
 Legitimate part: the home page, the tree's first lap (``/tree/a`` to
 ``/tree/a/b/c/d``), the forum (``/forum/index.php`` and five topics), eleven

@@ -23,11 +23,11 @@ How a naive crawler falls in
     pages lost, with nothing to show for it in trap requests saved.
 
 What catches it in robotkit
-    Nothing should. ``duplicate-content`` must not fire on these pages: a
-    near-duplicate test has to count a changed number as a real difference (or
-    compare only long texts), and the novelty tracker must not abandon a section
-    of short pages that keep bringing new numbers. The trap-policy rewrite is to
-    make robotkit fetch every page here while still stopping the trap sites.
+    Nothing does, as it should: digits count in the fingerprints (``p3`` and
+    ``p4`` differ), and look-alike pages are only ever demoted, never dropped. A
+    region is parked only when its pages keep adding new URLs of their own while
+    saying nothing new; a list of siblings linked from one page adds none, and a
+    chain of seven stops before the limit of eight.
 
 Legitimate part: every page (``/``, ``/p/1``-``/p/7``, ``/chain/1``-``/chain/7``,
 ``/sku/1``-``/sku/8``, ``/status/41``-``/status/48`` and ``/releases/2.4.0``-

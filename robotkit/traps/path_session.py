@@ -20,12 +20,12 @@ How a naive crawler falls in
     strip known session parameters do not see an unnamed path segment.
 
 What catches it in robotkit
-    ``duplicate-url`` is the code the trap-policy rewrite should give: a path
-    segment that changes in every response to the same link (same position,
-    same rest of the path, never seen twice) is a session id and is dropped from
-    the URL's key, so the second URL of a page is a duplicate. Stable ids
-    (the same commit hash in every response) must be kept. Today
-    ``duplicate-content`` fires as a fallback once a page's text was seen.
+    ``duplicate-url``: a page whose own URL carries a token in its first path
+    segment while every link it gives carries one other token there re-issues a
+    session id on each response; after two such pages that position is dropped
+    from the keys (:mod:`robotkit.urlrules`), so every further URL of a page
+    already fetched is a duplicate. A page that links several tokens at one
+    position (the commit list) proves they name pages, so the stable ids stay.
 
 Legitimate part: the home page, the catalogue (index and twelve items), help,
 news and company pages, six commit pages and five user profiles: 36 pages. Any

@@ -23,13 +23,12 @@ How a naive crawler falls in
     spent on spam leaves the real pages unfetched.
 
 What catches it in robotkit
-    ``duplicate-content`` is the closest code the trap-policy rewrite should
-    give: pages with thin keyword-stuffed text whose links mostly leave the site
-    for hosts nobody else links to, under path segments that look like random
-    tokens, are farm pages, and their links are dropped. ``off-scope`` keeps
-    the crawler off the made-up hosts. The blogroll (many outbound hosts, but
-    real text and no links into random paths) and the partners page must not
-    look like a farm.
+    ``trap-host``: a page that links many hosts its origin never linked before,
+    in words the origin has mostly shown already, is a link-farm page; its
+    random-token directories are one region (``/{tok}``), and once eight farm
+    pages grew it without news the region is parked. ``off-scope`` keeps the
+    crawler off the made-up hosts. The blogroll links many hosts in words new to
+    the site, and the partners page links two sister hosts: neither is a farm.
 
 Legitimate part: 29 pages on the main host (home, company pages, the blog and
 its twelve posts, the product pages, partners and the blogroll). The shop host
@@ -101,7 +100,7 @@ def _farm_path(rng: random.Random) -> str:
 class ScopeFarm(TrapSite):
     name = "scope-farm"
     summary = "spam under random paths of the seed host; a blogroll and sister sites beside"
-    caught_by = (Reason.DUPLICATE_CONTENT,)
+    caught_by = (Reason.TRAP_HOST,)
 
     legitimate_pages = frozenset(MAIN)
     host_pages = HOST_PAGES

@@ -20,12 +20,12 @@ How a naive crawler falls in
     total deadline waits a minute per report.
 
 What catches it in robotkit
-    ``response-timeout`` and ``body-too-large`` mark each slow or oversize
-    answer. The trap-policy rewrite adds a breaker on top (still giving those
-    codes): after two timeouts or two oversize bodies in one path family
-    (``/reports/``, ``/exports/``), the rest of the family is not fetched. The
-    archive's slow pages answer well inside the deadline and must be fetched;
-    they must not trip the breaker.
+    ``slow-path``: the triage's breaker counts timeouts and oversize bodies per
+    path family (``/reports/``, ``/exports/``); after two, the rest of the family
+    is skipped unfetched while the host's other pages go on. The two answers that
+    tripped it are ``response-timeout`` and ``body-too-large``. The response
+    deadline is 10 s by default (Nutch's), so the archive's slow pages, which
+    answer well inside it, are fetched and never trip the breaker.
 
 Legitimate part: the home page, company pages, the docs and news sections with
 their pages, the report and export indexes, and three archive pages that answer
@@ -59,7 +59,7 @@ LEGIT = frozenset([*FAST, *SLOW_LEGIT])
 class SlowPaths(TrapSite):
     name = "slow-paths"
     summary = "24 stalled /reports/N and 8 huge /exports/N.csv among 30 pages (3 slow but fine)"
-    caught_by = (Reason.RESPONSE_TIMEOUT, Reason.BODY_TOO_LARGE)
+    caught_by = (Reason.SLOW_PATH, Reason.RESPONSE_TIMEOUT, Reason.BODY_TOO_LARGE)
 
     legitimate_pages = LEGIT
     slow_pages = frozenset(SLOW_LEGIT)
