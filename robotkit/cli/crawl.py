@@ -76,9 +76,10 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "--timeout",
         type=_positive,
-        default=30.0,
+        default=CrawlConfig().response_timeout,
         metavar="SECONDS",
-        help="total deadline of one response, body included (default 30)",
+        help="total deadline of one response, body included (default "
+        f"{CrawlConfig().response_timeout:g})",
     )
     parser.add_argument(
         "--output", metavar="FILE.jsonl", help="one JSON line per URL decision ('-': stdout)"
