@@ -564,7 +564,7 @@ class Crawler:
             self._skip(entry.url, reason, entry.depth, entry.referer)
             self._finish(entry, tier)
             return
-        if tier is Tier.MAIN and self.triage.demote(entry.referer):
+        if tier is Tier.MAIN and self.triage.copies.demote(entry.referer):
             self.main.mark_done(entry)
             self.demoted.add(entry.url, entry.key, entry.depth, entry.referer, host=entry.host)
             return

@@ -46,9 +46,9 @@ evidence that its region *grows*, never on likeness alone.
 from __future__ import annotations
 
 import re
-from collections import Counter, deque
+from collections import deque
 from collections.abc import Container, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from robotkit.content import (
@@ -62,8 +62,10 @@ from robotkit.content import (
     url_template,
     visible_text,
 )
+from robotkit.copies import Copies
 from robotkit.guard import Guard, GuardVerdict, Rule, find_repeated_run, path_segments
-from robotkit.reasons import CodeEnum, Reason
+from robotkit.reasons import Reason
+from robotkit.regions import FailureKind, Regions, region_of
 from robotkit.snapshot import header, listed, opened, reading, typed
 from robotkit.urlrules import LearnedRules
 from robotkit.urls import InvalidURL, NormalizedURL, normalize
@@ -79,9 +81,6 @@ __all__ = [
 
 _WORD = re.compile(r"\w+")
 _DIGITS = re.compile(r"\d+")
-_REGION_TOKEN = re.compile(r"(?=[a-z0-9]*[0-9])(?=[a-z0-9]*[a-z])[a-z0-9]{5,}|[\w\-]{20,}", re.I)
-"""A first path segment that names a region by shape, not by name: letters mixed
-with digits (``3byuna``, ``x7k2q9``) or a long opaque run (a session id)."""
 
 
 @dataclass(frozen=True)
@@ -126,13 +125,6 @@ class TriageConfig:
             raise ValueError("similar_distance must be between 0 and 32")
 
 
-class FailureKind(CodeEnum):
-    """A fetch that cost its full bound without yielding a page."""
-
-    TIMEOUT = "timeout"
-    OVERSIZE = "oversize"
-
-
 @dataclass(frozen=True)
 class PageFacts:
     """What the crawler knows about one fetched page."""
@@ -171,97 +163,11 @@ class PageVerdict:
     """A canonical URL in scope to queue in place of this page's own form."""
 
 
-@dataclass
-class _Region:
-    novel: int = 0
-    growth: int = 0
-    novel_names: set[str] = field(default_factory=set)
-    growth_names: set[str] = field(default_factory=set)
-
-
-def _names(norm: NormalizedURL) -> set[str]:
-    """The parameter names of a URL's query."""
-    return {part.partition("=")[0] for part in (norm.query or "").split("&") if part}
-
-
-def _facet_scope(norm: NormalizedURL) -> str:
-    """Where a parked query space's facets are known: the origin and first path
-    segment (``/shop/shoes?`` teaches ``/shop/bags?``)."""
-    return f"{norm.origin}/{norm.path[1:].split('/', 1)[0]}"
-
-
 def _normalized(url: str) -> NormalizedURL | None:
     try:
         return normalize(url)
     except InvalidURL:
         return None
-
-
-def region_of(norm: NormalizedURL) -> str:
-    """The region a URL grows in. With a query: the query space of its page
-    (``/shop/shoes?``, numbers in the path as ``{n}``), so facets of one list and
-    the pagination of another are two regions, and a calendar's months one. Without:
-    its origin and first path segment (digit runs as ``{n}``, random-looking tokens
-    as ``{tok}``, so a farm's random directories are one region)."""
-    if norm.query:
-        return f"{norm.origin}{_DIGITS.sub('{n}', norm.path)}?"
-    first = norm.path[1:].split("/", 1)[0]
-    if first:
-        first = "{tok}" if _REGION_TOKEN.fullmatch(first) else _DIGITS.sub("{n}", first)
-    return f"{norm.origin}/{first}"
-
-
-def _form(norm: NormalizedURL, referer: str) -> tuple[str, str, str] | None:
-    """The form of a link relative to the page that linked it: the link's path and
-    query with the page's last path segment (its slug) as ``{s}``, beside the page's
-    own path in the same terms (``/articles/{s}`` linking ``/print/articles/{s}``).
-    ``None`` when the link does not contain the slug, or the slug is too short or a
-    number to stand for the page."""
-    page = _normalized(referer)
-    if page is None or page.origin != norm.origin:
-        return None
-    slug = page.path.rstrip("/").rpartition("/")[2].lower()
-    if len(slug) < 4 or slug.isdigit():
-        return None
-    target = norm.path.lower() + (f"?{norm.query.lower()}" if norm.query else "")
-    if slug not in target:
-        return None
-    own = page.path.lower() + (f"?{page.query.lower()}" if page.query else "")
-    return (str(norm.origin), own.replace(slug, "{s}"), target.replace(slug, "{s}"))
-
-
-def _related(norm: NormalizedURL, other: str) -> bool:
-    """Whether a copy can be a loop or a variant of its original: the same first
-    path segment (``/a/b/a/`` of ``/a/``, ``/wiki.cgi/x/wiki.cgi/y`` of
-    ``/wiki.cgi/y``) or the same URL template (the months of a calendar)."""
-    original = _normalized(other)
-    if original is None or original.origin != norm.origin:
-        return False
-    first = norm.path.split("/")[1:2]
-    if first == original.path.split("/")[1:2]:
-        return True
-    return url_template(norm) == url_template(original)
-
-
-def _link_form(link: str, page: NormalizedURL) -> str:
-    """A link as seen from its page, numbers as ``{n}``: below the page's directory,
-    the rest of its path and query (``b/`` on ``/a/``, also ``b/`` on ``/a/b/a/``;
-    ``cal?m={n}`` on any month of a calendar); elsewhere, the link itself."""
-    directory = page.path.rpartition("/")[0] + "/"
-    prefix = f"{page.origin}{directory}"
-    form = "./" + link[len(prefix) :] if link.startswith(prefix) else link
-    return _DIGITS.sub("{n}", form)
-
-
-def family_of(norm: NormalizedURL) -> str:
-    """The path family a breaker counts in: the directory of a path with two or more
-    segments (``/reports/7`` is in ``/reports/``), else the path's template
-    (``/slow?id=3`` and ``/slow?id=4`` are one family, ``/about`` another)."""
-    path = norm.path
-    head = path.rpartition("/")[0]
-    if head:
-        return f"{norm.origin}{_DIGITS.sub('{n}', head)}/"
-    return f"{norm.origin}{_DIGITS.sub('{n}', path)}"
 
 
 class Triage:
@@ -285,19 +191,13 @@ class Triage:
         self.soft404 = soft404 if soft404 is not None else Soft404Detector()
         self.rules = LearnedRules()
         self._streak: dict[str, int] = {}
-        self._regions: dict[str, _Region] = {}
-        self._parked: dict[str, str] = {}
-        self._facets: dict[str, set[str]] = {}
-        self._failures: Counter[str] = Counter()
-        self._broken: dict[str, str] = {}
+        self.regions = Regions(self.config.growth_limit, self.config.breaker_failures)
         self._echoes: dict[int, str] = {}
         self._simhashes: dict[str, int] = {}
         self._recent: dict[str, deque[int]] = {}
         self._fetched: dict[str, list[str]] = {}
         self._fetched_keys: set[str] = set()
-        self._forms: Counter[tuple[str, str, str]] = Counter()
-        self._link_forms: dict[str, frozenset[str]] = {}
-        self._children: dict[str, list[int]] = {}
+        self.copies = Copies(self.config.max_remembered_pages)
         self._linked_hosts: dict[str, set[str]] = {}
         self._farms: set[str] = set()
         self._vocabulary: dict[str, set[str]] = {}
@@ -361,21 +261,11 @@ class Triage:
         return verdict
 
     def _held(self, norm: NormalizedURL, streak: int, referer: str | None) -> Reason | None:
-        if referer is not None and self._forms:
-            form = _form(norm, referer)
-            if form is not None and self._forms[form] >= 2:
-                self._child(referer, novel=False)
-                return Reason.DUPLICATE_URL
-        if (
-            self._facets
-            and norm.query
-            and self._facets.get(_facet_scope(norm), set()) & _names(norm)
-        ):
-            return Reason.TRAP_HOST
-        if self._parked and self._region(norm) in self._parked:
-            return Reason.TRAP_HOST
-        if self._broken and family_of(norm) in self._broken:
-            return Reason.SLOW_PATH
+        if self.copies.known_copy(norm, referer):
+            return Reason.DUPLICATE_URL
+        held = self.regions.held(norm, self._region(norm))
+        if held is not None:
+            return held
         if streak > self.config.max_streak:
             return Reason.DUPLICATE_CONTENT
         return None
@@ -407,20 +297,6 @@ class Triage:
             return Reason.DUPLICATE_URL
         return None
 
-    def demote(self, referer: str | None) -> bool:
-        """Whether the children of ``referer`` fetched so far were mostly copies (an
-        article linking its own print and AMP forms): its other children wait until
-        everything else was fetched, and meanwhile the forms learned elsewhere may
-        rule them out. Only the order changes; nothing is dropped."""
-        if referer is None:
-            return False
-        counts = self._children.get(referer)
-        return counts is not None and counts[0] >= 2 and counts[0] > counts[1]
-
-    def _child(self, referer: str, novel: bool) -> None:
-        counts = self._children.setdefault(referer, [0, 0])
-        counts[1 if novel else 0] += 1
-
     def shape_signal(self, norm: NormalizedURL, reason: Reason) -> str | None:
         """A URL refused on its shape counts towards the guard's automatic blacklist
         (a loop keeps producing such URLs); returns a summary line when a region gets
@@ -434,15 +310,7 @@ class Triage:
         """A fetch that timed out or overflowed: the breaker counts it against the
         URL's path family; returns a summary line when the family is broken off."""
         norm = _normalized(url)
-        if norm is None:
-            return None
-        family = family_of(norm)
-        self._failures[family] += 1
-        if family in self._broken or self._failures[family] < self.config.breaker_failures:
-            return None
-        detail = f"{self._failures[family]} {kind}s under {family}: path family broken off"
-        self._broken[family] = detail
-        return detail
+        return None if norm is None else self.regions.failed(norm, kind)
 
     # -- a fetched page ---------------------------------------------------------------
 
@@ -509,20 +377,17 @@ class Triage:
         copy = action is not LinkAction.FOLLOW
         novel = not copy and says_more
         if page.referer is not None:
-            self._child(page.referer, not copy)
             if canonical is not None and self._same(canonical, page.referer):
-                weight = 2  # the site itself says so (RFC 6596)
+                proof = 2  # the site itself says so (RFC 6596)
             else:
-                weight = 1 if self._same(copy_of, page.referer) else 0
-            form = _form(norm, page.referer) if weight else None
-            if form is not None:
-                self._forms[form] += weight
+                proof = 1 if self._same(copy_of, page.referer) else 0
+            self.copies.record(norm, page.referer, copy, proof)
         grows, hub = self._news(norm, page.links, seen, in_scope)
         # A hub (a list whose items are new) restarts the count of copies in a row,
         # however alike the list pages look.
         streak = 0 if not copy or hub else page.streak + 1
         if action is not LinkAction.DROP:
-            grown = self._growth(norm, novel or hub, grows)
+            grown = self.regions.count(norm, self._region(norm), novel or hub, grows)
             if grown is not None:
                 signals.append(grown)
         follow = self._follow(final, norm, page.links, action, copy_of)
@@ -536,25 +401,13 @@ class Triage:
         action: LinkAction,
         copy_of: str | None,
     ) -> tuple[str, ...]:
-        """Which links of a page to offer. An exact copy (``/a/b/a/`` showing ``/a/``)
-        keeps only the links its original did not have at the same place relative
-        to itself: a loop's copies link ``b/`` again and again, each one level
-        deeper, and those are dropped, while a page that merely shares its words
-        with another (two small index pages titled "Release notes") still leads to
-        its own pages. A soft 404 leads nowhere."""
-        forms = [_link_form(link, norm) for link in links]
+        """Which links of a page to offer: all of them; for an exact copy only those
+        its original did not have at the same place (:mod:`robotkit.copies`); none
+        for a soft 404."""
         if action is not LinkAction.DROP:
-            if len(self._link_forms) < self.config.max_remembered_pages:
-                self._link_forms[url] = frozenset(forms)
+            self.copies.original(url, norm, links)
             return tuple(links)
-        if copy_of is None or copy_of not in self._link_forms:
-            return ()
-        original = self._link_forms[copy_of]
-        if not _related(norm, copy_of):
-            # Two sections that say the same (``/versions/`` and ``/changelog/``,
-            # both "Release notes") but are no loop of one another.
-            return tuple(links)
-        return tuple(link for link, form in zip(links, forms, strict=True) if form not in original)
+        return self.copies.follow(url, norm, links, copy_of)
 
     def _note_fetched(self, url: str, norm: NormalizedURL | None) -> None:
         if norm is None:
@@ -663,52 +516,15 @@ class Triage:
                 break
         return grows, hub
 
-    def _growth(self, norm: NormalizedURL, counts_as_news: bool, grows: bool) -> str | None:
-        """Count the region's evidence; park it once its pages keep adding new URLs
-        of their own region while saying nothing new.
-
-        A page counts as news for its region when it is novel, or when it links new
-        pages of other regions in scope: a list page whose items are new (a
-        pagination that names new articles, however alike the list pages look) is a
-        hub, not a trap. A page that only adds URLs of its own region while saying
-        nothing new (the next month, another facet order, another random farm path)
-        is growth."""
-        region = self._region(norm)
-        if region in self._parked:
-            return None
-        counts = self._regions.setdefault(region, _Region())
-        if counts_as_news:
-            counts.novel += 1
-            counts.novel_names |= _names(norm)
-            return None
-        if not grows:
-            return None
-        counts.growth += 1
-        counts.growth_names |= _names(norm)
-        if counts.growth >= self.config.growth_limit and counts.growth > counts.novel:
-            detail = (
-                f"{counts.growth} pages of {region} added new URLs of it and nothing new "
-                f"({counts.novel} novel): region parked"
-            )
-            self._parked[region] = detail
-            facets = counts.growth_names - counts.novel_names
-            if facets:
-                # The same filters on a sibling list grow the same way: they are
-                # held at once there (never a name a novel page of the region had).
-                self._facets.setdefault(_facet_scope(norm), set()).update(facets)
-                detail += f"; parameters {', '.join(sorted(facets))} held under it"
-            return detail
-        return None
-
     # -- state ------------------------------------------------------------------------
 
     @property
     def parked_regions(self) -> dict[str, str]:
-        return dict(self._parked)
+        return self.regions.parked
 
     @property
     def broken_families(self) -> dict[str, str]:
-        return dict(self._broken)
+        return self.regions.broken
 
     def snapshot(self) -> dict[str, Any]:
         """Everything the triage learned, as JSON, so that a resumed crawl spends no
@@ -720,21 +536,12 @@ class Triage:
             "guard": self.guard.snapshot(),
             "rules": self.rules.snapshot(),
             "streak": sorted(self._streak.items()),
-            "regions": [
-                [r, c.novel, c.growth, sorted(c.novel_names), sorted(c.growth_names)]
-                for r, c in self._regions.items()
-            ],
-            "parked": sorted(self._parked.items()),
-            "facets": [[scope, sorted(names)] for scope, names in self._facets.items()],
-            "failures": sorted(self._failures.items()),
-            "broken": sorted(self._broken.items()),
+            "regions": self.regions.snapshot(),
             "echoes": sorted(self._echoes.items()),
             "simhashes": sorted(self._simhashes.items()),
             "recent": [[t, list(values)] for t, values in self._recent.items()],
             "fetched": sorted(self._fetched.items()),
-            "forms": [[*form, n] for form, n in self._forms.items()],
-            "link_forms": [[url, sorted(forms)] for url, forms in self._link_forms.items()],
-            "children": [[ref, *counts] for ref, counts in self._children.items()],
+            "copies": self.copies.snapshot(),
             "linked_hosts": [[o, sorted(hosts)] for o, hosts in self._linked_hosts.items()],
             "vocabulary": [[scope, sorted(words)] for scope, words in self._vocabulary.items()],
             "farms": sorted(self._farms),
@@ -752,21 +559,7 @@ class Triage:
             fresh.rules.restore(data["rules"])
             pairs = _pairs_of
             fresh._streak = {k: typed(v, int, "streak") for k, v in pairs(data, "streak", str)}
-            for region, novel, growth, novel_names, growth_names in listed(
-                data["regions"], "regions", list
-            ):
-                fresh._regions[typed(region, str, "region")] = _Region(
-                    typed(novel, int, "count"),
-                    typed(growth, int, "count"),
-                    set(listed(novel_names, "name", str)),
-                    set(listed(growth_names, "name", str)),
-                )
-            fresh._parked = {k: typed(v, str, "detail") for k, v in pairs(data, "parked", str)}
-            fresh._facets = {k: set(listed(v, "name", str)) for k, v in pairs(data, "facets", str)}
-            fresh._failures = Counter(
-                {k: typed(v, int, "count") for k, v in pairs(data, "failures", str)}
-            )
-            fresh._broken = {k: typed(v, str, "detail") for k, v in pairs(data, "broken", str)}
+            fresh.regions.restore(data["regions"])
             fresh._echoes = {k: typed(v, str, "url") for k, v in pairs(data, "echoes", int)}
             fresh._simhashes = {k: typed(v, int, "hash") for k, v in pairs(data, "simhashes", str)}
             window = self.config.template_window
@@ -775,21 +568,7 @@ class Triage:
                 for k, v in pairs(data, "recent", str)
             }
             fresh._fetched = {k: listed(v, "url", str) for k, v in pairs(data, "fetched", str)}
-            for origin, own, target, n in listed(data["forms"], "forms", list):
-                form = (
-                    typed(origin, str, "form"),
-                    typed(own, str, "form"),
-                    typed(target, str, "form"),
-                )
-                fresh._forms[form] = typed(n, int, "count")
-            fresh._link_forms = {
-                k: frozenset(listed(v, "form", str)) for k, v in pairs(data, "link_forms", str)
-            }
-            for ref, copies, novel in listed(data["children"], "children", list):
-                fresh._children[typed(ref, str, "url")] = [
-                    typed(copies, int, "count"),
-                    typed(novel, int, "count"),
-                ]
+            fresh.copies.restore(data["copies"])
             fresh._linked_hosts = {
                 k: set(listed(v, "host", str)) for k, v in pairs(data, "linked_hosts", str)
             }

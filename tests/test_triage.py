@@ -336,7 +336,7 @@ def test_what_was_learned_survives_a_snapshot_through_json() -> None:
     assert again.key(url) == crawl.triage.key(url) == f"{SITE}/about"
     assert again.recheck(f"{SITE}/Qq55rr66tt/about", "", None) is Reason.DUPLICATE_URL
     assert json.loads(json.dumps(again.snapshot())) == data
-    data["regions"] = [["r", "not a count", 0, [], []]]
+    data["streak"] = [["http://site.test/x", "not a count"]]
     with pytest.raises(SnapshotError, match="triage"):
         again.restore(data)
     assert again.parked_regions == crawl.triage.parked_regions
