@@ -475,6 +475,13 @@ class AsyncRobotsChecker(_Base):
         self._inflight: dict[Origin, asyncio.Future[OriginState]] = {}
         self._slots: asyncio.Semaphore | None = None
 
+    def known(self, url: str) -> Verdict | None:
+        """The verdict for ``url`` when it needs no fetch (its origin's answer is
+        cached and fresh, or the URL is invalid), else None: a caller checking
+        many URLs need not start a task for each one."""
+        event = self.engine.check(url, self.product_token, self.clock())
+        return event if isinstance(event, Verdict) else None
+
     async def check(self, url: str) -> Verdict:
         """The verdict for ``url``, fetching its robots.txt first if needed."""
         token = self.product_token
