@@ -1,4 +1,9 @@
-"""``robotkit check-url``: may this robot fetch these URLs, and why (DESIGN.md)."""
+"""``robotkit check-url``: may this robot fetch these URLs, and why.
+
+Verdicts stream: the input is read line by line and each verdict printed as soon
+as all before it are, so a million URLs cost no more memory than a dozen; the
+exit status is tallied as they pass.
+"""
 
 from __future__ import annotations
 

@@ -4,8 +4,10 @@ It performs the GETs the engine asks for, one hop at a time (so the engine sees
 every redirect), with the robot's identifying headers, a body cut at 500 KiB, and
 a total deadline per fetch that a drip-feeding server cannot stretch. Concurrent
 checks on one origin share one fetch; fetches for different origins run in
-parallel, up to ``max_parallel`` at once. The sync and async faces differ only in
-how they wait.
+parallel, up to ``max_parallel`` at once. Inside a polite transport, each redirect
+hop is judged by the transport's address rule for page redirects, and a hop it
+refuses is an answer like any other, cached. The sync and async faces differ only
+in how they wait.
 """
 
 from __future__ import annotations
@@ -124,7 +126,7 @@ class _Hops:
         self.chain = _Chain()
 
     @staticmethod
-    def policy_of(client: object, transport: object) -> Any:
+    def core_of(client: object, transport: object) -> Any:
         """The polite transport's decision core behind the checker's transport
         (or its client's), when it is one, or the robots transport of one, that
         allows private targets."""
@@ -291,7 +293,7 @@ class RobotsChecker(_Base):
                 given = getattr(client, "_transport", None)  # httpx has no public hook
                 if isinstance(given, httpx.BaseTransport):
                     _guard_connections(given)
-        self._hops = _Hops.policy_of(client, transport)
+        self._address_core = _Hops.core_of(client, transport)
         self._lock = threading.Lock()
         self._inflight: dict[Origin, Future[OriginState]] = {}
         self._slots = threading.BoundedSemaphore(options.max_parallel)
@@ -329,7 +331,7 @@ class RobotsChecker(_Base):
 
     def _fetch(self, event: FetchNeeded) -> OriginState:
         deadline = _Deadline(self.options.deadline)
-        hops = None if self._hops is None else _Hops(self._hops)
+        hops = None if self._address_core is None else _Hops(self._address_core)
         while True:
             refused = None if hops is None else hops.refusal(event, _resolve(*hops.target(event)))
             if refused is None:
@@ -471,7 +473,7 @@ class AsyncRobotsChecker(_Base):
         self._client = client
         if client is None and _fixed is None:
             self._client = httpx.AsyncClient(transport=transport)
-        self._hops = _Hops.policy_of(client, transport)
+        self._address_core = _Hops.core_of(client, transport)
         self._inflight: dict[Origin, asyncio.Future[OriginState]] = {}
         self._slots: asyncio.Semaphore | None = None
 
@@ -510,7 +512,7 @@ class AsyncRobotsChecker(_Base):
             self._slots = asyncio.Semaphore(self.options.max_parallel)
         async with self._slots:
             deadline = _Deadline(self.options.deadline)
-            hops = None if self._hops is None else _Hops(self._hops)
+            hops = None if self._address_core is None else _Hops(self._address_core)
             while True:
                 refused = None
                 if hops is not None:
