@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import subprocess
 import sys
 import time
@@ -529,3 +530,12 @@ def test_table_rows_never_wrap_and_cut_long_urls_only_on_a_terminal(
     cut = plain[1].split()[0]
     assert cut.startswith("http://a.test/private/x") and cut.endswith("x/end") and "…" in cut
     assert "\x1b[31mdisallow\x1b[0m" in rows[1]
+    # A narrow terminal cuts the row's end; an escape sequence in a URL (an
+    # invalid one: exit 2) is shown, not obeyed.
+    narrow = Terminal()
+    monkeypatch.setattr(sys, "stdout", narrow)
+    monkeypatch.setenv("COLUMNS", "50")
+    assert main(["check-url", "http://a.test/\x1b[2Jx", *argv[1:]]) == 2
+    rows = [re.sub("\x1b\\[\\d+m", "", row) for row in narrow.getvalue().splitlines()]
+    assert all(len(row) <= 50 and "\x1b[2J" not in row for row in rows)
+    assert rows[1].startswith("http://a.test/\ufffd[2Jx")

@@ -11,6 +11,7 @@ import argparse
 import asyncio
 import itertools
 import json
+import re
 import shutil
 import sys
 from collections import deque
@@ -303,18 +304,30 @@ _PIPE_URL_WIDTH = 60
 _STYLES = {Decision.ALLOW: "\x1b[32m", Decision.DISALLOW: "\x1b[31m", Decision.DEFER: "\x1b[33m"}
 
 
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+
+
+def _shown(text: str) -> str:
+    """``text`` safe on a terminal: a control character (an escape sequence in a
+    URL from the input) becomes U+FFFD."""
+    return _CONTROL.sub("\ufffd", text)
+
+
 class _Table:
     """The table, one line per verdict as it comes. Columns have fixed widths, so
     no row waits for the widest value, and no row ever wraps. On a terminal a
     long URL loses its middle and the last column its end, to fit the width
-    (decisions in colour); on a pipe every value is printed in full."""
+    (decisions in colour, control characters shown as U+FFFD, and a terminal too
+    narrow for the columns cuts the row's end); on a pipe every value is printed
+    in full."""
 
     def __init__(self, out: TextIO) -> None:
         self.out = out
         self.terminal = out.isatty()
         fixed = sum(_WIDTHS) + 2 * (len(_WIDTHS) + 1)
+        self.width: int | None = None
         if self.terminal:
-            width = shutil.get_terminal_size().columns
+            self.width = width = shutil.get_terminal_size().columns
             self.url_width = max(20, (width - fixed) * 3 // 5)
             self.last_width: int | None = max(10, width - fixed - self.url_width)
         else:
@@ -325,14 +338,18 @@ class _Table:
 
     def line(self, url: str, decision: str, reason: str, robots: str, wait: str, last: str) -> str:
         if self.terminal:
-            url = _middle_cut(url, self.url_width)
+            url = _middle_cut(_shown(url), self.url_width)
+            last = _shown(last)
             if self.last_width is not None and len(last) > self.last_width:
                 last = last[: self.last_width - 1] + "…"
         middle = (
             value.ljust(width)
             for value, width in zip((decision, reason, robots, wait), _WIDTHS, strict=True)
         )
-        return "  ".join((url.ljust(self.url_width), *middle, last)).rstrip()
+        text = "  ".join((url.ljust(self.url_width), *middle, last)).rstrip()
+        if self.width is not None and len(text) > self.width:
+            text = text[: self.width - 1] + "…"
+        return text
 
     def row(self, verdict: Verdict, now: float) -> None:
         status = "" if verdict.robots_status is None else str(verdict.robots_status)
@@ -351,8 +368,8 @@ class _Table:
             wait_text,
             _rule_text(verdict).replace("\n", " "),
         )
-        if self.terminal:  # colour the decision; the padding stays outside it
-            start = len(_middle_cut(verdict.url, self.url_width).ljust(self.url_width)) + 2
+        start = self.url_width + 2  # where the decision begins
+        if self.terminal and len(text) >= start + len(decision):  # colour it
             style = _STYLES[verdict.decision]
             text = f"{text[:start]}{style}{decision}\x1b[0m{text[start + len(decision) :]}"
         self.out.write(text + "\n")
