@@ -162,11 +162,18 @@ class _Hops:
         return None
 
 
+def _literal_address(host: str) -> list[str] | None:
+    """``host`` as the one address it spells, or None when it is a name."""
+    from robotkit.http.transport import _literal  # transport imports us
+
+    return _literal(host)
+
+
 def _resolve(host: str, port: int) -> list[str] | None:
     """The addresses of ``host``, as the transport's system resolver gives them."""
-    from robotkit.http.transport import _literal, system_resolver  # transport imports us
+    from robotkit.http.transport import system_resolver  # transport imports us
 
-    literal = _literal(host)
+    literal = _literal_address(host)
     if literal is not None:
         return literal
     try:
@@ -516,7 +523,10 @@ class AsyncRobotsChecker(_Base):
             while True:
                 refused = None
                 if hops is not None:
-                    addresses = await asyncio.to_thread(_resolve, *hops.target(event))
+                    host, port = hops.target(event)
+                    addresses = _literal_address(host)
+                    if addresses is None:  # a name: the system resolver blocks
+                        addresses = await asyncio.to_thread(_resolve, host, port)
                     refused = hops.refusal(event, addresses)
                 if refused is None:
                     try:
