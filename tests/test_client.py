@@ -40,6 +40,7 @@ from robotkit.identity import Identity
 from robotkit.outcome import NetworkErrorKind, Outcome
 from robotkit.pacing import PacingPolicy
 from robotkit.reasons import Reason
+from robotkit.robots.status import RobotsOutcome
 
 BOT = Identity.build("ExampleBot", "1.0", "https://example.org/bot", from_="bot@example.org")
 ALLOW_ALL = "User-agent: *\nDisallow:\n"
@@ -517,16 +518,58 @@ def test_validator_store_is_bounded_and_forgets_gone_urls() -> None:
 def test_robots_txt_redirect_to_loopback_refused(
     httpserver: HTTPServer, httpserver2: HTTPServer
 ) -> None:
-    """The robots.txt fetch follows redirects itself; they are screened too."""
+    """The robots.txt fetch follows redirects itself; they are screened too. A
+    refused hop counts as a missing file (allow all, like a redirect loop) and
+    is cached: five pages of the public origin cost one robots.txt request, and
+    each page says what happened to robots.txt, not that its own address is
+    private (issue 9, row 9)."""
     httpserver2.expect_request("/robots.txt").respond_with_data(
         "", status=301, headers={"Location": httpserver.url_for("/robots.txt")}
     )
-    httpserver.expect_request("/robots.txt").respond_with_data(ALLOW_ALL)
+    httpserver2.expect_request("/page").respond_with_data("public page")
+    httpserver.expect_request("/robots.txt").respond_with_data("User-agent: *\nDisallow: /\n")
     public = AddressPolicy(public_addresses=frozenset({"127.0.0.2"}))
-    with client(addresses=public) as http, pytest.raises(AddressRefused):
-        http.fetch(httpserver2.url_for("/page"))
+    with client(addresses=public) as http:
+        for _ in range(5):
+            verdict = facts(http.fetch(httpserver2.url_for("/page"))).verdict
+            assert verdict is not None
+            assert verdict.reason is Reason.ALLOWED
+            assert verdict.outcome is RobotsOutcome.ALLOW_ALL
+            assert verdict.robots_status == 301
+            assert "not followed" in verdict.detail and "127.0.0.1" in verdict.detail
+            assert [hop.url for hop in verdict.redirects] == [httpserver2.url_for("/robots.txt")]
     assert paths(httpserver) == []
-    assert paths(httpserver2) == ["/robots.txt"]
+    assert paths(httpserver2) == ["/robots.txt"] + ["/page"] * 5
+
+
+def test_robots_txt_redirect_from_public_to_private_refused_even_when_allowed(
+    make_server: Callable[[str], HTTPServer],
+) -> None:
+    """With ``allow_private``, a page redirect from a public address to a private
+    one is still refused; a robots.txt redirect obeys the same rule (issue 9, row
+    6). 127.0.0.2 counts as public and redirects its robots.txt to the canary on
+    127.0.0.3, which must see no request at all. A private origin's own
+    robots.txt may still redirect to another private one."""
+    public, canary, private = (make_server(f"127.0.0.{n}") for n in (2, 3, 4))
+    public.expect_request("/robots.txt").respond_with_data(
+        "", status=302, headers={"Location": canary.url_for("/robots.txt")}
+    )
+    public.expect_request("/page").respond_with_data("public page")
+    private.expect_request("/robots.txt").respond_with_data(
+        "", status=302, headers={"Location": canary.url_for("/robots.txt")}
+    )
+    private.expect_request("/page").respond_with_data("private page")
+    canary.expect_request("/robots.txt").respond_with_data("User-agent: *\nDisallow: /page\n")
+    policy = AddressPolicy(allow_private=True, public_addresses=frozenset({"127.0.0.2"}))
+    with client(addresses=policy) as http:
+        verdict = facts(http.fetch(public.url_for("/page"))).verdict
+        assert verdict is not None and verdict.outcome is RobotsOutcome.ALLOW_ALL
+        assert "redirect from a public address" in verdict.detail
+        with pytest.raises(Disallowed):  # private to private: followed, obeyed
+            http.fetch(private.url_for("/page"))
+    assert paths(public) == ["/robots.txt", "/page"]
+    assert paths(canary) == ["/robots.txt"]  # from the private origin only
+    assert paths(private) == ["/robots.txt"]
 
 
 def test_thin_client_has_the_trap_guard_on_by_default(httpserver: HTTPServer) -> None:

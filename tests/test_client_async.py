@@ -286,3 +286,33 @@ def test_async_connection_to_an_address_other_than_the_screened_one_is_refused(
 
     asyncio.run(main())
     assert httpserver.log == []
+
+
+def test_async_robots_txt_redirect_from_public_to_private_refused_and_cached(
+    make_server: Callable[[str], HTTPServer],
+) -> None:
+    """The async face of issue 9, rows 6 and 9: with ``allow_private``, a public
+    robots.txt redirecting to a private address is not followed (the canary sees
+    nothing); the origin counts as having no file (allow all), and its three
+    pages cost one robots.txt request."""
+    public, canary = make_server("127.0.0.2"), make_server("127.0.0.3")
+    public.expect_request("/robots.txt").respond_with_data(
+        "", status=307, headers={"Location": canary.url_for("/robots.txt")}
+    )
+    public.expect_request("/page").respond_with_data("public page")
+    canary.expect_request("/robots.txt").respond_with_data("User-agent: *\nDisallow: /\n")
+    policy = AddressPolicy(allow_private=True, public_addresses=frozenset({"127.0.0.2"}))
+
+    async def main() -> list[str]:
+        async with client(addresses=policy) as http:
+            details = []
+            for _ in range(3):
+                verdict = facts(await http.fetch(public.url_for("/page"))).verdict
+                assert verdict is not None and verdict.reason is Reason.ALLOWED
+                details.append(verdict.detail)
+            return details
+
+    details = asyncio.run(main())
+    assert all("redirect from a public address" in detail for detail in details)
+    assert [r.path for r, _ in canary.log] == []
+    assert [r.path for r, _ in public.log] == ["/robots.txt", "/page", "/page", "/page"]

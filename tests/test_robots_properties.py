@@ -12,19 +12,19 @@ import re
 import time
 from collections.abc import Callable
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from protego import Protego
 
-from robotkit.robots.rules import (
+from robotkit.robots.patterns import (
     _PATH_KEEP,
-    RobotsRules,
-    RuleMatch,
     _normalize,
     canonical_path,
     canonical_pattern,
     pattern_matches,
 )
+from robotkit.robots.rules import RobotsRules, RuleMatch
 
 # --- total: any input gets an answer ---------------------------------------------
 
@@ -155,7 +155,7 @@ def test_verdicts_equal_protego_and_name_a_matching_line(
                 assert line_matches(got.rule.text, url), (text, url, got)
             else:
                 assert got.allowed
-            # Where protego cannot answer, our own index decides: it must agree.
+            # The group's own one-pass decision on a normalized path, too.
             fallback = True if group is None else group.decide(canonical_path(path)).allowed
             assert fallback is expected, (text, path, token)
 
@@ -240,6 +240,52 @@ def test_wildcard_matching_searches_each_part_once() -> None:
             CountingStr.finds = 0
             pattern_matches(pattern, CountingStr(path))
             assert CountingStr.finds <= parts + 1
+
+
+HOSTILE_WILDCARDS = 26_000
+
+
+def hostile_wildcard_file() -> str:
+    """Issue 9, row 5: 26,000 lines ``Disallow: *a<i>*b`` (509 KB, under the
+    500 KiB cut), every one a wildcard rule that may match anywhere in a path."""
+    return "User-agent: *\n" + "".join(f"Disallow: *a{i}*b\n" for i in range(HOSTILE_WILDCARDS))
+
+
+def test_many_wildcard_rules_are_not_all_tried_on_a_long_path() -> None:
+    """A decision on a 2 KB path searches it for a handful of rules, not for all
+    26,000 (the old code searched every one of them, twice counting protego's
+    own scan), and still names the longest matching line."""
+    rules = RobotsRules.parse(hostile_wildcard_file())
+    group = rules._group("ExampleBot")
+    assert group is not None
+    for i in (0, 7, 123, 25_999):
+        piece = f"a{i}"
+        path = "/" + piece * (2000 // len(piece)) + "b"
+        CountingStr.finds = 0
+        got = group.decide(CountingStr(path))
+        assert CountingStr.finds <= 40, (i, CountingStr.finds)
+        assert not got.allowed and got.rule is not None
+        assert got.rule.text == f"Disallow: *{piece}*b"
+        assert got.rule.line == i + 2
+        CountingStr.finds = 0
+        assert group.decide(CountingStr("/" + "a" * 2000)).allowed  # no "b": no rule
+        assert CountingStr.finds <= 40
+
+
+@pytest.mark.timeout(30)
+def test_decisions_on_a_file_of_many_wildcards_stay_cheap() -> None:
+    """The whole decision, through the public API, on 300 distinct 2 KB URLs. The
+    old code spent 0.3-0.5 s on each (protego's scan, then ours): 90 s or more.
+    The timeout is generous; the timing itself is in benchmarks/bench_robots.py."""
+    rules = RobotsRules.parse(hostile_wildcard_file())
+    protego = Protego.parse(hostile_wildcard_file())
+    for i in range(0, HOSTILE_WILDCARDS, HOSTILE_WILDCARDS // 300):
+        piece = f"a{i}"
+        url = "https://example.org/" + piece * (2000 // len(piece)) + "b"
+        got = rules.match(url, "ExampleBot")
+        assert got.rule is not None and got.rule.line == i + 2
+    for url in ("https://example.org/a0xb", "https://example.org/xa0", "https://example.org/"):
+        assert rules.match(url, "ExampleBot").allowed is protego.can_fetch(url, "ExampleBot")
 
 
 def cpu_time(work: Callable[[], object], runs: int = 3) -> float:

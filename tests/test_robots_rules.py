@@ -14,7 +14,7 @@ from robotkit.robots import (
     RuleRef,
     decode_body,
 )
-from robotkit.robots.rules import canonical_path, canonical_pattern, pattern_matches
+from robotkit.robots.patterns import canonical_path, canonical_pattern, pattern_matches
 
 EXAMPLE = b"""# example.org robots.txt
 User-agent: *

@@ -196,6 +196,24 @@ def test_redirect_to_unusable_url_counts_as_404() -> None:
     assert state.outcome is RobotsOutcome.ALLOW_ALL and "unusable" in state.detail
 
 
+def test_refused_redirect_hop_counts_as_404_and_is_cached() -> None:
+    """A hop the shell will not send (its address policy) is a redirect that
+    cannot be followed: allow all, as for a loop, cached for the origin's next
+    pages. Only a hop can be refused: the first request is the page's origin."""
+    engine = RobotsEngine()
+    event = fetch(engine, "http://a.test/x")
+    with pytest.raises(ValueError):
+        engine.refuse(event, "no", NOW)
+    hop = answer(engine, event, RobotsResponse.http(302, {"Location": "http://10.0.0.1/r"}))
+    assert isinstance(hop, FetchNeeded)
+    state = engine.refuse(hop, "redirect from a public address to 10.0.0.1", NOW)
+    assert state.outcome is RobotsOutcome.ALLOW_ALL and state.status == 302
+    assert "http://10.0.0.1/r" in state.detail and "10.0.0.1" in state.detail
+    result = engine.check("http://a.test/y", TOKEN, NOW + 1)
+    assert isinstance(result, Verdict) and result.reason is Reason.ALLOWED
+    assert result.outcome is RobotsOutcome.ALLOW_ALL and result.detail == state.detail
+
+
 def test_failure_defers_with_backoff_and_streak() -> None:
     engine = RobotsEngine(min_ttl=0)
     event = fetch(engine, "http://a.test/x")

@@ -1,19 +1,27 @@
-"""``robotkit check-url``: may this robot fetch these URLs, and why (DESIGN.md)."""
+"""``robotkit check-url``: may this robot fetch these URLs, and why.
+
+Verdicts stream: the input is read line by line and each verdict printed as soon
+as all before it are, so a million URLs cost no more memory than a dozen; the
+exit status is tallied as they pass.
+"""
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import itertools
 import json
+import re
+import shutil
 import sys
-from collections.abc import Callable, Sequence
-from typing import Any
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import Any, TextIO
 
 from rich.console import Console
-from rich.progress import Progress
-from rich.table import Table
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from robotkit.cli import EXIT_USAGE, console, error
+from robotkit.cli import EXIT_USAGE, error
 from robotkit.clock import system_clock
 from robotkit.guard import Blacklist, BlacklistSyntaxError, Guard
 from robotkit.http.robots import DEFAULT_DEADLINE, AsyncRobotsChecker, RobotsOptions
@@ -28,6 +36,10 @@ EXIT_DISALLOWED = 1
 EXIT_DEFERRED = 3
 PROGRESS_THRESHOLD = 20
 """Batches larger than this show a progress bar (on a terminal's stderr)."""
+WINDOW = 2048
+"""Verdicts waiting at most to be printed (those of URLs whose robots.txt is being
+fetched, and every one after the first of them): memory stays bounded however
+long the input is, while fetches for up to this many URLs' origins overlap."""
 
 INVALID_REASONS = (Reason.INVALID_URL, Reason.UNSUPPORTED_SCHEME)
 
@@ -129,40 +141,146 @@ def guard_verdict(guard: Guard, url: str) -> Verdict | None:
     )
 
 
-def _read_input(source: str) -> list[str]:
-    """URLs one per line, whitespace stripped, blank lines skipped. Raises
-    OSError for an unreadable file."""
-    if source == "-":
-        raw = getattr(sys.stdin, "buffer", None)  # bytes, so bad UTF-8 cannot raise
-        text = sys.stdin.read() if raw is None else raw.read().decode("utf-8", "replace")
-    else:
-        with open(source, "rb") as handle:
-            text = handle.read().decode("utf-8", errors="replace")
-    return [line.strip() for line in text.splitlines() if line.strip()]
+class _Input:
+    """The URLs to check, in order: the arguments, then ``--input`` read line by
+    line (never held whole). Whitespace is stripped and blank lines skipped; bad
+    UTF-8 is decoded leniently. A file that cannot be read is bad input, said
+    after the verdicts of the URLs that could be read (:attr:`unreadable`)."""
+
+    def __init__(self, urls: Sequence[str], source: str | None) -> None:
+        self.urls = urls
+        self.source = source
+        self.unreadable = ""
+
+    def __iter__(self) -> Iterator[str]:
+        yield from self.urls
+        if self.source is None:
+            return
+        try:
+            if self.source == "-":
+                raw = getattr(sys.stdin, "buffer", None)  # bytes: bad UTF-8 cannot raise
+                yield from _lines(sys.stdin if raw is None else raw)
+            else:
+                with open(self.source, "rb") as handle:
+                    yield from _lines(handle)
+        except OSError as problem:
+            self.unreadable = f"cannot read --input {self.source}: {problem.strerror or problem}"
 
 
-async def _check_all(
-    urls: Sequence[str], checker: AsyncRobotsChecker, guard: Guard, progress: Callable[[], None]
-) -> list[Verdict]:
-    async def one(url: str) -> Verdict:
-        verdict = guard_verdict(guard, url)
-        if verdict is None:
-            verdict = await checker.check(url)
-        progress()
-        return verdict
+def _lines(stream: Iterable[bytes | str]) -> Iterator[str]:
+    for raw in stream:
+        text = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else raw
+        for line in text.splitlines():  # other line breaks than LF, as before
+            stripped = line.strip()
+            if stripped:
+                yield stripped
+
+
+class _Tally:
+    """What the exit status and the closing error line need: counts, not verdicts."""
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.disallowed = False
+        self.deferred = False
+        self.invalid = 0
+        self.first_invalid: Verdict | None = None
+
+    def add(self, verdict: Verdict) -> None:
+        self.count += 1
+        if verdict.reason in INVALID_REASONS:
+            self.invalid += 1
+            if self.first_invalid is None:
+                self.first_invalid = verdict
+        if verdict.decision is Decision.DISALLOW:
+            self.disallowed = True
+        elif verdict.decision is Decision.DEFER:
+            self.deferred = True
+
+    def exit_code(self) -> int:
+        """DESIGN.md: 2 any invalid input, else 1 any disallowed, else 3 any
+        deferred, else 0."""
+        if self.invalid:
+            return EXIT_USAGE
+        if self.disallowed:
+            return EXIT_DISALLOWED
+        if self.deferred:
+            return EXIT_DEFERRED
+        return 0
+
+
+async def _stream(
+    urls: Iterable[str],
+    checker: AsyncRobotsChecker,
+    guard: Guard,
+    emit: Callable[[Verdict], None],
+) -> None:
+    """Check ``urls`` and hand each verdict to ``emit`` in input order, as soon as
+    every verdict before it has been handed on. At most :data:`WINDOW` verdicts
+    wait at once, so memory does not grow with the input; within the window,
+    the robots.txt fetches of different origins run concurrently (one per
+    origin), while URLs of an origin already known are answered at once."""
+    pending: deque[Verdict | asyncio.Task[Verdict]] = deque()
+
+    def flush() -> None:
+        while pending:
+            head = pending[0]
+            if isinstance(head, asyncio.Task):
+                if not head.done():
+                    return
+                head = head.result()
+            pending.popleft()
+            emit(head)
 
     try:
-        return list(await asyncio.gather(*(one(url) for url in urls)))
+        for url in urls:
+            verdict = guard_verdict(guard, url) or checker.known(url)
+            if verdict is None:
+                pending.append(asyncio.ensure_future(checker.check(url)))
+                await asyncio.sleep(0)  # let its fetch start now
+            else:
+                pending.append(verdict)
+            flush()
+            while len(pending) >= WINDOW:
+                head = pending[0]
+                assert isinstance(head, asyncio.Task)  # else flush() had taken it
+                await asyncio.wait([head])
+                flush()
+        while pending:
+            head = pending[0]
+            if isinstance(head, asyncio.Task):
+                await asyncio.wait([head])
+            flush()
     finally:
+        for task in pending:
+            if isinstance(task, asyncio.Task):
+                task.cancel()
         await checker.aclose()
 
 
-def _check(urls: Sequence[str], checker: AsyncRobotsChecker, guard: Guard) -> list[Verdict]:
-    if len(urls) <= PROGRESS_THRESHOLD or not sys.stderr.isatty():
-        return asyncio.run(_check_all(urls, checker, guard, lambda: None))
-    with Progress(console=Console(stderr=True), transient=True) as bar:
-        task = bar.add_task("checking", total=len(urls))
-        return asyncio.run(_check_all(urls, checker, guard, lambda: bar.advance(task)))
+def _check(
+    urls: Iterator[str],
+    checker: AsyncRobotsChecker,
+    guard: Guard,
+    emit: Callable[[Verdict], None],
+) -> None:
+    """:func:`_stream`, with a progress bar on stderr when it is a terminal and
+    the batch is larger than :data:`PROGRESS_THRESHOLD` (the total is not known
+    ahead: the input is never read whole)."""
+    head = list(itertools.islice(urls, PROGRESS_THRESHOLD + 1))
+    everything = itertools.chain(head, urls)
+    if len(head) <= PROGRESS_THRESHOLD or not sys.stderr.isatty():
+        asyncio.run(_stream(everything, checker, guard, emit))
+        return
+    columns = (TextColumn("checking"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    with Progress(*columns, console=Console(stderr=True), transient=True) as bar:
+        task = bar.add_task("checking", total=None)
+
+        def emit_and_count(verdict: Verdict) -> None:
+            emit(verdict)
+            bar.advance(task)
+
+        asyncio.run(_stream(everything, checker, guard, emit_and_count))
 
 
 def _rule_text(verdict: Verdict) -> str:
@@ -171,17 +289,69 @@ def _rule_text(verdict: Verdict) -> str:
     return verdict.detail
 
 
-def _print_table(verdicts: Sequence[Verdict], now: float) -> None:
-    table = Table(show_edge=False)
-    # Codes are never cut (scripts and people grep them); URL and detail fold.
-    table.add_column("URL", overflow="fold", ratio=3)
-    table.add_column("decision", no_wrap=True)
-    table.add_column("reason", no_wrap=True)
-    table.add_column("robots.txt", no_wrap=True)
-    table.add_column("rule / detail", overflow="fold", ratio=2)
-    table.add_column("wait", justify="right", no_wrap=True)
-    styles = {Decision.ALLOW: "green", Decision.DISALLOW: "red", Decision.DEFER: "yellow"}
-    for verdict in verdicts:
+def _middle_cut(text: str, width: int) -> str:
+    """``text`` in ``width`` characters, its middle replaced by an ellipsis."""
+    if len(text) <= width:
+        return text
+    head = (width - 1) // 2
+    return text[:head] + "…" + text[len(text) - (width - 1 - head) :]
+
+
+_WIDTHS = (8, max(len(r.value) for r in Reason), 14, 12)
+"""Widths of the columns between the URL and the rule: decision, reason,
+robots.txt (status and outcome), wait."""
+_PIPE_URL_WIDTH = 60
+_STYLES = {Decision.ALLOW: "\x1b[32m", Decision.DISALLOW: "\x1b[31m", Decision.DEFER: "\x1b[33m"}
+
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+
+
+def _shown(text: str) -> str:
+    """``text`` safe on a terminal: a control character (an escape sequence in a
+    URL from the input) becomes U+FFFD."""
+    return _CONTROL.sub("\ufffd", text)
+
+
+class _Table:
+    """The table, one line per verdict as it comes. Columns have fixed widths, so
+    no row waits for the widest value, and no row ever wraps. On a terminal a
+    long URL loses its middle and the last column its end, to fit the width
+    (decisions in colour, control characters shown as U+FFFD, and a terminal too
+    narrow for the columns cuts the row's end); on a pipe every value is printed
+    in full."""
+
+    def __init__(self, out: TextIO) -> None:
+        self.out = out
+        self.terminal = out.isatty()
+        fixed = sum(_WIDTHS) + 2 * (len(_WIDTHS) + 1)
+        self.width: int | None = None
+        if self.terminal:
+            self.width = width = shutil.get_terminal_size().columns
+            self.url_width = max(20, (width - fixed) * 3 // 5)
+            self.last_width: int | None = max(10, width - fixed - self.url_width)
+        else:
+            self.url_width, self.last_width = _PIPE_URL_WIDTH, None
+        self.out.write(
+            self.line("URL", "decision", "reason", "robots.txt", "wait", "rule / detail") + "\n"
+        )
+
+    def line(self, url: str, decision: str, reason: str, robots: str, wait: str, last: str) -> str:
+        if self.terminal:
+            url = _middle_cut(_shown(url), self.url_width)
+            last = _shown(last)
+            if self.last_width is not None and len(last) > self.last_width:
+                last = last[: self.last_width - 1] + "…"
+        middle = (
+            value.ljust(width)
+            for value, width in zip((decision, reason, robots, wait), _WIDTHS, strict=True)
+        )
+        text = "  ".join((url.ljust(self.url_width), *middle, last)).rstrip()
+        if self.width is not None and len(text) > self.width:
+            text = text[: self.width - 1] + "…"
+        return text
+
+    def row(self, verdict: Verdict, now: float) -> None:
         status = "" if verdict.robots_status is None else str(verdict.robots_status)
         outcome = "" if verdict.outcome is None else verdict.outcome.value
         wait = verdict.retry_after(now)
@@ -189,28 +359,20 @@ def _print_table(verdicts: Sequence[Verdict], now: float) -> None:
             wait_text = f"delay {verdict.crawl_delay:g}s"
         else:
             wait_text = "" if wait is None else f"retry {wait:.0f}s"
-        table.add_row(
+        decision = verdict.decision.value
+        text = self.line(
             verdict.url,
-            f"[{styles[verdict.decision]}]{verdict.decision.value}[/]",
+            decision,
             verdict.reason.value,
             f"{status} {outcome}".strip(),
-            _rule_text(verdict),
             wait_text,
+            _rule_text(verdict).replace("\n", " "),
         )
-    console().print(table)
-
-
-def exit_code(verdicts: Sequence[Verdict]) -> int:
-    """DESIGN.md: 2 any invalid input, else 1 any disallowed, else 3 any
-    deferred, else 0."""
-    decisions = {verdict.decision for verdict in verdicts}
-    if any(verdict.reason in INVALID_REASONS for verdict in verdicts):
-        return EXIT_USAGE
-    if Decision.DISALLOW in decisions:
-        return EXIT_DISALLOWED
-    if Decision.DEFER in decisions:
-        return EXIT_DEFERRED
-    return 0
+        start = self.url_width + 2  # where the decision begins
+        if self.terminal and len(text) >= start + len(decision):  # colour it
+            style = _STYLES[verdict.decision]
+            text = f"{text[:start]}{style}{decision}\x1b[0m{text[start + len(decision) :]}"
+        self.out.write(text + "\n")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -220,15 +382,12 @@ def run(args: argparse.Namespace) -> int:
         error(str(problem))
         return EXIT_USAGE
     # Invalid UTF-8 in argv arrives as surrogates, which no stream can print.
-    urls = [url.encode("utf-8", "surrogateescape").decode("utf-8", "replace") for url in args.urls]
-    unreadable = ""  # an unreadable --input is bad input: reported after the verdicts
-    if args.input is not None:
-        try:
-            urls += _read_input(args.input)
-        except OSError as problem:
-            unreadable = f"cannot read --input {args.input}: {problem.strerror or problem}"
-    if not urls:
-        error(unreadable or "no URL given (as arguments or with --input)")
+    given = [url.encode("utf-8", "surrogateescape").decode("utf-8", "replace") for url in args.urls]
+    source = _Input(given, args.input)
+    urls = iter(source)
+    first = next(urls, None)
+    if first is None:
+        error(source.unreadable or "no URL given (as arguments or with --input)")
         return EXIT_USAGE
     try:
         blacklist = Blacklist.from_file(args.blacklist) if args.blacklist else None
@@ -250,21 +409,25 @@ def run(args: argparse.Namespace) -> int:
             profile=Profile(args.profile), min_ttl=args.robots_min_ttl, deadline=args.timeout
         )
         checker = AsyncRobotsChecker(identity, options=options)
-    verdicts = _check(urls, checker, guard)
-    now = system_clock()
-    if args.json:
-        for verdict in verdicts:
-            print(json.dumps(verdict.to_json(now)))
-    else:
-        _print_table(verdicts, now)
-    sys.stdout.flush()
-    invalid = [verdict for verdict in verdicts if verdict.reason in INVALID_REASONS]
-    if unreadable:
-        more = f" (and {len(invalid)} invalid URLs)" if invalid else ""
-        error(unreadable + more)
+    tally = _Tally()
+    out = sys.stdout
+    table = None if args.json else _Table(out)
+
+    def emit(verdict: Verdict) -> None:
+        tally.add(verdict)
+        if table is None:
+            out.write(json.dumps(verdict.to_json(system_clock())) + "\n")
+        else:
+            table.row(verdict, system_clock())
+
+    _check(itertools.chain((first,), urls), checker, guard, emit)
+    out.flush()
+    if source.unreadable:
+        more = f" (and {tally.invalid} invalid URLs)" if tally.invalid else ""
+        error(source.unreadable + more)
         return EXIT_USAGE
-    if invalid:
-        first = invalid[0]
-        more = f" (and {len(invalid) - 1} more)" if len(invalid) > 1 else ""
-        error(f"invalid URL {first.url!r}: {first.detail}{more}")
-    return exit_code(verdicts)
+    if tally.first_invalid is not None:
+        first_invalid = tally.first_invalid
+        more = f" (and {tally.invalid - 1} more)" if tally.invalid > 1 else ""
+        error(f"invalid URL {first_invalid.url!r}: {first_invalid.detail}{more}")
+    return tally.exit_code()

@@ -4,8 +4,10 @@ It performs the GETs the engine asks for, one hop at a time (so the engine sees
 every redirect), with the robot's identifying headers, a body cut at 500 KiB, and
 a total deadline per fetch that a drip-feeding server cannot stretch. Concurrent
 checks on one origin share one fetch; fetches for different origins run in
-parallel, up to ``max_parallel`` at once. The sync and async faces differ only in
-how they wait.
+parallel, up to ``max_parallel`` at once. Inside a polite transport, each redirect
+hop is judged by the transport's address rule for page redirects, and a hop it
+refuses is an answer like any other, cached. The sync and async faces differ only
+in how they wait.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import os
 import socket
 import threading
 import time
+from collections.abc import Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass
 from pathlib import Path
@@ -32,7 +35,7 @@ from robotkit.robots.freshness import DEFAULT_MIN_TTL
 from robotkit.robots.rules import MAX_ROBOTS_BYTES, RobotsRules
 from robotkit.robots.status import FetchFailure, Profile
 from robotkit.robots.verdict import Verdict
-from robotkit.urls import Origin
+from robotkit.urls import Origin, origin_of
 
 DEFAULT_DEADLINE = 10.0
 """Seconds one robots.txt fetch (all its redirects included) may take in total."""
@@ -104,6 +107,90 @@ def _read_file(path: str | os.PathLike[str]) -> OriginState:
     with source.open("rb") as handle:
         data = handle.read(READ_LIMIT)
     return file_state(RobotsRules.parse(data), source.resolve().as_uri())
+
+
+class _Hops:
+    """The address rule of page redirects, applied to the hops of one robots.txt
+    fetch: a chain that starts at a public address never turns to a non-public
+    one, even with ``allow_private`` (server-side request forgery through a
+    redirect). The polite transport screens every robots.txt request, but each
+    as a first request, since a hop we follow ourselves looks like one; so the
+    checker judges its own hops, with the transport's policy and its rule
+    (``judge_addresses``). Without ``allow_private`` the transport's own
+    screening already refuses every non-public target, hops included."""
+
+    def __init__(self, core: Any) -> None:
+        from robotkit.http.transport import _Chain  # transport imports us
+
+        self.core = core
+        self.chain = _Chain()
+
+    @staticmethod
+    def core_of(client: object, transport: object) -> Any:
+        """The polite transport's decision core behind the checker's transport
+        (or its client's), when it is one, or the robots transport of one, that
+        allows private targets."""
+        from robotkit.http import transport as polite  # transport imports us
+
+        if client is not None:
+            transport = getattr(client, "_transport", None)  # httpx has no public hook
+        core: Any = None
+        if isinstance(transport, (polite.PacedTransport, polite.AsyncPacedTransport)):
+            core = transport.slots.core
+        elif isinstance(transport, (polite.PoliteTransport, polite.AsyncPoliteTransport)):
+            core = transport.core
+        return core if core is not None and core.addresses.allow_private else None
+
+    @staticmethod
+    def target(event: FetchNeeded) -> tuple[str, int]:
+        """The host and port whose addresses :meth:`refusal` needs."""
+        origin = origin_of(event.url)
+        return origin.host, origin.port
+
+    def refusal(self, event: FetchNeeded, addresses: Sequence[str] | None) -> str | None:
+        """Why the hop to ``event.url`` must not be sent, or None. ``addresses``
+        are its host's; None when they could not be resolved (the fetch then
+        fails as any unreachable host does)."""
+        from robotkit.http.transport import AddressRefused  # transport imports us
+
+        if addresses is None:
+            return None
+        try:
+            self.core.judge_addresses(event.url, addresses, self.chain, bool(event.redirects))
+        except AddressRefused as refused:
+            return refused.detail
+        return None
+
+
+def _literal_address(host: str) -> list[str] | None:
+    """``host`` as the one address it spells, or None when it is a name."""
+    from robotkit.http.transport import _literal  # transport imports us
+
+    return _literal(host)
+
+
+def _resolve(host: str, port: int) -> list[str] | None:
+    """The addresses of ``host``, as the transport's system resolver gives them."""
+    from robotkit.http.transport import system_resolver  # transport imports us
+
+    literal = _literal_address(host)
+    if literal is not None:
+        return literal
+    try:
+        return system_resolver(host, port)
+    except (OSError, UnicodeError):
+        return None
+
+
+def _refused_hop(event: FetchNeeded, error: Exception) -> str | None:
+    """The detail of the transport's refusal of a redirect hop's address, or None
+    when ``error`` is something else or the refused request was the first (the
+    page's own origin: that refusal is the page's too)."""
+    from robotkit.http.transport import AddressRefused  # transport imports us
+
+    if isinstance(error, AddressRefused) and event.redirects:
+        return error.detail
+    return None
 
 
 @dataclass(frozen=True)
@@ -213,6 +300,7 @@ class RobotsChecker(_Base):
                 given = getattr(client, "_transport", None)  # httpx has no public hook
                 if isinstance(given, httpx.BaseTransport):
                     _guard_connections(given)
+        self._address_core = _Hops.core_of(client, transport)
         self._lock = threading.Lock()
         self._inflight: dict[Origin, Future[OriginState]] = {}
         self._slots = threading.BoundedSemaphore(options.max_parallel)
@@ -250,10 +338,22 @@ class RobotsChecker(_Base):
 
     def _fetch(self, event: FetchNeeded) -> OriginState:
         deadline = _Deadline(self.options.deadline)
+        hops = None if self._address_core is None else _Hops(self._address_core)
         while True:
-            response = self._get(event, deadline)
+            refused = None if hops is None else hops.refusal(event, _resolve(*hops.target(event)))
+            if refused is None:
+                try:
+                    response = self._get(event, deadline)
+                except Exception as error:
+                    refused = _refused_hop(event, error)
+                    if refused is None:
+                        raise
             with self._lock:
-                result = self.engine.receive(event, response, self.clock())
+                result: FetchNeeded | OriginState
+                if refused is not None:
+                    result = self.engine.refuse(event, refused, self.clock())
+                else:
+                    result = self.engine.receive(event, response, self.clock())
             if isinstance(result, OriginState):
                 return result
             event = result
@@ -380,8 +480,16 @@ class AsyncRobotsChecker(_Base):
         self._client = client
         if client is None and _fixed is None:
             self._client = httpx.AsyncClient(transport=transport)
+        self._address_core = _Hops.core_of(client, transport)
         self._inflight: dict[Origin, asyncio.Future[OriginState]] = {}
         self._slots: asyncio.Semaphore | None = None
+
+    def known(self, url: str) -> Verdict | None:
+        """The verdict for ``url`` when it needs no fetch (its origin's answer is
+        cached and fresh, or the URL is invalid), else None: a caller checking
+        many URLs need not start a task for each one."""
+        event = self.engine.check(url, self.product_token, self.clock())
+        return event if isinstance(event, Verdict) else None
 
     async def check(self, url: str) -> Verdict:
         """The verdict for ``url``, fetching its robots.txt first if needed."""
@@ -411,9 +519,27 @@ class AsyncRobotsChecker(_Base):
             self._slots = asyncio.Semaphore(self.options.max_parallel)
         async with self._slots:
             deadline = _Deadline(self.options.deadline)
+            hops = None if self._address_core is None else _Hops(self._address_core)
             while True:
-                response = await self._get_within(event, deadline)
-                result = self.engine.receive(event, response, self.clock())
+                refused = None
+                if hops is not None:
+                    host, port = hops.target(event)
+                    addresses = _literal_address(host)
+                    if addresses is None:  # a name: the system resolver blocks
+                        addresses = await asyncio.to_thread(_resolve, host, port)
+                    refused = hops.refusal(event, addresses)
+                if refused is None:
+                    try:
+                        response = await self._get_within(event, deadline)
+                    except Exception as error:
+                        refused = _refused_hop(event, error)
+                        if refused is None:
+                            raise
+                result: FetchNeeded | OriginState
+                if refused is not None:
+                    result = self.engine.refuse(event, refused, self.clock())
+                else:
+                    result = self.engine.receive(event, response, self.clock())
                 if isinstance(result, OriginState):
                     return result
                 event = result

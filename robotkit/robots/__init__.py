@@ -1,4 +1,4 @@
-"""robots.txt: rules (protego + explanation), status semantics, freshness, cache."""
+"""robots.txt: rules and their index, status semantics, freshness, cache, engine."""
 
 from robotkit.robots.cache import OriginState as OriginState
 from robotkit.robots.cache import RobotsCache as RobotsCache

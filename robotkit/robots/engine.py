@@ -196,6 +196,27 @@ class RobotsEngine:
             self.cache.put(state.origin, state, now)
         return state
 
+    def refuse(self, request: FetchNeeded, reason: str, now: float) -> OriginState:
+        """Take the shell's refusal to send ``request``, a redirect hop (its
+        address policy forbids the target: RFC 9309 section 2.3.1.2 lets a
+        crawler stop following). Like a loop or an unusable target, the file
+        counts as missing (allow all); the answer is cached like any other, so
+        the origin's next pages do not fetch its robots.txt again."""
+        if not request.redirects:
+            raise ValueError("only a redirect hop can be refused; the first request is the page's")
+        last = request.redirects[-1]
+        state = self._answer(
+            request,
+            last.status,
+            RobotsOutcome.ALLOW_ALL,
+            RobotsResponse.http(last.status),
+            now,
+            detail=f"redirect to {request.url} not followed ({reason}); as 404",
+        )
+        if state.origin is not None:
+            self.cache.put(state.origin, state, now)
+        return state
+
     @staticmethod
     def decide(url: str, state: OriginState, product_token: str, now: float) -> Verdict:
         """The verdict for ``url`` from a state ``receive`` returned (or a file's)."""

@@ -1,11 +1,11 @@
-"""robots.txt rules: protego decides, every decision names the line that decided it.
+"""robots.txt rules: every decision names the line that decided it.
 
-protego parses the records and matches paths; it gives no line numbers and leaves
-to its caller what RFC 9309 asks of a crawler before parsing. This module does that
-part and keeps, per group, an index of the Allow/Disallow lines so that a verdict
-explains itself ("disallowed by line 12, ``Disallow: /private``") at almost no cost.
+protego gives no line numbers and leaves to its caller what RFC 9309 asks of a
+crawler before parsing. This module does that part and keeps, per group, one index
+of the Allow/Disallow lines (:mod:`robotkit.robots.patterns`) so that a verdict
+explains itself ("disallowed by line 12, ``Disallow: /private``") at no extra cost.
 
-How the two fit together, and why:
+How it fits together, and why:
 
 * One line tokenizer (``_directive``), tolerant the way protego is (``Disallow /x``
   without a colon, ``User agent``, the common misspellings of Disallow), reads the
@@ -13,21 +13,19 @@ How the two fit together, and why:
   record's line number and text. Groups that name the same agent are merged, and
   the agent is chosen as RFC 9309 section 2.2.1 and Google say: the exact product
   token, case-insensitively, else ``*``.
-* protego parses and matches: when a group is first consulted, its own records are
-  written out as a one-group robots.txt and handed to protego. protego thus sees
-  exactly the records the explanation index sees, whatever its tokenizer would make
-  of odd lines, and its substring-based agent matching never comes into play. A
-  group is parsed only if a robot asks for it, and a hostile file whose thousands
-  of user-agent lines share thousands of rules costs linear, not quadratic, time.
-* protego's verdict is final. The explanation is then looked up only among the
-  rules of the verdict's kind (Allow rules for an allowed URL, Disallow rules for a
-  disallowed one), with protego's precedence (longest pattern, Allow wins ties,
-  first line wins among equals), so explanation and verdict never contradict each
-  other. The lookup is a few dict probes for plain prefixes plus a scan of the
-  wildcard rules; the ``RuleMatch`` answers are built once per line, at index time.
-  This relies on no protego internals: if protego's matching changed, verdicts
-  would follow it and the differential test would show where the explanations no
-  longer do.
+* When a group is first consulted, its rules are indexed once, and each decision
+  is one pass over that index with protego's precedence (longest pattern, Allow
+  wins a tie, first line among equals): the first rule found is both the verdict
+  and its explanation, so the two never contradict each other. An earlier design
+  asked protego for the verdict and then searched the index again for the line;
+  on a file of thousands of wildcard rules that cost two full scans per decision.
+* protego still reads each group's Crawl-delay and Request-rate, from the group's
+  own records written out as a one-group file, so its substring-based agent
+  matching never comes into play. A group is indexed only if a robot asks for it,
+  and a hostile file whose thousands of user-agent lines share thousands of rules
+  costs linear, not quadratic, time.
+* The differential test over the corpus and the property tests compare every
+  verdict with protego's own ``can_fetch``.
 
 Deliberate differences from calling protego directly on the file are listed in
 ``DIFFERENCES``; the differential test over the corpus checks each of them.
@@ -42,6 +40,8 @@ from typing import NamedTuple
 from urllib.parse import quote
 
 from protego import Protego, RequestRate
+
+from robotkit.robots.patterns import RuleIndex, canonical_path, rule_patterns
 
 MAX_ROBOTS_BYTES = 500 * 1024
 """RFC 9309 section 2.5: a crawler must parse at least 500 KiB; we parse exactly that."""
@@ -183,266 +183,14 @@ def robot_name(user_agent: str) -> str:
     return (stripped[: match.start()] if match else stripped).lower()
 
 
-# --- patterns and paths -----------------------------------------------------------
-#
-# RFC 9309 section 2.2.2 compares octets after percent-encoding normalization. We
-# normalize paths and patterns the way protego does, so that the line we name is
-# the one protego's precedence picked: escapes are decoded except %2F and %25 (and
-# %2A in patterns, where a literal '*' would become a wildcard), then everything but
-# unreserved characters, '/', '%', '=' (and '*' in patterns) is encoded again.
-
-_ESCAPE = re.compile(rb"%([0-9A-Fa-f]{2})")
-_PATH_KEEP = frozenset({b"2F", b"25"})
-_PATTERN_KEEP = frozenset({b"2F", b"25", b"2A"})
-_PLAIN_PATTERN = re.compile(r"[A-Za-z0-9_.~/=*-]+\$?").fullmatch
-_PLAIN_PATH = re.compile(r"/[A-Za-z0-9_.~/=-]*").fullmatch
-_ALWAYS_SAFE = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-~/=")
-# ASCII without '%': one translate() encodes what needs encoding; TAB, CR and LF
-# are dropped, as urllib.parse.urlsplit (used by protego) drops them.
-_ASCII_QUOTE = str.maketrans(
-    {
-        **{chr(i): f"%{i:02X}" for i in range(128) if chr(i) not in _ALWAYS_SAFE},
-        "\t": None,
-        "\r": None,
-        "\n": None,
-    }
-)
-_SIMPLE_ASCII = re.compile(r"[^%\x80-\U0010ffff]*").fullmatch
-
-
-def _normalize(text: str, keep: frozenset[bytes], safe: str) -> str:
-    def unescape(match: re.Match[bytes]) -> bytes:
-        code = match.group(1).upper()
-        return b"%" + code if code in keep else bytes.fromhex(code.decode())
-
-    raw = _ESCAPE.sub(unescape, text.encode("utf-8", "surrogatepass"))
-    return quote(raw.decode("utf-8", "replace"), safe=safe)
-
-
-def _ascii_escape(code: int) -> str:
-    """What ``_normalize`` makes of the escape of ASCII ``code`` in a path."""
-    char = chr(code)
-    if f"{code:02X}".encode() in _PATH_KEEP or char not in _ALWAYS_SAFE:
-        return f"%{code:02X}"
-    return char
-
-
-# Every spelling of an ASCII escape ("%7e", "%7E") and what it normalizes to.
-_ASCII_ESCAPES: dict[str, str] = {
-    f"{high}{low}": _ascii_escape(code)
-    for code in range(128)
-    for high in {f"{code:02X}"[0], f"{code:02x}"[0]}
-    for low in {f"{code:02X}"[1], f"{code:02x}"[1]}
-}
-_HEX = frozenset("0123456789ABCDEFabcdef")
-
-
-def _canonical_ascii(path: str) -> str | None:
-    """``_normalize`` of an ASCII path whose escapes are all ASCII, without its
-    byte round trip (a path like ``/%7Euser/`` is common); None for an escape
-    of a non-ASCII byte, whose meaning depends on the bytes around it."""
-    parts = path.split("%")
-    out = [parts[0].translate(_ASCII_QUOTE)]
-    for part in parts[1:]:
-        code = _ASCII_ESCAPES.get(part[:2])
-        if code is not None:
-            out.append(code + part[2:].translate(_ASCII_QUOTE))
-        elif len(part) >= 2 and part[0] in _HEX and part[1] in _HEX:
-            return None
-        else:  # a "%" that starts no escape stays as it is
-            out.append("%" + part.translate(_ASCII_QUOTE))
-    return "".join(out)
-
-
-def canonical_path(path: str) -> str:
-    """A path and query (starting with ``/``) in the form patterns are compared to."""
-    if _PLAIN_PATH(path):
-        return path
-    if _SIMPLE_ASCII(path):
-        return path.translate(_ASCII_QUOTE)
-    for char in "\t\r\n":
-        path = path.replace(char, "")
-    if path.isascii():
-        canonical = _canonical_ascii(path)
-        if canonical is not None:
-            return canonical
-    return _normalize(path, _PATH_KEEP, "/%=")
-
-
-def canonical_pattern(value: str) -> str:
-    """An Allow/Disallow value normalized like a path; a final ``$`` stays an anchor
-    (RFC 9309 section 2.2.3) and any other ``$`` is a literal dollar sign."""
-    if _PLAIN_PATTERN(value):
-        return value
-    if value.startswith(("https://", "http://")):
-        # A rule written as a URL by mistake matches paths containing that URL.
-        value = "/" + value
-    anchor = "$" if value.endswith("$") else ""
-    if anchor:
-        value = value[:-1]
-    return _normalize(value, _PATTERN_KEEP, "/%*=") + anchor
-
-
-def rule_patterns(allow: bool, value: str) -> list[str]:
-    """The normalized patterns protego derives from one Allow/Disallow value.
-
-    Besides the value itself: when it contains ``$``, the same value with every
-    ``$`` literal (protego matches both readings); for an Allow ending in
-    ``/index.html``, the directory itself, anchored (Google does the same).
-    """
-    patterns = rule_patterns(allow, value.replace("$", "%24")) if "$" in value else []
-    pattern = canonical_pattern(value)
-    if pattern:
-        patterns.append(pattern)
-        if allow and pattern.endswith("/index.html"):
-            patterns.append(pattern[: -len("index.html")] + "$")
-    return patterns
-
-
-def _split_wildcards(pattern: str) -> tuple[str, tuple[str, ...], str, bool]:
-    """A pattern with ``*`` as (first part, middle parts, last part, anchored);
-    runs of ``*`` count as one."""
-    anchored = pattern.endswith("$")
-    parts = (pattern[:-1] if anchored else pattern).split("*")
-    return parts[0], tuple(p for p in parts[1:-1] if p), parts[-1], anchored
-
-
-def pattern_matches(pattern: str, path: str) -> bool:
-    """RFC 9309 section 2.2.3: ``*`` is any run of characters, a final ``$`` ends
-    the path; otherwise a pattern matches a prefix. Both sides are normalized."""
-    return _Index([(pattern, 0, RuleMatch(True, None, None))]).find(path) is not None
-
-
-# --- the per-group explanation index ----------------------------------------------
-
-
-_HEAD = 2  # see _Index.heads
-_MAX_MERGED = 10_000  # see _Index.wild_by_head
-# A rule's precedence as one int, smaller first: the longer pattern, then the
-# earlier one. One int comparison is cheaper than a tuple's on the hot path.
-_ORDER_BITS = 32
-_NOT_FOUND = 1 << 62  # ranks below every real rank
-
-
-def _rank(length: int, order: int) -> int:
-    return (-length << _ORDER_BITS) + order
-
-
-def _length_of(rank: int) -> int:
-    return -(rank >> _ORDER_BITS)
-
-
-_Hit = tuple[int, RuleMatch]  # (rank, what to answer)
-# (first part, middle parts, last part, anchored, hit) of a pattern with '*'
-_Wildcard = tuple[int, str, int, tuple[str, ...], str, bool, _Hit]
-
-
-class _Index:
-    """The rules of one kind (Allow or Disallow) of one group, ready to name the
-    rule protego's precedence picks for a path: the longest pattern, and among
-    patterns of equal length the earliest line (RFC 9309 section 2.2.2)."""
-
-    __slots__ = ("anchored", "heads", "prefixes", "short", "wild_any", "wild_by_head")
-
-    def __init__(self, entries: list[tuple[str, int, RuleMatch]]) -> None:
-        self.prefixes: dict[str, _Hit] = {}
-        self.anchored: dict[str, _Hit] = {}
-        wildcards: list[_Wildcard] = []
-        for pattern, order, match in entries:
-            hit = (_rank(len(pattern), order), match)
-            if "*" in pattern:
-                first, middle, last, anchored = _split_wildcards(pattern)
-                wildcards.append((hit[0], first, len(first), middle, last, anchored, hit))
-            elif pattern.endswith("$"):
-                self.anchored.setdefault(pattern[:-1], hit)
-            else:
-                self.prefixes.setdefault(pattern, hit)
-        # A path need only try the patterns that begin as it begins: plain
-        # patterns and wildcards are filed by their first _HEAD characters (a
-        # handful per head, where a file may have dozens in all). For plain
-        # patterns only the distinct lengths are kept, longest first.
-        heads: dict[str, set[int]] = {}
-        for pattern in self.prefixes:
-            if len(pattern) >= _HEAD:
-                heads.setdefault(pattern[:_HEAD], set()).add(len(pattern))
-        self.heads = {head: sorted(lengths, reverse=True) for head, lengths in heads.items()}
-        self.short = any(len(pattern) < _HEAD for pattern in self.prefixes)
-        # Wildcards likewise, each list in precedence order; those whose literal
-        # start is shorter than a head ("/*.pdf$") may match any path, so they
-        # are merged into every head's list, unless a hostile file would make
-        # that product large: then every path scans them all.
-        wildcards.sort()  # by rank, unique per pattern
-        anywhere = [w for w in wildcards if w[2] < _HEAD]
-        filed: dict[str, list[_Wildcard]] = {}
-        for wildcard in wildcards:
-            if wildcard[2] >= _HEAD:
-                filed.setdefault(wildcard[1][:_HEAD], []).append(wildcard)
-        self.wild_by_head: dict[str, tuple[_Wildcard, ...]] = {}
-        if len(filed) * len(anywhere) <= _MAX_MERGED:
-            self.wild_by_head = {h: tuple(sorted(ws + anywhere)) for h, ws in filed.items()}
-            self.wild_any = tuple(anywhere)
-        else:
-            self.wild_any = tuple(wildcards)
-
-    def find(self, path: str) -> _Hit | None:
-        """The deciding rule among these for ``path``: a plain pattern matches only
-        as a prefix, so one dict probe per candidate length finds the longest;
-        exact (``$``) patterns are one probe; wildcards are scanned in
-        precedence order only while they could still beat what was found."""
-        best: _Hit | None = None
-        prefixes = self.prefixes
-        head = path[:_HEAD]
-        lengths = self.heads.get(head)
-        if lengths is not None:
-            for length in lengths:  # longest first; a longer one just misses
-                best = prefixes.get(path[:length])
-                if best is not None:
-                    break
-        if best is None and self.short:
-            best = prefixes.get(path[:1])
-        if self.anchored:
-            hit = self.anchored.get(path)
-            if hit is not None and (best is None or hit[0] < best[0]):
-                best = hit
-        # Linear time: each literal part is found left to right and never
-        # revisited (leftmost placement leaves the most room for the parts after
-        # it), so patterns like /*a*a*a*b cannot backtrack. The first wildcard
-        # that matches is the best one, and it beats ``best`` (ranked above).
-        best_rank = _NOT_FOUND if best is None else best[0]
-        for rank, first, pos, middle, last, anchored, hit in self.wild_by_head.get(
-            head, self.wild_any
-        ):
-            if rank > best_rank:
-                break
-            if not path.startswith(first):
-                continue
-            for part in middle:
-                pos = path.find(part, pos)
-                if pos == -1:
-                    break
-                pos += len(part)
-            if pos == -1:
-                continue
-            if (
-                path.endswith(last) and len(path) - len(last) >= pos
-                if anchored
-                else path.find(last, pos) != -1
-            ):
-                return hit
-        return best
-
-
 _Record = tuple[str, str, int, str]  # (field, value, line number, line as written)
 
 
 class _Prepared(NamedTuple):
-    """What a consulted group needs to answer: protego's parse of its records (None
-    if protego could not parse them), the explanation index of each kind, and the
-    group's pacing, read once from protego (it never changes for a parsed file)."""
+    """What a consulted group needs to answer: its rule index and its pacing, read
+    once from protego's parse of the group (it never changes for a parsed file)."""
 
-    engine: Protego | None
-    disallow: _Index
-    allow: _Index
+    rules: RuleIndex[RuleMatch]
     crawl_delay: float | None
     """Seconds between requests (``Crawl-delay``)."""
     request_rate: float | None
@@ -461,57 +209,56 @@ def _seconds_per_request(rate: RequestRate | None) -> float | None:
         return None
 
 
+def _pacing(records: list[_Record]) -> tuple[float | None, float | None]:
+    """(Crawl-delay, seconds per request) of a group, as protego reads its
+    records, written as the ``*`` group of a file of their own; none when
+    protego cannot parse them (that must not fail the robot)."""
+    try:
+        engine = Protego.parse(
+            "user-agent: *\n"
+            + "\n".join(f"{f}: {v}" for f, v, _, _ in records if f not in (_ALLOW, _DISALLOW))
+        )
+        delay = engine.crawl_delay("*")
+        return None if delay is None else float(delay), _seconds_per_request(
+            engine.request_rate("*")
+        )
+    except Exception:
+        return None, None
+
+
 class _Group:
     """One group, after merging every group that names the same agent
     (RFC 9309 section 2.2.1). Its records live in blocks shared by all the agents
     a block names, so that a hostile run of thousands of User-agent lines followed
     by thousands of rules costs linear time and memory, not their product."""
 
-    __slots__ = ("blocks", "name", "no_match", "prepared", "unexplained")
+    __slots__ = ("blocks", "name", "no_match", "prepared")
 
     def __init__(self, name: str) -> None:
         self.name = name
         self.blocks: list[list[_Record]] = []
         self.no_match = RuleMatch(True, name, None)
-        self.unexplained = RuleMatch(False, name, None)
         self.prepared: _Prepared | None = None
 
     def prepare(self) -> _Prepared:
         """Built on first use, like protego's own index: a file declares many
-        groups and a robot consults one. protego parses this group's records alone,
-        written as the ``*`` group of a file of their own."""
+        groups and a robot consults one."""
         records = [record for block in self.blocks for record in block]
-        engine: Protego | None
-        try:
-            engine = Protego.parse(
-                "user-agent: *\n" + "\n".join(f"{f}: {v}" for f, v, _, _ in records)
-            )
-        except Exception:  # protego failing must not fail the robot: see decide()
-            engine = None
-        entries: tuple[list[tuple[str, int, RuleMatch]], ...] = ([], [])
-        order = 0
+        entries: list[tuple[str, bool, RuleMatch]] = []
         for field, value, number, line in records:
             if field in (_ALLOW, _DISALLOW):
                 is_allow = field == _ALLOW
                 match = RuleMatch(is_allow, self.name, RuleRef(number, line))
-                for pattern in rule_patterns(is_allow, value):
-                    entries[is_allow].append((pattern, order, match))
-                    order += 1
-        delay = None if engine is None else engine.crawl_delay("*")
-        self.prepared = _Prepared(
-            engine,
-            _Index(entries[0]),
-            _Index(entries[1]),
-            None if delay is None else float(delay),
-            None if engine is None else _seconds_per_request(engine.request_rate("*")),
-        )
+                entries.extend(
+                    (pattern, is_allow, match) for pattern in rule_patterns(is_allow, value)
+                )
+        self.prepared = _Prepared(RuleIndex(entries), *_pacing(records))
         return self.prepared
 
     def match(self, rest: str) -> RuleMatch:
-        """:meth:`RobotsRules.match_target` once this group is chosen: protego
-        decides, the index of the verdict's kind names the line."""
+        """:meth:`RobotsRules.match_target` once this group is chosen."""
         if _SIMPLE_TARGET(rest) is not None:
-            target = probe = path = rest
+            target = path = rest
             if "?" in path:
                 path = path.replace("?", "%3F")
             if "&" in path:
@@ -521,36 +268,19 @@ class _Group:
                 rest = rest.partition("#")[0]
             target = rest if rest.startswith("/") else "/" + rest
             path = canonical_path(target)
-            # A path that starts with "//" would read as an authority on its own.
-            probe = target if target[1:2] != "/" else "http://robotkit.invalid" + target
         if target.startswith(_ROBOTS_TXT) and (
             len(target) == len(_ROBOTS_TXT) or target[len(_ROBOTS_TXT)] in "?;"
         ):
             return _NO_GROUP
-        prepared = self.prepared or self.prepare()
-        engine = prepared.engine
-        if engine is None:
-            return self.decide(path)
-        try:
-            allowed = engine.can_fetch(probe, "*")
-        except Exception:  # a URL protego cannot digest: our own index decides
-            return self.decide(path)
-        hit = (prepared.allow if allowed else prepared.disallow).find(path)
-        if hit is not None:
-            return hit[1]
-        return self.no_match if allowed else self.unexplained
+        return self.decide(path)
 
     def decide(self, path: str) -> RuleMatch:
-        """Our own verdict with protego's precedence (longest match, Allow wins a
-        tie); used only where protego cannot answer."""
+        """The verdict for a normalized path and the line that gave it, in one
+        pass over the group's index (protego's precedence: longest pattern,
+        Allow wins a tie, then the earlier line)."""
         prepared = self.prepared or self.prepare()
-        allow = prepared.allow.find(path)
-        disallow = prepared.disallow.find(path)
-        if disallow is None:
-            return self.no_match if allow is None else allow[1]
-        if allow is not None and _length_of(allow[0]) >= _length_of(disallow[0]):
-            return allow[1]
-        return disallow[1]
+        found = prepared.rules.find(path)
+        return self.no_match if found is None else found
 
 
 # --- the public face ----------------------------------------------------------------
