@@ -1,6 +1,6 @@
 """Time as an injected dependency.
 
-The core never reads a clock of its own (DESIGN.md, sans-I/O): every rule that
+The core never reads a clock of its own (ARCHITECTURE.md, sans-I/O): every rule that
 depends on time takes a ``Clock``, a callable returning Unix seconds as a float.
 Production code passes :func:`system_clock`; tests pass a :class:`ManualClock` and
 move it forward instead of sleeping.

@@ -88,7 +88,7 @@ _SHAPE_RULES = frozenset(
 
 
 class EventKind(CodeEnum):
-    """The ``event`` field of an output line (DESIGN.md, command-line contract)."""
+    """The ``event`` field of an output line (ARCHITECTURE.md, command-line contract)."""
 
     FETCHED = "fetched"
     """An HTTP response came back (any status)."""

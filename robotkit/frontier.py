@@ -5,7 +5,7 @@ FIFO queue per host (origin: scheme, host, port; RFC 9309 section 2.3 and pacing
 both work per origin), split by depth. A host is *sleeping* until the time the
 crawler says it may be fetched again (:meth:`Frontier.set_ready_at`), *ready* after
 that, and *busy* while one of its URLs is out (one request per host at a time:
-DESIGN.md's delay runs from the end of one response to the next request). Among
+ARCHITECTURE.md's delay runs from the end of one response to the next request). Among
 ready hosts the lowest depth goes first (breadth-first over the whole crawl), then
 the host that has been ready the longest, so one slow host never stalls the others
 and ready hosts are served round robin.

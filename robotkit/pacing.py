@@ -1,6 +1,6 @@
 """Per-host pacing: when may the next request to a host start?
 
-Pure core (DESIGN.md): the :class:`Pacer` reads time only from an injected clock and
+Pure core (ARCHITECTURE.md): the :class:`Pacer` reads time only from an injected clock and
 never sleeps. It answers "when may the next request to host H start", and records
 each start and each end; the transports in ``robotkit/http`` do the waiting.
 
@@ -8,7 +8,7 @@ The rules:
 
 * The minimum gap is the largest of the configured delay, the robots.txt
   Crawl-delay and 1 / Request-rate. It runs from the END of one response to the
-  START of the next request to the same host (DESIGN.md, Pacing), so a slow server
+  START of the next request to the same host (ARCHITECTURE.md, Pacing), so a slow server
   gets more rest, not less; robots.txt fetches count like any other request.
 * A Crawl-delay (or 1 / Request-rate) above a ceiling means the host is skipped with
   ``crawl-delay-too-long``: the robot never crawls a host faster than it asked.

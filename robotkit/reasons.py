@@ -1,6 +1,6 @@
 """The one place where decisions and reason codes are defined.
 
-Reason codes are part of the command-line contract (DESIGN.md): scripts outside
+Reason codes are part of the command-line contract (ARCHITECTURE.md): scripts outside
 this repository match on them, so a code is added when needed and never renamed.
 """
 
@@ -30,7 +30,7 @@ class Reason(CodeEnum):
 
     ALLOWED = "allowed"
 
-    # robots.txt (RFC 9309 and DESIGN.md's status table)
+    # robots.txt (RFC 9309 and ARCHITECTURE.md's status table)
     ROBOTS_DISALLOW = "robots-disallow"
     ROBOTS_DENY_ALL = "robots-deny-all"
     ROBOTS_DEFERRED = "robots-deferred"

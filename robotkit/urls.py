@@ -1,7 +1,7 @@
 """URLs as a robot needs them: validity, origin keys and the robots.txt URL.
 
 Pure functions, no I/O. Normalization for de-duplication lives here too (see
-:func:`normalize`); robots.txt matching never uses it (DESIGN.md).
+:func:`normalize`); robots.txt matching never uses it (ARCHITECTURE.md).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""``robotkit check-url``: DESIGN.md's contract (flags, JSON Lines, exit codes)."""
+"""``robotkit check-url``: ARCHITECTURE.md's contract (flags, JSON Lines, exit codes)."""
 
 from __future__ import annotations
 
@@ -271,7 +271,7 @@ def test_deferred_exits_3_with_retry_after(
 def test_disallowed_outranks_deferred_in_the_exit_status(
     httpserver: HTTPServer, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """DESIGN.md's order: 1 when any URL is disallowed, even if another is
+    """ARCHITECTURE.md's order: 1 when any URL is disallowed, even if another is
     deferred (here: a robots.txt on a port nobody listens on)."""
     httpserver.expect_request("/robots.txt").respond_with_data(ROBOTS)
     deferred = f"http://127.0.0.1:{closed_port()}/page"

@@ -268,7 +268,7 @@ def test_ctrl_c_under_the_live_display_saves_and_exits_cleanly(
 
 
 def test_defaults_are_the_contract() -> None:
-    """DESIGN.md: ``--max-pages 1000``, ``--delay 1``; the API's defaults agree."""
+    """ARCHITECTURE.md: ``--max-pages 1000``, ``--delay 1``; the API's defaults agree."""
     args = build_parser().parse_args(["crawl", "http://example.org/"])
     assert (args.max_pages, args.delay, args.max_depth, args.output) == (1000, 1.0, None, None)
     assert (args.profile, args.state, args.add_seeds) == ("classic", None, False)

@@ -1,4 +1,4 @@
-"""``robotkit normalize`` per DESIGN.md: one line per URL in input order, JSON Lines
+"""``robotkit normalize`` per ARCHITECTURE.md: one line per URL in input order, JSON Lines
 with --json, exit 2 after printing the rest when a URL is invalid."""
 
 from __future__ import annotations

@@ -39,7 +39,7 @@ CORE = [
 
 
 def test_the_core_never_imports_the_shell() -> None:
-    """DESIGN.md: a lower room never imports a higher one. Checked in a fresh
+    """ARCHITECTURE.md: a lower room never imports a higher one. Checked in a fresh
     interpreter, where nothing else has loaded the shell yet."""
     code = (
         "import sys\n"

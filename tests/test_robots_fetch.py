@@ -75,7 +75,7 @@ RULES_ROW = (Decision.DISALLOW, Reason.ROBOTS_DISALLOW, RobotsOutcome.RULES)
 ALLOW_ROW = (Decision.ALLOW, Reason.ALLOWED, RobotsOutcome.ALLOW_ALL)
 DENY_ROW = (Decision.DISALLOW, Reason.ROBOTS_DENY_ALL, RobotsOutcome.DENY_ALL)
 DEFER_ROW = (Decision.DEFER, Reason.ROBOTS_DEFERRED, RobotsOutcome.DEFERRED)
-# DESIGN.md's table, written out: status -> (classic, rfc9309)
+# ARCHITECTURE.md's table, written out: status -> (classic, rfc9309)
 TABLE = {
     200: (RULES_ROW, RULES_ROW),
     206: (RULES_ROW, RULES_ROW),

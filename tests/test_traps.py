@@ -1,5 +1,5 @@
 """The trap sites: each serves its legitimate part, its trap part really is a trap,
-the robots.txt sites answer as DESIGN.md's table needs, and the pytest plugin and
+the robots.txt sites answer as ARCHITECTURE.md's table needs, and the pytest plugin and
 the CLI work. Real sockets on loopback throughout; assertions on what the server saw.
 """
 

@@ -1,6 +1,6 @@
 """The ``robotkit`` command: one module per subcommand, registered here.
 
-Exit codes and flags are a contract (DESIGN.md, command-line contract): 2 means bad
+Exit codes and flags are a contract (ARCHITECTURE.md, command-line contract): 2 means bad
 usage or invalid input, and every subcommand reports errors as one line on stderr,
 never a traceback.
 """

@@ -60,7 +60,7 @@ def _positive(text: str) -> float:
 
 def add_identity_options(parser: argparse.ArgumentParser) -> None:
     """The options every fetching command shares: who the robot is and how it
-    reads robots.txt (DESIGN.md, command-line contract)."""
+    reads robots.txt (ARCHITECTURE.md, command-line contract)."""
     parser.add_argument(
         "--user-agent",
         default=DEFAULT_USER_AGENT,
@@ -115,7 +115,7 @@ def register(subparsers: Any) -> None:
 
 
 def guard_verdict(guard: Guard, url: str) -> Verdict | None:
-    """The trap guard's URL rules, consulted before robots.txt (DESIGN.md).
+    """The trap guard's URL rules, consulted before robots.txt (ARCHITECTURE.md).
 
     A URL the guard refuses (``repeated-path``, ``url-too-long``, a blacklist
     entry, ...) is never worth a robots.txt fetch; None means "no objection".
@@ -198,7 +198,7 @@ class _Tally:
             self.deferred = True
 
     def exit_code(self) -> int:
-        """DESIGN.md: 2 any invalid input, else 1 any disallowed, else 3 any
+        """ARCHITECTURE.md: 2 any invalid input, else 1 any disallowed, else 3 any
         deferred, else 0."""
         if self.invalid:
             return EXIT_USAGE

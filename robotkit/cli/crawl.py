@@ -1,4 +1,4 @@
-"""``robotkit crawl``: a polite breadth-first crawl of the seeds' hosts (DESIGN.md).
+"""``robotkit crawl``: a polite breadth-first crawl of the seeds' hosts (ARCHITECTURE.md).
 
 One JSON line per URL decision with ``--output``; on a terminal, a live panel on
 stderr (:class:`CrawlDisplay`: pages against the budget, the queue, the hosts held

@@ -1,4 +1,4 @@
-"""``robotkit normalize``: print the de-duplication key of each URL (DESIGN.md,
+"""``robotkit normalize``: print the de-duplication key of each URL (ARCHITECTURE.md,
 command-line contract).
 
 One output line per input URL, in input order, so the output pastes beside the input;

@@ -1,4 +1,4 @@
-"""The I/O shell: httpx clients and the robots.txt fetcher (DESIGN.md)."""
+"""The I/O shell: httpx clients and the robots.txt fetcher (ARCHITECTURE.md)."""
 
 from __future__ import annotations
 

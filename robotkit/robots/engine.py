@@ -116,7 +116,7 @@ class RobotsResponse:
 class RobotsEngine:
     """robots.txt decisions for many origins, with their cache.
 
-    ``min_ttl`` is the freshness floor (DESIGN.md, ``--robots-min-ttl``); it also
+    ``min_ttl`` is the freshness floor (ARCHITECTURE.md, ``--robots-min-ttl``); it also
     bounds how soon a deferred origin is asked again.
     """
 

@@ -21,7 +21,7 @@ MAX_TTL = 86_400.0
 """Ceiling of a robots.txt's lifetime: RFC 9309 section 2.4's 24 hours."""
 
 DEFAULT_TTL = MAX_TTL
-"""Lifetime when the server says nothing (DESIGN.md: 24 h)."""
+"""Lifetime when the server says nothing (ARCHITECTURE.md: 24 h)."""
 
 BACKOFF_START = 60.0
 """First wait after an unavailable robots.txt without Retry-After."""

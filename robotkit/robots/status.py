@@ -1,4 +1,4 @@
-"""What a robots.txt answer means for its origin: DESIGN.md's status table.
+"""What a robots.txt answer means for its origin: ARCHITECTURE.md's status table.
 
 Two profiles differ only in this table. ``classic`` (the default) denies all on
 401/403, the conservative reading most crawlers (Scrapy, Heritrix, Nutch) share;
@@ -58,7 +58,7 @@ def is_redirect(status: int) -> bool:
 
 
 def classify(status: int, profile: Profile) -> RobotsOutcome:
-    """The outcome of a final (non-followed) HTTP status, per DESIGN.md's table.
+    """The outcome of a final (non-followed) HTTP status, per ARCHITECTURE.md's table.
 
     A 3xx that is not followed (no Location, 300, an unexpected 304) counts as a
     missing file, like the redirect loop and the 6th hop do.
@@ -69,7 +69,7 @@ def classify(status: int, profile: Profile) -> RobotsOutcome:
         return RobotsOutcome.DENY_ALL if profile is Profile.CLASSIC else RobotsOutcome.ALLOW_ALL
     if status == 429 or status >= 500:
         # 429 says "come back later", not "there is no file": although RFC 9309
-        # section 2.3.1.3 files it with the other 4xx, DESIGN.md (like Google)
+        # section 2.3.1.3 files it with the other 4xx, ARCHITECTURE.md (like Google)
         # treats it as unreachable (section 2.3.1.4) in both profiles.
         return RobotsOutcome.DEFERRED
     if 300 <= status < 500:

@@ -1,6 +1,6 @@
 """A robots.txt verdict that explains itself, and the pure function that makes it.
 
-DESIGN.md: a verdict names the origin's outcome, the HTTP status, and for rules
+ARCHITECTURE.md: a verdict names the origin's outcome, the HTTP status, and for rules
 the matching line's number and text as written in the file.
 """
 
@@ -58,7 +58,7 @@ class Verdict(NamedTuple):
         return None if self.retry_at is None else max(0.0, self.retry_at - now)
 
     def to_json(self, now: float) -> dict[str, object]:
-        """The check-url JSON record: DESIGN.md's fields first, then extras.
+        """The check-url JSON record: ARCHITECTURE.md's fields first, then extras.
 
         ``retry_after`` is rounded up to whole seconds, so waiting that long is
         always enough.

@@ -1,4 +1,4 @@
-"""Robots.txt sites: one per answer in DESIGN.md's status table.
+"""Robots.txt sites: one per answer in ARCHITECTURE.md's status table.
 
 What they are
     The same small site (eight pages, some under ``/private/``, one PDF) whose
@@ -68,9 +68,9 @@ FORBIDDEN_BY_RULES = frozenset(
 NONE: frozenset[str] = frozenset()
 PROFILES = ("classic", "rfc9309")
 MAX_REDIRECTS = 5
-"""DESIGN.md: follow up to 5 hops; a 6th hop is treated as a 404 (allow all)."""
+"""ARCHITECTURE.md: follow up to 5 hops; a 6th hop is treated as a 404 (allow all)."""
 ROBOTS_LIMIT = 500 * 1024
-"""DESIGN.md and RFC 9309 section 2.5: a body is cut at 500 KiB."""
+"""ARCHITECTURE.md and RFC 9309 section 2.5: a body is cut at 500 KiB."""
 
 
 class RobotsSite(TrapSite):
@@ -200,7 +200,7 @@ class RobotsRedirects(RobotsSite):
 
 class RobotsHuge(RobotsSite):
     """A robots.txt over 500 KiB: the rules at the top apply, the ``Disallow`` past
-    the cut does not exist for a crawler that cuts as DESIGN.md says, so the page
+    the cut does not exist for a crawler that cuts as ARCHITECTURE.md says, so the page
     it names is legitimate."""
 
     name = "robots-huge"
