@@ -34,7 +34,6 @@ import ipaddress
 import socket
 import threading
 import time
-import zlib
 from collections.abc import AsyncIterator, Awaitable, Callable, Generator, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import partial
@@ -46,6 +45,7 @@ import httpx
 from robotkit.clock import Clock, system_clock
 from robotkit.guard import Guard, GuardVerdict
 from robotkit.headervalues import parse_retry_after
+from robotkit.http.decoding import ACCEPT_ENCODING, CappedBody
 from robotkit.http.robots import AsyncRobotsChecker, RobotsChecker, RobotsOptions
 from robotkit.http.validators import ValidatorStore
 from robotkit.identity import Identity
@@ -70,8 +70,6 @@ DEFAULT_MAX_BODY = 10 * 1024 * 1024
 DEFAULT_RESPONSE_TIMEOUT = 30.0
 DEFAULT_MAX_REDIRECTS = 5
 DEFAULT_MAX_WAIT = 60.0
-ACCEPT_ENCODING = "gzip, deflate"
-"""Only encodings the transport decodes itself, so the body cap bounds decoded bytes."""
 
 # --------------------------------------------------------------------------------------
 # Errors: a refused request never reached the server.
@@ -303,53 +301,6 @@ class _Chain:
     hops: list[Hop] = field(default_factory=list)
     pending: str | None = None
     public_start: bool = False
-
-
-class _Body:
-    """Collects a body up to a cap, decoding gzip/deflate here so the cap bounds
-    what the caller will hold in memory."""
-
-    def __init__(self, encoding: str | None, cap: int) -> None:
-        self.cap = cap
-        self.parts: list[bytes] = []
-        self.size = 0
-        self.truncated = False
-        name = (encoding or "").strip().lower()
-        self.decoder: Any = None
-        self.decoded = name in ("gzip", "x-gzip", "deflate")
-        if name in ("gzip", "x-gzip"):
-            self.decoder = zlib.decompressobj(16 + zlib.MAX_WBITS)
-        elif name == "deflate":
-            self.decoder = zlib.decompressobj(zlib.MAX_WBITS | 32)
-
-    def feed(self, chunk: bytes) -> bool:
-        """Add wire bytes; False once the cap is reached (stop reading)."""
-        room = self.cap - self.size
-        if self.decoder is not None:
-            try:
-                data = self.decoder.decompress(chunk, room + 1)
-            except zlib.error as error:
-                raise httpx.DecodingError(f"bad compressed body: {error}") from None
-        else:
-            data = chunk
-        if len(data) > room:
-            self.parts.append(data[:room])
-            self.size += room
-            self.truncated = True
-            return False
-        self.parts.append(data)
-        self.size += len(data)
-        return True
-
-    def content(self) -> bytes:
-        if self.decoder is not None and not self.truncated:
-            tail = self.decoder.flush()
-            room = self.cap - self.size
-            if len(tail) > room:
-                tail, self.truncated = tail[:room], True
-            self.parts.append(tail)
-            self.size += len(tail)
-        return b"".join(self.parts)
 
 
 @dataclass(frozen=True)
@@ -620,7 +571,7 @@ class _Core:
         request: httpx.Request,
         ready: _Prepared,
         inner: httpx.Response,
-        body: _Body,
+        body: CappedBody,
         retry_at: float | None,
         started: float,
         waited: float,
@@ -629,7 +580,9 @@ class _Core:
         status = inner.status_code
         content = body.content()
         headers = httpx.Headers(inner.headers)
-        if body.decoded:
+        # Every coding is undone (an unknown one was refused): the content is
+        # plain, and httpx must not try to decode it again.
+        if "content-encoding" in headers:
             del headers["content-encoding"]
         if "transfer-encoding" in headers:
             del headers["transfer-encoding"]
@@ -1137,7 +1090,9 @@ class PoliteTransport(_PoliteBase, httpx.BaseTransport):
                 try:
                     watchdog.watch(inner.extensions.get("network_stream"))
                     status, headers = inner.status_code, inner.headers
-                    body = _Body(headers.get("content-encoding"), core.limits.max_body_bytes)
+                    body = CappedBody(
+                        headers.get_list("content-encoding"), core.limits.max_body_bytes, request
+                    )
                     assert isinstance(inner.stream, httpx.SyncByteStream)
                     for chunk in inner.stream:
                         if watchdog.fired.is_set() or time.monotonic() > deadline:
@@ -1358,13 +1313,16 @@ class AsyncPoliteTransport(_PoliteBase, httpx.AsyncBaseTransport):
         started = core.clock()
         timeout = core.limits.response_timeout
         core.deadline_timeouts(request, timeout)
-        received: list[tuple[httpx.Response, _Body]] = []
+        received: list[httpx.Response] = []
+        bodies: list[CappedBody] = []
 
         async def fetch() -> None:
             inner = await self.inner.handle_async_request(request)
-            body = _Body(inner.headers.get("content-encoding"), core.limits.max_body_bytes)
-            received.append((inner, body))
+            received.append(inner)
             try:
+                encoding = inner.headers.get_list("content-encoding")
+                body = CappedBody(encoding, core.limits.max_body_bytes, request)
+                bodies.append(body)
                 assert isinstance(inner.stream, httpx.AsyncByteStream)
                 async for chunk in inner.stream:
                     if not body.feed(chunk):
@@ -1377,15 +1335,15 @@ class AsyncPoliteTransport(_PoliteBase, httpx.AsyncBaseTransport):
             await asyncio.wait_for(fetch(), timeout)
         except BaseException as error:
             answered = bool(received) and isinstance(error, httpx.DecodingError)
-            status = received[0][0].status_code if answered else None
-            answer = received[0][0].headers if answered else None
+            status = received[0].status_code if answered else None
+            answer = received[0].headers if answered else None
             self.slots.release(ticket, status, answer, error)
             if isinstance(error, asyncio.TimeoutError):
                 raise _too_slow(request, timeout) from None
             raise
         finally:
             _PEER_CHECK.reset(checking)
-        inner, body = received[0]
+        inner, body = received[0], bodies[0]
         retry_at = self.slots.release(ticket, inner.status_code, inner.headers)
         return core.respond(request, ready, inner, body, retry_at, started, waited)
 
