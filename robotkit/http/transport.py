@@ -319,7 +319,27 @@ class _Sleep:
     seconds: float
 
 
-_Step = _Resolve | _Robots | _Sleep
+@dataclass(frozen=True)
+class _Parse:
+    """Read meta robots and links of an HTML page: linear in its size, but up to
+    a second for a hostile 2 MiB page, so the async face runs it off the loop."""
+
+    html: str
+    url: str
+    product_token: str
+    x_robots_tag: list[str]
+    link_header: list[str]
+
+    def run(self) -> PageMeta:
+        return parse_page(
+            self.html, self.url, self.product_token, self.x_robots_tag, self.link_header
+        )
+
+
+OFF_LOOP = 64 * 1024
+"""Characters of HTML from which the async transport parses in a worker thread."""
+
+_Step = _Resolve | _Robots | _Sleep | _Parse
 
 
 @dataclass(frozen=True)
@@ -575,7 +595,9 @@ class _Core:
         retry_at: float | None,
         started: float,
         waited: float,
-    ) -> httpx.Response:
+    ) -> Generator[_Step, object, httpx.Response]:
+        """The response handed back, with its facts; a sans-I/O coroutine that
+        yields a :class:`_Parse` step for an HTML page."""
         url, chain = ready.url, ready.chain
         status = inner.status_code
         content = body.content()
@@ -612,7 +634,10 @@ class _Core:
         page = None
         content_type = headers.get("content-type", "").lower()
         if self.parse_html and status == 200 and "html" in content_type and content:
-            page = parse_page(response.text, url, token, tags)
+            links = inner.headers.get_list("link")
+            parsed = yield _Parse(response.text, url, token, tags, links)
+            assert isinstance(parsed, PageMeta)
+            page = parsed
             directives = page.robots
         else:
             directives = parse_x_robots_tag(tags).for_robot(token)
@@ -1057,6 +1082,8 @@ class PoliteTransport(_PoliteBase, httpx.BaseTransport):
                 elif isinstance(step, _Robots):
                     assert self.robots is not None
                     answer = self.robots.check(step.url)
+                elif isinstance(step, _Parse):
+                    answer = step.run()
                 else:
                     time.sleep(step.seconds)
                     answer = None
@@ -1118,7 +1145,7 @@ class PoliteTransport(_PoliteBase, httpx.BaseTransport):
                 if user_trace is not None:
                     request.extensions["trace"] = user_trace
         retry_at = self.slots.release(ticket, status, headers)
-        return core.respond(request, ready, inner, body, retry_at, started, waited)
+        return self._drive(core.respond(request, ready, inner, body, retry_at, started, waited))
 
     def close(self) -> None:
         if self._own_robots and self.robots is not None:
@@ -1299,6 +1326,9 @@ class AsyncPoliteTransport(_PoliteBase, httpx.AsyncBaseTransport):
                 elif isinstance(step, _Robots):
                     assert self.robots is not None
                     answer = await self.robots.check(step.url)
+                elif isinstance(step, _Parse):
+                    big = len(step.html) > OFF_LOOP
+                    answer = await asyncio.to_thread(step.run) if big else step.run()
                 else:
                     await asyncio.sleep(step.seconds)
                     answer = None
@@ -1345,7 +1375,8 @@ class AsyncPoliteTransport(_PoliteBase, httpx.AsyncBaseTransport):
             _PEER_CHECK.reset(checking)
         inner, body = received[0], bodies[0]
         retry_at = self.slots.release(ticket, inner.status_code, inner.headers)
-        return core.respond(request, ready, inner, body, retry_at, started, waited)
+        responding = core.respond(request, ready, inner, body, retry_at, started, waited)
+        return await self._drive(responding)
 
     async def aclose(self) -> None:
         if self._own_robots and self.robots is not None:
