@@ -106,3 +106,31 @@ def run_measured(
     head, _, tail = run.stderr.rpartition("robotkit-test-peak-rss-kib=")
     run.stderr = head
     return run, int(tail.strip()) * 1024
+
+
+def hostile_pages(size: int = 2 * 1024 * 1024) -> dict[str, str]:
+    """HTML pages of about ``size`` characters that made parsers quadratic or
+    their trees huge: html.parser on unclosed ``<a `` (25 s for 64 KiB), Lexbor
+    on deep nesting, on thousands of attributes in one tag, on millions of
+    nodes; and pages made of links or words (the most work per byte for link
+    extraction and for fingerprints). The nesting pages hold one link, ``/deep``,
+    1,000 levels down; ``attributes`` has ``/many``; ``comment`` has ``/deep``
+    before a comment left open."""
+
+    def nested(unit: str) -> str:
+        count = size // len(unit)
+        return unit * 1000 + '<a href="/deep">d</a>' + unit * (count - 1000)
+
+    return {
+        "a-space": "<a " * (size // 3),
+        "deep-div": nested("<div>"),
+        "deep-list": nested("<ul><li>"),
+        "misnested": nested("<b><p></b></p>"),
+        "attributes": '<a href="/many" ' + " ".join(f"x{i}" for i in range(size // 8)) + ">",
+        "unclosed-comment": '<a href="/deep">d</a><!--' + "<a href=/hidden>" * (size // 16),
+        "void-tags": "<br>" * (size // 4),
+        "comments": "<!---->" * (size // 7),
+        "nul": "\0" * size,
+        "links": "".join(f'<a href="/p{i}">x</a>' for i in range(size // 24)),
+        "words": " ".join(f"w{i}" for i in range(size // 8)),
+    }
