@@ -8,10 +8,10 @@ incremental decompressor asked for a bounded amount of output at a time, and the
 whole chain stops as soon as the caller's cap is reached: memory stays within
 the cap plus one block per layer, whatever the ratio.
 
-Only the codings decoded here are ever advertised (:data:`ACCEPT_ENCODING`). Any
-other one in a response is refused with :class:`UnsupportedEncoding` before the
-body is read: passed on raw, a later reader (httpx itself) would decode it with
-no limit, or the caller would take compressed bytes for the content.
+Only the codings decoded here are ever advertised (:data:`ACCEPT_ENCODING`). A
+body in any other one is refused with :class:`UnsupportedEncoding` at its first
+byte: passed on raw, a later reader (httpx itself) would decode it with no
+limit, or the caller would take compressed bytes for the content.
 """
 
 from __future__ import annotations
@@ -106,8 +106,9 @@ class CappedBody:
     """Collects a body, decoding its codings, and keeps at most ``cap`` bytes.
 
     ``feed`` takes bytes as they come off the wire and says when to stop reading;
-    ``content`` gives the body. Raises :class:`UnsupportedEncoding` at once for
-    a coding it cannot decode, and ``httpx.DecodingError`` for corrupt data.
+    ``content`` gives the body. Raises :class:`UnsupportedEncoding` at the first
+    byte of a body in a coding it cannot decode, and ``httpx.DecodingError`` for
+    corrupt data.
     """
 
     def __init__(
@@ -115,18 +116,22 @@ class CappedBody:
     ) -> None:
         names = codings(content_encoding)
         unknown = sorted({name for name in names if name not in _GZIP and name != _DEFLATE})
+        self.refusal: UnsupportedEncoding | None = None
+        """Why the body cannot be decoded; raised at its first byte, so that a
+        response without a body (304, HEAD) still goes through."""
         if unknown:
-            raise UnsupportedEncoding(
+            self.refusal = UnsupportedEncoding(
                 f"unsupported Content-Encoding {', '.join(unknown)} (decoded: {ACCEPT_ENCODING})",
                 request=request,
             )
-        if len(names) > MAX_CODINGS:
-            raise UnsupportedEncoding(
+        elif len(names) > MAX_CODINGS:
+            self.refusal = UnsupportedEncoding(
                 f"{len(names)} stacked content codings (at most {MAX_CODINGS} are decoded)",
                 request=request,
             )
+            names = []
         self.cap = cap
-        self.layers = [_Layer(name, request) for name in reversed(names)]
+        self.layers = [] if unknown else [_Layer(name, request) for name in reversed(names)]
         """The last coding applied is the first undone."""
         self.parts: list[bytes] = []
         self.size = 0
@@ -137,6 +142,8 @@ class CappedBody:
 
     def feed(self, chunk: bytes) -> bool:
         """Add bytes as received; False once the cap is reached (stop reading)."""
+        if chunk and self.refusal is not None:
+            raise self.refusal
         self.wire += len(chunk)
         self._input.append(chunk)
         return self._collect()
