@@ -13,8 +13,9 @@ Pass :class:`PoliteTransport` (sync) or :class:`AsyncPoliteTransport` (async) to
 
 It goes out with the robot's honest identity (RFC 9110 sections 10.1.2, 10.1.5)
 and, on a refetch, If-None-Match / If-Modified-Since (RFC 9110 section 13.1). The
-body is read here, bounded in bytes (decoded bytes too: a gzip bomb is cut) and in
-total time (a drip-feeding tarpit is cut off), and the response comes back with
+body is read here, bounded in bytes (decoded bytes, through every stacked coding:
+:mod:`robotkit.http.decoding`) and in total time (a drip-feeding tarpit is cut
+off), and the response comes back with
 :class:`FetchFacts` in ``response.extensions["robotkit"]``.
 
 Redirects: httpx follows them and sends each hop through this transport, so every
