@@ -66,6 +66,7 @@ class Reason(CodeEnum):
     REDIRECT_LOOP = "redirect-loop"
     PRIVATE_ADDRESS = "private-address"
     BODY_TOO_LARGE = "body-too-large"
+    UNSUPPORTED_ENCODING = "unsupported-encoding"
     RESPONSE_TIMEOUT = "response-timeout"
     NETWORK_ERROR = "network-error"
     RATE_LIMITED = "rate-limited"

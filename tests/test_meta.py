@@ -5,9 +5,13 @@ from __future__ import annotations
 from datetime import datetime, timezone
 
 import pytest
+from bombs import hostile_pages
 
+from robotkit.markup import MAX_DEPTH, MAX_NODES, bounded
 from robotkit.meta import (
+    MAX_LINKS,
     RobotsDirectives,
+    link_header_canonical,
     parse_date,
     parse_directives,
     parse_page,
@@ -126,7 +130,7 @@ PAGE = """<!doctype html><html><head>
 <a rel="nofollow ugc" href="/paid">paid</a>
 <a href="javascript:void(0)">js</a><a href="mailto:a@b.org">mail</a><a href="#frag">f</a>
 <a href="  /spaced\n ">sp</a><a>no href</a>
-<area href="map.html"><frame src="frame.html"><iframe src="//cdn.example/i"></iframe>
+<area href="map.html"><iframe src="//cdn.example/i"></iframe>
 <a href="page1.html">again</a><a href="http://[bad">bad</a>
 </body></html>"""
 
@@ -142,13 +146,25 @@ def test_parse_page_meta_and_links() -> None:
         "https://example.org/paid",
         "https://example.org/spaced",
         "https://example.org/section/map.html",
-        "https://example.org/section/frame.html",
         "https://cdn.example/i",
     ]
     assert [link.tag for link in page.links][:2] == ["link", "a"]
-    assert len(page.followable_links()) == 8
+    assert len(page.followable_links()) == 7
     followed = [link.url for link in page.followable_links(honour_rel_nofollow=True)]
-    assert "https://example.org/paid" not in followed and len(followed) == 7
+    assert "https://example.org/paid" not in followed and len(followed) == 6
+
+
+def test_frames_come_from_a_frameset() -> None:
+    """HTML5 ignores a ``<frame>`` outside ``<frameset>`` (the stdlib parser, which
+    builds no tree, used to report one in ``<body>``); in a frameset it counts."""
+    frames = '<html><frameset><frame src="a.html"><frame src="/b.html"></frameset></html>'
+    page = parse_page(frames, "http://e.org/d/", BOT)
+    assert [(link.url, link.tag) for link in page.links] == [
+        ("http://e.org/d/a.html", "frame"),
+        ("http://e.org/b.html", "frame"),
+    ]
+    stray = parse_page('<body><frame src="x.html"><a href="/a">a</a>', "http://e.org/", BOT)
+    assert [link.url for link in stray.links] == ["http://e.org/a"]
 
 
 def test_page_level_nofollow_from_meta_or_header() -> None:
@@ -179,3 +195,98 @@ def test_resolve_link() -> None:
     assert resolve_link("http://a.org/", "HTTP://B.org") == "http://B.org/"
     for skipped in ("javascript:alert(1)", "mailto:x@y.org", "data:text/html,hi", "tel:1", ""):
         assert resolve_link("http://a.org/", skipped) is None
+
+
+def test_html5_answers_where_html_parser_differed() -> None:
+    """Where the WHATWG parsing algorithm and ``html.parser`` disagree, the HTML5
+    answer is what browsers (and so site authors) see."""
+    # A named reference without ";" followed by "=" stays as written in an
+    # attribute (html.parser turned "&copy=2" into "©=2").
+    page = parse_page('<a href="/a?x=1&copy=2&amp;y=3">a</a>', "http://e.org/", BOT)
+    assert [link.url for link in page.links] == ["http://e.org/a?x=1&copy=2&y=3"]
+    # <base> late in the body still sets the document's base URL: the first one
+    # with an href counts wherever it is.
+    late = parse_page(
+        '<a href="x">x</a><p><base href="/b/"><base href="/c/">', "http://e.org/", BOT
+    )
+    assert late.base_url == "http://e.org/b/" and late.links[0].url == "http://e.org/b/x"
+    # An unclosed <a> is closed by the next one; a link inside a comment or a
+    # script is no link; an unclosed tag at the end of the input is dropped.
+    tricky = '<a href="/1">one<a href="/2">two<!-- <a href="/c"> --><script>"<a href=/s>"</script>'
+    links = [link.url for link in parse_page(tricky + '<a href="/end"', "http://e.org/", BOT).links]
+    assert links == ["http://e.org/1", "http://e.org/2"]
+
+
+def test_title_and_canonical_from_html() -> None:
+    html = """<html><head><title>  A \n  page &amp; more </title>
+    <base href="/dir/"><link rel="Canonical" href="main.html"><link rel=canonical href=/other>
+    </head><body><a rel="canonical" href="/not-this">x</a><title>second</title></body>"""
+    page = parse_page(html, "http://e.org/x?session=1", BOT)
+    assert page.title == "A page & more"
+    assert page.canonical == "http://e.org/dir/main.html"  # the first, against <base>
+    bare = parse_page("<p>no head", "http://e.org/", BOT)
+    assert bare.title is None and bare.canonical is None
+
+
+def test_canonical_link_header_wins_over_the_markup() -> None:
+    html = '<link rel="canonical" href="/from-html">'
+    header = ['</style.css>; rel=preload, <https://e.org/from-header>; rel="canonical"']
+    page = parse_page(html, "https://e.org/a", BOT, link_header=header)
+    assert page.canonical == "https://e.org/from-header"
+    assert parse_page(html, "https://e.org/a", BOT).canonical == "https://e.org/from-html"
+
+
+@pytest.mark.parametrize(
+    ("values", "expected"),
+    [
+        (['<../b>; rel="canonical"'], "http://e.org/b"),
+        (["<http://e.org/c>;rel=canonical;title=x"], "http://e.org/c"),
+        (['<http://e.org/c>; rel="alternate canonical"'], "http://e.org/c"),
+        (['<http://e.org/c>; anchor="#x"; rel="canonical"'], None),  # about another resource
+        (['<http://e.org/c>; rel="next"; rel="canonical"'], None),  # only the first rel counts
+        (
+            ['<mailto:a@e.org>; rel="canonical"', '<http://e.org/d>; rel="canonical"'],
+            "http://e.org/d",
+        ),
+        (["garbage", "<unterminated; rel=canonical", ""], None),
+    ],
+)
+def test_link_header_canonical(values: list[str], expected: str | None) -> None:
+    assert link_header_canonical(values, "http://e.org/a/x") == expected
+
+
+# Pages that made parsers quadratic, 2 MiB each (and the 64 KiB page that took
+# html.parser 25 s): each must be parsed well within the time limit; the old
+# parser timed out on every one.
+HOSTILE = {"a-space-64k": "<a " * 21845, **hostile_pages()}
+NO_LINKS = ("a-space-64k", "a-space", "void-tags", "comments", "nul", "words")
+
+
+@pytest.mark.timeout(20)
+@pytest.mark.parametrize("name", list(HOSTILE))
+def test_hostile_markup_is_parsed_in_linear_time(name: str) -> None:
+    links = [link.url for link in parse_page(HOSTILE[name], "http://e.org/", BOT).links]
+    if name == "links":
+        assert len(links) == MAX_LINKS
+    elif name == "attributes":
+        assert links == ["http://e.org/many"]
+    else:
+        assert links == ([] if name in NO_LINKS else ["http://e.org/deep"])
+
+
+def test_bounded_markup_keeps_real_pages_and_links_deep_down() -> None:
+    """Real pages pass unchanged; in a hostile one, what is dropped is ordinary
+    nesting and, past the node budget, the rest of the tags."""
+    page = "<html><head><title>t</title></head><body>" + "<div><p>x</p></div>" * 500
+    assert bounded(page) == page
+    deep = bounded("<div>" * 300 + '<a href="/x">x</a>' + "</div>" * 300)
+    assert deep.count("<div>") == MAX_DEPTH and '<a href="/x">' in deep
+    many = bounded("<br>" * (MAX_NODES + 10) + '<a href="/late">l</a>')
+    assert many.count("<br>") == MAX_NODES and "/late" not in many
+    assert bounded("a\0b") == "ab"
+
+
+def test_links_per_page_are_capped() -> None:
+    html = "".join(f'<a href="/p{i}">x</a>' for i in range(MAX_LINKS + 5))
+    links = parse_page(html, "http://e.org/", BOT).links
+    assert len(links) == MAX_LINKS and links[-1].url == f"http://e.org/p{MAX_LINKS - 1}"

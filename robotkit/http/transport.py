@@ -13,8 +13,9 @@ Pass :class:`PoliteTransport` (sync) or :class:`AsyncPoliteTransport` (async) to
 
 It goes out with the robot's honest identity (RFC 9110 sections 10.1.2, 10.1.5)
 and, on a refetch, If-None-Match / If-Modified-Since (RFC 9110 section 13.1). The
-body is read here, bounded in bytes (decoded bytes too: a gzip bomb is cut) and in
-total time (a drip-feeding tarpit is cut off), and the response comes back with
+body is read here, bounded in bytes (decoded bytes, through every stacked coding:
+:mod:`robotkit.http.decoding`) and in total time (a drip-feeding tarpit is cut
+off), and the response comes back with
 :class:`FetchFacts` in ``response.extensions["robotkit"]``.
 
 Redirects: httpx follows them and sends each hop through this transport, so every
@@ -34,7 +35,6 @@ import ipaddress
 import socket
 import threading
 import time
-import zlib
 from collections.abc import AsyncIterator, Awaitable, Callable, Generator, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import partial
@@ -46,6 +46,7 @@ import httpx
 from robotkit.clock import Clock, system_clock
 from robotkit.guard import Guard, GuardVerdict
 from robotkit.headervalues import parse_retry_after
+from robotkit.http.decoding import ACCEPT_ENCODING, CappedBody
 from robotkit.http.robots import AsyncRobotsChecker, RobotsChecker, RobotsOptions
 from robotkit.http.validators import ValidatorStore
 from robotkit.identity import Identity
@@ -70,8 +71,6 @@ DEFAULT_MAX_BODY = 10 * 1024 * 1024
 DEFAULT_RESPONSE_TIMEOUT = 30.0
 DEFAULT_MAX_REDIRECTS = 5
 DEFAULT_MAX_WAIT = 60.0
-ACCEPT_ENCODING = "gzip, deflate"
-"""Only encodings the transport decodes itself, so the body cap bounds decoded bytes."""
 
 # --------------------------------------------------------------------------------------
 # Errors: a refused request never reached the server.
@@ -305,53 +304,6 @@ class _Chain:
     public_start: bool = False
 
 
-class _Body:
-    """Collects a body up to a cap, decoding gzip/deflate here so the cap bounds
-    what the caller will hold in memory."""
-
-    def __init__(self, encoding: str | None, cap: int) -> None:
-        self.cap = cap
-        self.parts: list[bytes] = []
-        self.size = 0
-        self.truncated = False
-        name = (encoding or "").strip().lower()
-        self.decoder: Any = None
-        self.decoded = name in ("gzip", "x-gzip", "deflate")
-        if name in ("gzip", "x-gzip"):
-            self.decoder = zlib.decompressobj(16 + zlib.MAX_WBITS)
-        elif name == "deflate":
-            self.decoder = zlib.decompressobj(zlib.MAX_WBITS | 32)
-
-    def feed(self, chunk: bytes) -> bool:
-        """Add wire bytes; False once the cap is reached (stop reading)."""
-        room = self.cap - self.size
-        if self.decoder is not None:
-            try:
-                data = self.decoder.decompress(chunk, room + 1)
-            except zlib.error as error:
-                raise httpx.DecodingError(f"bad compressed body: {error}") from None
-        else:
-            data = chunk
-        if len(data) > room:
-            self.parts.append(data[:room])
-            self.size += room
-            self.truncated = True
-            return False
-        self.parts.append(data)
-        self.size += len(data)
-        return True
-
-    def content(self) -> bytes:
-        if self.decoder is not None and not self.truncated:
-            tail = self.decoder.flush()
-            room = self.cap - self.size
-            if len(tail) > room:
-                tail, self.truncated = tail[:room], True
-            self.parts.append(tail)
-            self.size += len(tail)
-        return b"".join(self.parts)
-
-
 @dataclass(frozen=True)
 class _Resolve:
     host: str
@@ -368,7 +320,27 @@ class _Sleep:
     seconds: float
 
 
-_Step = _Resolve | _Robots | _Sleep
+@dataclass(frozen=True)
+class _Parse:
+    """Read meta robots and links of an HTML page: linear in its size, but up to
+    a second for a hostile 2 MiB page, so the async face runs it off the loop."""
+
+    html: str
+    url: str
+    product_token: str
+    x_robots_tag: list[str]
+    link_header: list[str]
+
+    def run(self) -> PageMeta:
+        return parse_page(
+            self.html, self.url, self.product_token, self.x_robots_tag, self.link_header
+        )
+
+
+OFF_LOOP = 64 * 1024
+"""Characters of HTML from which the async transport parses in a worker thread."""
+
+_Step = _Resolve | _Robots | _Sleep | _Parse
 
 
 @dataclass(frozen=True)
@@ -620,16 +592,20 @@ class _Core:
         request: httpx.Request,
         ready: _Prepared,
         inner: httpx.Response,
-        body: _Body,
+        body: CappedBody,
         retry_at: float | None,
         started: float,
         waited: float,
-    ) -> httpx.Response:
+    ) -> Generator[_Step, object, httpx.Response]:
+        """The response handed back, with its facts; a sans-I/O coroutine that
+        yields a :class:`_Parse` step for an HTML page."""
         url, chain = ready.url, ready.chain
         status = inner.status_code
         content = body.content()
         headers = httpx.Headers(inner.headers)
-        if body.decoded:
+        # Every coding is undone (an unknown one was refused): the content is
+        # plain, and httpx must not try to decode it again.
+        if "content-encoding" in headers:
             del headers["content-encoding"]
         if "transfer-encoding" in headers:
             del headers["transfer-encoding"]
@@ -659,7 +635,10 @@ class _Core:
         page = None
         content_type = headers.get("content-type", "").lower()
         if self.parse_html and status == 200 and "html" in content_type and content:
-            page = parse_page(response.text, url, token, tags)
+            links = inner.headers.get_list("link")
+            parsed = yield _Parse(response.text, url, token, tags, links)
+            assert isinstance(parsed, PageMeta)
+            page = parsed
             directives = page.robots
         else:
             directives = parse_x_robots_tag(tags).for_robot(token)
@@ -1104,6 +1083,8 @@ class PoliteTransport(_PoliteBase, httpx.BaseTransport):
                 elif isinstance(step, _Robots):
                     assert self.robots is not None
                     answer = self.robots.check(step.url)
+                elif isinstance(step, _Parse):
+                    answer = step.run()
                 else:
                     time.sleep(step.seconds)
                     answer = None
@@ -1137,7 +1118,9 @@ class PoliteTransport(_PoliteBase, httpx.BaseTransport):
                 try:
                     watchdog.watch(inner.extensions.get("network_stream"))
                     status, headers = inner.status_code, inner.headers
-                    body = _Body(headers.get("content-encoding"), core.limits.max_body_bytes)
+                    body = CappedBody(
+                        headers.get_list("content-encoding"), core.limits.max_body_bytes, request
+                    )
                     assert isinstance(inner.stream, httpx.SyncByteStream)
                     for chunk in inner.stream:
                         if watchdog.fired.is_set() or time.monotonic() > deadline:
@@ -1163,7 +1146,7 @@ class PoliteTransport(_PoliteBase, httpx.BaseTransport):
                 if user_trace is not None:
                     request.extensions["trace"] = user_trace
         retry_at = self.slots.release(ticket, status, headers)
-        return core.respond(request, ready, inner, body, retry_at, started, waited)
+        return self._drive(core.respond(request, ready, inner, body, retry_at, started, waited))
 
     def close(self) -> None:
         if self._own_robots and self.robots is not None:
@@ -1344,6 +1327,9 @@ class AsyncPoliteTransport(_PoliteBase, httpx.AsyncBaseTransport):
                 elif isinstance(step, _Robots):
                     assert self.robots is not None
                     answer = await self.robots.check(step.url)
+                elif isinstance(step, _Parse):
+                    big = len(step.html) > OFF_LOOP
+                    answer = await asyncio.to_thread(step.run) if big else step.run()
                 else:
                     await asyncio.sleep(step.seconds)
                     answer = None
@@ -1358,13 +1344,16 @@ class AsyncPoliteTransport(_PoliteBase, httpx.AsyncBaseTransport):
         started = core.clock()
         timeout = core.limits.response_timeout
         core.deadline_timeouts(request, timeout)
-        received: list[tuple[httpx.Response, _Body]] = []
+        received: list[httpx.Response] = []
+        bodies: list[CappedBody] = []
 
         async def fetch() -> None:
             inner = await self.inner.handle_async_request(request)
-            body = _Body(inner.headers.get("content-encoding"), core.limits.max_body_bytes)
-            received.append((inner, body))
+            received.append(inner)
             try:
+                encoding = inner.headers.get_list("content-encoding")
+                body = CappedBody(encoding, core.limits.max_body_bytes, request)
+                bodies.append(body)
                 assert isinstance(inner.stream, httpx.AsyncByteStream)
                 async for chunk in inner.stream:
                     if not body.feed(chunk):
@@ -1377,17 +1366,18 @@ class AsyncPoliteTransport(_PoliteBase, httpx.AsyncBaseTransport):
             await asyncio.wait_for(fetch(), timeout)
         except BaseException as error:
             answered = bool(received) and isinstance(error, httpx.DecodingError)
-            status = received[0][0].status_code if answered else None
-            answer = received[0][0].headers if answered else None
+            status = received[0].status_code if answered else None
+            answer = received[0].headers if answered else None
             self.slots.release(ticket, status, answer, error)
             if isinstance(error, asyncio.TimeoutError):
                 raise _too_slow(request, timeout) from None
             raise
         finally:
             _PEER_CHECK.reset(checking)
-        inner, body = received[0]
+        inner, body = received[0], bodies[0]
         retry_at = self.slots.release(ticket, inner.status_code, inner.headers)
-        return core.respond(request, ready, inner, body, retry_at, started, waited)
+        responding = core.respond(request, ready, inner, body, retry_at, started, waited)
+        return await self._drive(responding)
 
     async def aclose(self) -> None:
         if self._own_robots and self.robots is not None:
