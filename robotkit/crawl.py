@@ -34,7 +34,6 @@ import asyncio
 import contextlib
 import ipaddress
 import os
-import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -59,7 +58,6 @@ from robotkit.http.transport import (
     PolitenessError,
 )
 from robotkit.identity import Identity
-from robotkit.meta import PageMeta, resolve_link
 from robotkit.pacing import PacingPolicy, host_key
 from robotkit.reasons import CodeEnum, Reason
 from robotkit.snapshot import listed, reading, typed
@@ -225,25 +223,6 @@ def _host_label(url: str) -> str:
         return str(normalize(url).origin)
     except InvalidURL:
         return "(invalid)"
-
-
-_LINK_CANONICAL = re.compile(r'<([^>]*)>[^,]*?;\s*rel="?[^",]*\bcanonical\b', re.IGNORECASE)
-
-
-def _canonical(page: PageMeta | None, link_headers: Sequence[str]) -> str | None:
-    """The page's canonical URL: a ``Link: <url>; rel="canonical"`` header (RFC 8288,
-    RFC 6596) first, as it can only come from the server, else the first
-    ``<link rel="canonical">`` of the HTML, resolved against the page."""
-    if page is None:
-        return None
-    for value in link_headers:
-        found = _LINK_CANONICAL.search(value)
-        if found is not None:
-            return resolve_link(page.base_url, found.group(1))
-    for link in page.links:
-        if link.tag == "link" and "canonical" in link.rel:
-            return link.url
-    return None
 
 
 def is_loopback_url(url: str) -> bool:
@@ -673,7 +652,7 @@ class Crawler:
                 status=status,
                 text=text,
                 links=links,
-                canonical=_canonical(page, response.headers.get_list("link")),
+                canonical=page.canonical if page is not None else None,
                 referer=entry.referer,
                 streak=self.triage.streak_of(entry.key),
             ),
