@@ -148,7 +148,7 @@ def serve_handler(args: argparse.Namespace) -> int:
     previous = {sig: signal.signal(sig, on_term) for sig in (signal.SIGINT, signal.SIGTERM)}
     try:
         print(f"{site.name}: {site.summary}")
-        print(f"legitimate pages: {len(site.legitimate_pages)}; caught by: ", end="")
+        print(f"legitimate pages: {len(site.legitimate_keys)}; caught by: ", end="")
         print(", ".join(str(r) for r in site.caught_by) or "-")
         for index, base in enumerate(running.base_urls[1:], start=1):
             print(f"also on host {index}: {base}/")

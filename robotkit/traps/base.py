@@ -8,6 +8,10 @@ legitimate pages it found and how many requests it wasted inside the trap.
 Sites are plain objects with a request handler (werkzeug ``Request`` to ``Response``)
 and are served by pytest-httpserver's :class:`~pytest_httpserver.HTTPServer` on
 loopback addresses only, in tests and by ``robotkit traps serve``.
+
+(Over 500 lines: declaring, scoring and serving a site are one contract that every
+site module and the pytest plugin import together; the small page helpers at the
+end are what each site's handler uses to answer.)
 """
 
 from __future__ import annotations
