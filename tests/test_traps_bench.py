@@ -23,7 +23,7 @@ TOTAL_FIELDS |= {"trap_median", "passed", "ended_in_time"}
 
 def test_bench_generated_json_as_a_subprocess() -> None:
     command = [sys.executable, "-m", "robotkit", "traps", "bench", "--generated", "2"]
-    command += ["--seed", "0", "--json", "--max-pages", "80"]
+    command += ["--seed", "0", "--json", "--max-pages", "40"]
     done = subprocess.run(command, capture_output=True, text=True, timeout=120)
     assert done.returncode in (0, 1), done.stderr
     records = [json.loads(line) for line in done.stdout.splitlines()]
