@@ -16,6 +16,7 @@ from robotkit import traps
 from robotkit.meta import parse_page
 from robotkit.traps import PageKind, RunningSite
 from robotkit.traps.generated import KINDS, GeneratedSite
+from robotkit.traps.generated.trap import MAX_LEGIT
 from robotkit.traps.naive import naive_crawl
 
 HELD_OUT = 1000
@@ -100,6 +101,7 @@ def test_legitimate_part_has_30_to_60_pages(seed: int) -> None:
     site = GeneratedSite(seed)
     assert 30 <= len(site.legitimate_keys) <= 60
     assert 1 <= len(site.traps) <= 2
+    assert all(len(t.legit) <= MAX_LEGIT for t in site.traps)
     assert len(site.seed_paths) == 1 + len(site.extra_hosts) >= 2
 
 

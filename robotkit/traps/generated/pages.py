@@ -12,7 +12,6 @@ from __future__ import annotations
 import hashlib
 import random
 from dataclasses import dataclass, field, replace
-from urllib.parse import unquote
 
 from werkzeug import Response
 
@@ -50,10 +49,6 @@ def server_form(target: str) -> str:
 
 def path_of(target: str) -> str:
     return target.split("?", 1)[0]
-
-
-def unquoted_path(target: str) -> str:
-    return unquote(path_of(target))
 
 
 @dataclass(frozen=True)
