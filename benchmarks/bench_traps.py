@@ -6,14 +6,10 @@ the same page budget. Both are scored from the requests their server saw
 (``RunningSite.score``): legitimate pages found, and requests spent inside the trap
 (trap pages plus repeated fetches of a page already fetched).
 
-The naive crawler is what a first crawler looks like: ``httpx.AsyncClient`` with
-redirects followed (httpx's limit of 20), a 2 s per-operation timeout, a seen set
-of exact URL strings (fragment dropped), links taken with the same extractor robotkit
-uses (:func:`robotkit.meta.parse_page`), any loopback host followed, robots.txt
-ignored, no delay. It has no URL normalization, no guard, no content
-fingerprints, no total response deadline and no body cap. A site that holds it past
-``--wall`` seconds (the tarpit's drip never trips a per-read timeout) is cut off
-and marked "stuck".
+The naive crawler is :mod:`robotkit.traps.naive` (what a first crawler looks like:
+redirects followed, exact-string seen set, every loopback link, no manners). A site
+that holds it past ``--wall`` seconds (the tarpit's drip never trips a per-read
+timeout) is cut off and marked "stuck".
 
 robotkit runs with its defaults except ``delay`` 0.01 s, ``response_timeout`` 2 s
 and ``max_defer`` 0 (do not wait an hour for robots-503).
@@ -25,20 +21,16 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import ipaddress
 import time
-from collections import deque
 from dataclasses import dataclass
-from urllib.parse import urlsplit
 
-import httpx
 from rich.console import Console
 from rich.table import Table
 
 from robotkit import traps
 from robotkit.crawl import CrawlConfig, Crawler
-from robotkit.meta import parse_page
 from robotkit.traps.base import RunningSite, Score
+from robotkit.traps.naive import naive_crawl
 
 
 @dataclass(frozen=True)
@@ -48,38 +40,15 @@ class Run:
     stuck: bool = False
 
 
-def _loopback(url: str) -> bool:
-    try:
-        return ipaddress.ip_address(urlsplit(url).hostname or "").is_loopback
-    except ValueError:
-        return False
-
-
-async def naive_crawl(seed: str, budget: int) -> None:
-    """Breadth-first, exact-string seen set, every loopback link, no manners."""
-    queue, seen = deque([seed]), {seed}
-    fetched = 0
-    async with httpx.AsyncClient(follow_redirects=True, timeout=2.0) as client:
-        while queue and fetched < budget:
-            url = queue.popleft()
-            fetched += 1
-            try:
-                response = await client.get(url)
-            except httpx.HTTPError:
-                continue
-            if "html" not in response.headers.get("content-type", ""):
-                continue
-            for link in parse_page(response.text, str(response.url), "naivebot").links:
-                if link.url not in seen and _loopback(link.url):
-                    seen.add(link.url)
-                    queue.append(link.url)
-
-
-async def robotkit_crawl(seed: str, budget: int) -> None:
+async def robotkit_crawl(seeds: list[str], budget: int) -> None:
     config = CrawlConfig(
         max_pages=budget, delay=0.01, allow_private=True, response_timeout=2.0, max_defer=0.0
     )
-    await Crawler([seed], config).run()
+    await Crawler(seeds, config).run()
+
+
+async def naive(seeds: list[str], budget: int) -> None:
+    await naive_crawl(seeds, budget)
 
 
 async def measure(name: str, robotkit: bool, budget: int, wall: float) -> Run:
@@ -87,9 +56,9 @@ async def measure(name: str, robotkit: bool, budget: int, wall: float) -> Run:
     began = time.monotonic()
     stuck = False
     try:
-        crawl = robotkit_crawl if robotkit else naive_crawl
+        crawl = robotkit_crawl if robotkit else naive
         try:
-            await asyncio.wait_for(crawl(site.start_url, budget), wall)
+            await asyncio.wait_for(crawl(site.seed_urls, budget), wall)
         except asyncio.TimeoutError:
             stuck = True
         return Run(site.score(), time.monotonic() - began, stuck)

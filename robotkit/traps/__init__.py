@@ -135,10 +135,20 @@ def names() -> list[str]:
     return list(SITES)
 
 
+GENERATED_PREFIX = "generated-"
+
+
 def get(name: str, **options: Any) -> TrapSite:
     """A new site by name; ``options`` go to its constructor (e.g. ``profile`` for
     ``robots-403``, ``farm_hosts`` for ``link-farm``, ``drip_interval`` for
-    ``tarpit``, ``stall`` for ``slow-paths``)."""
+    ``tarpit``, ``stall`` for ``slow-paths``). ``generated-N`` is the site the
+    generator draws from seed N (:mod:`robotkit.traps.generated`); :func:`names`
+    lists only the hand-written ones."""
+    number = name.removeprefix(GENERATED_PREFIX)
+    if number != name and number.isdigit() and number.isascii():
+        from robotkit.traps.generated import GeneratedSite
+
+        return GeneratedSite(int(number), **options)
     try:
         factory = SITES[name]
     except KeyError:

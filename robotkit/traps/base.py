@@ -8,6 +8,10 @@ legitimate pages it found and how many requests it wasted inside the trap.
 Sites are plain objects with a request handler (werkzeug ``Request`` to ``Response``)
 and are served by pytest-httpserver's :class:`~pytest_httpserver.HTTPServer` on
 loopback addresses only, in tests and by ``robotkit traps serve``.
+
+(Over 500 lines: declaring, scoring and serving a site are one contract that every
+site module and the pytest plugin import together; the small page helpers at the
+end are what each site's handler uses to answer.)
 """
 
 from __future__ import annotations
@@ -108,6 +112,13 @@ class Score:
         )
 
 
+def page_key(host: int, target: str) -> str:
+    """The name a legitimate page is counted under: its target on the main host, the
+    target after ``@<host>`` elsewhere (``@2/about``), so pages of two hosts never
+    share a key."""
+    return target if host == 0 else f"@{host}{target}"
+
+
 def target_of(url: str) -> str:
     """Path and query of a URL or request target, the unit a site classifies.
 
@@ -145,9 +156,23 @@ class TrapSite(ABC):
     start_path: str = "/"
     legitimate_pages: frozenset[str]
     """Targets (path and query, on the main host) a good crawler must fetch."""
+    legitimate_elsewhere: frozenset[tuple[int, str]] = frozenset()
+    """``(host index, target)`` of the legitimate pages on the other hosts (1, 2, ...)."""
 
     extra_hosts: tuple[str, ...] = ()
     """Further loopback addresses the site is served on (host 1, 2, ...)."""
+
+    @property
+    def seed_paths(self) -> tuple[tuple[int, str], ...]:
+        """``(host index, target)`` of every seed a crawl needs: a crawl stays on its
+        seeds' hosts, so a site whose legitimate pages span hosts names one per host."""
+        return ((0, self.start_path),)
+
+    @property
+    def legitimate_keys(self) -> frozenset[str]:
+        """The key (:func:`page_key`) of every legitimate page, on any host."""
+        elsewhere = (page_key(host, target) for host, target in self.legitimate_elsewhere)
+        return self.legitimate_pages | frozenset(elsewhere)
 
     def handle(self, request: Request, ctx: RequestContext) -> Response:
         """Answer one request: robots.txt, else a page."""
@@ -174,6 +199,8 @@ class TrapSite(ABC):
         target = target_of(target)
         if host == 0 and target in self.legitimate_pages:
             return Page(PageKind.LEGITIMATE, target)
+        if (host, target) in self.legitimate_elsewhere:
+            return Page(PageKind.LEGITIMATE, page_key(host, target))
         if self.is_trap(target, host):
             return Page(PageKind.TRAP, target)
         return Page(PageKind.OTHER, target)
@@ -194,7 +221,7 @@ class TrapSite(ABC):
                 traps.append(target)
             else:
                 other += 1
-        legit = self.legitimate_pages
+        legit = self.legitimate_keys
         return Score(
             legit_found=len(found),
             legit_total=len(legit),
@@ -297,15 +324,22 @@ class RunningSite:
 
     @property
     def start_url(self) -> str:
-        """The seed a crawl starts from."""
+        """The seed a crawl starts from (the first of :attr:`seed_urls`)."""
         return self.url(self.site.start_path)
+
+    @property
+    def seed_urls(self) -> list[str]:
+        """Every seed a crawl of the whole site needs, one per host to be crawled."""
+        return [self.url(target, host) for host, target in self.site.seed_paths]
 
     def url(self, target: str = "/", host: int = 0) -> str:
         return self.base_urls[host] + target
 
     def legitimate_urls(self) -> list[str]:
-        """Absolute URLs of the legitimate part, sorted."""
-        return sorted(self.url(t) for t in self.site.legitimate_pages)
+        """Absolute URLs of the legitimate part, on every host, sorted."""
+        pairs = [(0, t) for t in self.site.legitimate_pages]
+        pairs += self.site.legitimate_elsewhere
+        return sorted(self.url(target, host) for host, target in pairs)
 
     def host_of(self, url: str) -> int | None:
         """Index of the site host a URL points at, or None when it is elsewhere."""
