@@ -267,6 +267,20 @@ def test_a_pair_that_changes_nothing_is_learned_and_its_other_urls_skipped(
     assert any("a=1" in line and "change nothing" in line for line in crawler.summary.trap_signals)
 
 
+def test_two_hundred_pages_that_differ_only_in_numbers_are_fetched_whole(
+    trap_site: Callable[..., RunningSite],
+) -> None:
+    """Issue 8: a plain site of 200 small pages whose text differs only in numbers
+    is no trap: every page is fetched, none refused as a copy."""
+    site = trap_site("numbered-200")
+    _, events = run(site)
+    score = site.score()
+    assert score.complete, score.missing
+    assert score.legit_total == 201 and score.trap_fetched == 0
+    refused = [e.url for e in events if e.event is EventKind.SKIPPED and e.reason is not None]
+    assert [u for u in refused if "/n/" in u] == []
+
+
 class HangUpServer:
     """A loopback server that answers ``/robots.txt`` with 404 and hangs up on any
     other request without a response: a network error, not an HTTP answer."""
