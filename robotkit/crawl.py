@@ -48,6 +48,7 @@ from robotkit.crawl_state import CrawlState
 from robotkit.frontier import Frontier, FrontierEntry
 from robotkit.guard import Guard, GuardVerdict, Rule
 from robotkit.http.client import AsyncPoliteClient
+from robotkit.http.decoding import UnsupportedEncoding
 from robotkit.http.robots import RobotsOptions
 from robotkit.http.transport import (
     AddressPolicy,
@@ -565,13 +566,22 @@ class Crawler:
             return
         except (httpx.HTTPError, OSError) as exc:
             timeout = isinstance(exc, (httpx.TimeoutException, TimeoutError))
-            if not timeout and self._retries[entry.key] < cfg.retries:
+            # An answer in an encoding robotkit will not decode is the same answer
+            # the next time: reported with its reason, not retried.
+            refused = isinstance(exc, UnsupportedEncoding)
+            if not timeout and not refused and self._retries[entry.key] < cfg.retries:
                 self._retries[entry.key] += 1
                 self._requeue(entry, tier, self._host_ready(entry), "backoff")
                 return
             if timeout:
                 self._signal(self.triage.failed(entry.url, FailureKind.TIMEOUT))
-            why = Reason.RESPONSE_TIMEOUT if timeout else Reason.NETWORK_ERROR
+            why = (
+                Reason.RESPONSE_TIMEOUT
+                if timeout
+                else Reason.UNSUPPORTED_ENCODING
+                if refused
+                else Reason.NETWORK_ERROR
+            )
             self._emit(
                 CrawlEvent(
                     entry.url,

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from dataclasses import replace
 
 import pytest
+from pytest_httpserver import HTTPServer
 from servers import read_head
 
 from robotkit import traps
@@ -279,6 +280,23 @@ def test_two_hundred_pages_that_differ_only_in_numbers_are_fetched_whole(
     assert score.legit_total == 201 and score.trap_fetched == 0
     refused = [e.url for e in events if e.event is EventKind.SKIPPED and e.reason is not None]
     assert [u for u in refused if "/n/" in u] == []
+
+
+def test_an_encoding_robotkit_will_not_decode_is_failed_with_its_reason_once(
+    httpserver: HTTPServer,
+) -> None:
+    """A page in ``Content-Encoding: br`` (not decoded, so never passed on raw) is
+    ``failed`` with ``unsupported-encoding``, requested once: a retry would get the
+    same answer."""
+    httpserver.expect_request("/robots.txt").respond_with_data("", status=404)
+    httpserver.expect_request("/").respond_with_data(
+        b"\x0b" * 100, headers={"Content-Encoding": "br"}, content_type="text/html"
+    )
+    _, events = asyncio.run(crawl([httpserver.url_for("/")], FAST))
+    assert [(e.event, e.reason) for e in events if not e.probe] == [
+        (EventKind.FAILED, Reason.UNSUPPORTED_ENCODING)
+    ]
+    assert [r.path for r, _ in httpserver.log].count("/") == 1
 
 
 class HangUpServer:
