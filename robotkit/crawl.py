@@ -1,5 +1,11 @@
 """The reference polite crawler: robotkit's components composed into a crawl.
 
+(Why this module stays near 700 lines: :class:`Crawler` is one asynchronous state
+machine, the loop, the fetch with its retries and deferrals, the soft-404 probes and
+the hand-over to the triage, whose steps share the frontier tiers and the client; its
+rules already live elsewhere, its events in :mod:`robotkit.crawl_report`, its state
+in :mod:`robotkit.crawl_state`.)
+
 Breadth-first over the seeds' hosts, one request at a time per host, every request
 through :class:`~robotkit.http.transport.AsyncPoliteTransport` (identity headers,
 robots.txt verdict, pacing, Retry-After, backoff, body cap, response deadline,
@@ -44,6 +50,7 @@ import httpx
 
 from robotkit.clock import Clock, system_clock
 from robotkit.content import ContentIndex, Soft404Detector
+from robotkit.crawl_report import CrawlEvent, CrawlSummary, EventKind
 from robotkit.crawl_state import CrawlState
 from robotkit.frontier import Frontier, FrontierEntry
 from robotkit.guard import Guard, GuardVerdict, Rule
@@ -60,7 +67,7 @@ from robotkit.http.transport import (
 )
 from robotkit.identity import Identity
 from robotkit.pacing import PacingPolicy, host_key
-from robotkit.reasons import CodeEnum, Reason
+from robotkit.reasons import Reason
 from robotkit.snapshot import listed, reading, typed
 from robotkit.triage import FailureKind, PageFacts, Triage, TriageConfig
 from robotkit.urls import DEFAULT_PORTS, InvalidURL, Origin, normalize
@@ -86,56 +93,11 @@ _SHAPE_RULES = frozenset(
 )
 
 
-class EventKind(CodeEnum):
-    """The ``event`` field of an output line (ARCHITECTURE.md, command-line contract)."""
-
-    FETCHED = "fetched"
-    """An HTTP response came back (any status)."""
-    FAILED = "failed"
-    """No HTTP response: network error or timeout."""
-    SKIPPED = "skipped"
-    """A decision not to fetch, with its reason."""
-
-
 class Tier(int, Enum):
     """Which queue a URL waits in: links of novel pages, or demoted links."""
 
     MAIN = 0
     DEMOTED = 1
-
-
-@dataclass(frozen=True)
-class CrawlEvent:
-    """One URL decision. ``reason`` on a fetched page says what the crawl learned
-    from it (``duplicate-content``, ``soft-404``, ``body-too-large``, a refused
-    redirect hop); ``final_url`` is set when redirects were followed; ``probe``
-    marks the soft-404 probes the crawler sends itself."""
-
-    url: str
-    event: EventKind
-    status: int | None
-    reason: Reason | None
-    depth: int
-    referer: str | None
-    time: float
-    final_url: str | None = None
-    probe: bool = False
-
-    def to_json(self) -> dict[str, Any]:
-        line: dict[str, Any] = {
-            "url": self.url,
-            "event": self.event.value,
-            "status": self.status,
-            "reason": None if self.reason is None else self.reason.value,
-            "depth": self.depth,
-            "referer": self.referer,
-            "time": round(self.time, 6),
-        }
-        if self.final_url is not None:
-            line["final_url"] = self.final_url
-        if self.probe:
-            line["probe"] = True
-        return line
 
 
 @dataclass(frozen=True)
@@ -176,54 +138,6 @@ class CrawlConfig:
             raise ValueError("delay and max_defer must be >= 0, response_timeout > 0")
         if self.concurrency < 1 or self.retries < 0:
             raise ValueError("concurrency must be >= 1, retries >= 0")
-
-
-@dataclass
-class CrawlSummary:
-    """Counts for the end-of-crawl table; ``fetched`` counts pages, not probes."""
-
-    fetched: int = 0
-    failed: int = 0
-    probes: int = 0
-    skipped: Counter[Reason] = field(default_factory=Counter)
-    flagged: Counter[Reason] = field(default_factory=Counter)
-    """Reasons attached to fetched pages (duplicate-content, soft-404, ...)."""
-    statuses: Counter[int] = field(default_factory=Counter)
-    hosts: dict[str, Counter[str]] = field(default_factory=dict)
-    trap_signals: list[str] = field(default_factory=list)
-    queued_left: int = 0
-    parked_left: int = 0
-    budget_spent: bool = False
-    interrupted: bool = False
-    resumed: bool = False
-    started: float = 0.0
-    ended: float = 0.0
-
-    def count(self, event: CrawlEvent) -> None:
-        host = _host_label(event.url)
-        per_host = self.hosts.setdefault(host, Counter())
-        per_host["probe" if event.probe else event.event.value] += 1
-        if event.event is EventKind.SKIPPED:
-            if event.reason is not None:
-                self.skipped[event.reason] += 1
-            return
-        if event.probe:
-            self.probes += 1
-        elif event.event is EventKind.FETCHED:
-            self.fetched += 1
-        else:
-            self.failed += 1
-        if event.status is not None:
-            self.statuses[event.status] += 1
-        if event.reason is not None and not event.probe:
-            self.flagged[event.reason] += 1
-
-
-def _host_label(url: str) -> str:
-    try:
-        return str(normalize(url).origin)
-    except InvalidURL:
-        return "(invalid)"
 
 
 def is_loopback_url(url: str) -> bool:
