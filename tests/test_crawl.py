@@ -56,7 +56,7 @@ def test_every_trap_site_is_crawled_completely_and_the_trap_avoided(
     # 1 s response deadline cuts only what it should.
     shrunk: dict[str, dict[str, float]] = {
         "tarpit": {"drip_interval": 0.05, "stall_seconds": 5.0},
-        "slow-paths": {"stall": 5.0, "slow_legit": 0.3},
+        "slow-paths": {"stall": 2.0, "slow_legit": 0.3},
     }
     options = shrunk.get(name, {})
     site = trap_site(name, **options)
