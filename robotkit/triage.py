@@ -9,21 +9,24 @@ The policy is **coverage first** (ARCHITECTURE.md, "Trap policy"): losing a real
 page is worse than fetching a few trap pages, so a URL is dropped unfetched only on
 evidence that its region *grows*, never on likeness alone.
 
-- A page is *novel* unless it repeats one already seen: the same text under another
+- A page is a *copy* when it repeats one already seen: the same text under another
   URL (exact or SimHash near duplicate), the same text once the words of its own URL
   are removed (``Index of /a/b/a/``), a soft 404, or a page within a few SimHash
-  bits of the page that linked it or of a recent page of its URL template.
-- Links of a novel page go to the main tier. Links of an exact copy or a soft 404
-  are dropped: everything the first copy linked was queued with it. Links of a
-  page that is only *like* another are demoted, never dropped: the demoted tier is
-  served once the main tier is empty, until it is empty.
-- A URL carries the number of non-novel pages between it and the last novel page
+  bits of the page that linked it or of a recent page of its URL template. It is
+  *novel* when it is no copy and brings words its region has not shown.
+- Links of a page that is no copy go to the main tier. An exact copy keeps only the
+  links its original did not have at the same place (:mod:`robotkit.copies`); a
+  soft 404 leads nowhere. Links of a page that is only *like* another are demoted,
+  never dropped: the demoted tier is served once the main tier is empty, until it
+  is empty.
+- A URL carries the number of copies between it and the last page that was none
   (its *streak*); past ``max_streak`` it is a chain of copies feeding copies and is
   dropped.
 - A *region* (an origin and its first path segment, or one page's query space)
-  whose non-novel pages keep adding new URLs of the same region is growing without
-  adding anything: once that happened ``growth_limit`` times, and more often than
-  the region gave novel pages, the region is parked. A finite list of look-alike
+  whose pages keep adding new URLs of the same region without news (a novel page,
+  or new pages of other regions) is growing without adding anything: once that
+  happened ``growth_limit`` times, and more often than the region gave news, the
+  region is parked (:mod:`robotkit.regions`). A finite list of look-alike
   pages (200 price lists, seven "p1"..."p7" pages) adds no new URLs of its own
   region and is fetched whole; a calendar, a facet space or an endless pagination
   does, and stops.
@@ -38,7 +41,7 @@ evidence that its region *grows*, never on likeness alone.
   a page whose fetched children were mostly copies has its other children served
   after everything else.
 - A path family whose responses time out or overflow the body cap twice is broken
-  off (``slow-path``); other URLs of the host go on.
+  off (``slow-path``, :mod:`robotkit.regions`); other URLs of the host go on.
 - A page that links many hosts never linked before, with little vocabulary the host
   has not shown already, is a link-farm page: not novel.
 """
@@ -80,7 +83,6 @@ __all__ = [
 ]
 
 _WORD = re.compile(r"\w+")
-_DIGITS = re.compile(r"\d+")
 
 
 @dataclass(frozen=True)
