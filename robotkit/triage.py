@@ -325,8 +325,9 @@ class Triage:
         norm = _normalized(final)
         self._note_fetched(final, norm)
         if page.text is None or not 200 <= page.status < 300 or norm is None:
-            # Error pages and non-HTML carry no evidence either way.
-            return PageVerdict(None, LinkAction.FOLLOW, True, page.streak)
+            # Error pages, bodies cut at the cap and non-HTML carry no evidence
+            # either way: their links are offered as they are.
+            return PageVerdict(None, LinkAction.FOLLOW, True, page.streak, tuple(page.links))
         signals: list[str] = []
         same_origin = [n for n in map(_normalized, page.links) if n and n.origin == norm.origin]
         if self.rules.observe_links(norm, same_origin):

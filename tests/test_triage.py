@@ -340,3 +340,12 @@ def test_what_was_learned_survives_a_snapshot_through_json() -> None:
     with pytest.raises(SnapshotError, match="triage"):
         again.restore(data)
     assert again.parked_regions == crawl.triage.parked_regions
+
+
+def test_links_of_an_error_page_or_a_cut_body_are_offered_as_they_are() -> None:
+    triage = Triage()
+    links = [f"{SITE}/a", f"{SITE}/b"]
+    for status, text in ((404, "<p>gone</p>"), (200, None)):
+        facts = PageFacts(f"{SITE}/x", f"{SITE}/x", status, text, links, streak=2)
+        verdict = triage.judge(facts, set(), in_scope)
+        assert verdict.follow == tuple(links) and verdict.streak == 2
