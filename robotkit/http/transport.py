@@ -51,7 +51,7 @@ from robotkit.http import errors
 from robotkit.http.decoding import ACCEPT_ENCODING, CappedBody
 from robotkit.http.robots import AsyncRobotsChecker, RobotsChecker, RobotsOptions
 from robotkit.http.validators import ValidatorStore
-from robotkit.identity import Identity
+from robotkit.identity import Identity, warn_if_anonymous
 from robotkit.meta import PageMeta, RobotsDirectives, parse_page, parse_x_robots_tag
 from robotkit.outcome import NetworkErrorKind, Outcome, classify_status
 from robotkit.pacing import HostKey, Pacer, PacingPolicy, Ticket, host_key
@@ -322,6 +322,7 @@ class _Core:
         parse_html: bool,
     ) -> None:
         self.identity = identity if identity is not None else Identity()
+        warn_if_anonymous(self.identity)
         self.clock = clock
         self.pacer = pacer if pacer is not None else Pacer(clock, policy)
         self.limits = limits if limits is not None else FetchLimits()
