@@ -4,6 +4,7 @@ GET, and every refusal is caught by ``except httpx.HTTPError``."""
 from __future__ import annotations
 
 import asyncio
+import logging
 
 import httpx
 import pytest
@@ -110,3 +111,16 @@ def test_except_httpx_error_catches_a_private_address(httpserver: HTTPServer) ->
 def test_client_methods_say_what_they_raise() -> None:
     for method in (PoliteClient.fetch, PoliteClient.send, AsyncPoliteClient.fetch):
         assert "Raises" in (method.__doc__ or "") and "Deferred" in (method.__doc__ or "")
+
+
+def test_a_robot_without_contact_is_warned_once_in_the_log(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    anonymous = Identity(user_agent="NoContactBot/1.0")
+    with caplog.at_level(logging.WARNING, logger="robotkit"):
+        for _ in range(2):
+            PoliteClient(anonymous).close()
+        PoliteClient(BOT).close()
+    warned = [r for r in caplog.records if "no contact" in r.getMessage()]
+    assert len(warned) == 1 and "NoContactBot/1.0" in warned[0].getMessage()
+    assert BOT.has_contact and not anonymous.has_contact

@@ -89,6 +89,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     _log_to_stderr()
     try:
         code: int = args.handler(args)
+        sys.stdout.flush()  # here, not at exit, where a closed pipe would be reported
     except KeyboardInterrupt:
         print("robotkit: interrupted", file=sys.stderr)
         return 130
