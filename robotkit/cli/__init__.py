@@ -16,7 +16,7 @@ import os
 import sys
 from collections.abc import Sequence
 from importlib import import_module
-from typing import IO, NoReturn
+from typing import IO, Any, NoReturn
 
 from rich.console import Console
 
@@ -27,6 +27,9 @@ from robotkit import __version__
 SUBCOMMANDS = ("check_url", "normalize", "traps", "crawl", "demo")
 
 EXIT_USAGE = 2
+TRAP_STACK = ("pytest_httpserver", "werkzeug")
+"""The modules the trap sites need, from the ``robotkit[traps]`` extra: without
+them the trap commands say how to install it, and the others work."""
 EXIT_BROKEN_PIPE = 141
 """128 + SIGPIPE: how a shell reports a writer whose reader closed the pipe."""
 
@@ -50,9 +53,29 @@ def build_parser() -> argparse.ArgumentParser:
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     subparsers.required = True
     for name in SUBCOMMANDS:
-        import_module(f"robotkit.cli.{name}").register(subparsers)
+        try:
+            module = import_module(f"robotkit.cli.{name}")
+        except ModuleNotFoundError as missing:
+            if missing.name not in TRAP_STACK:
+                raise
+            _needs_traps_extra(subparsers, name.replace("_", "-"))
+            continue
+        module.register(subparsers)
     parser.set_defaults(subparsers=subparsers.choices)
     return parser
+
+
+def _needs_traps_extra(subparsers: Any, command: str) -> None:
+    """``command`` when the trap sites' server stack is not installed: every use
+    says how to install it, instead of the whole ``robotkit`` command failing."""
+
+    def handler(args: argparse.Namespace) -> int:
+        error(f"robotkit {command} needs the trap sites: pip install 'robotkit[traps]'")
+        return EXIT_USAGE
+
+    parser = subparsers.add_parser(command, help="(needs: pip install 'robotkit[traps]')")
+    parser.add_argument("rest", nargs=argparse.REMAINDER)
+    parser.set_defaults(handler=handler)
 
 
 def parse(argv: Sequence[str] | None = None) -> argparse.Namespace:
