@@ -191,3 +191,16 @@ def test_a_robot_without_contact_is_warned_once(httpserver: HTTPServer) -> None:
     assert anonymous.stderr.count(b"warning: the robot gives no contact") == 1
     named = robotkit("check-url", *urls, "--json", "--from", "ops@example.org")
     assert b"warning" not in named.stderr
+
+
+def test_rerunning_a_finished_crawl_says_so_and_prints_no_empty_table(
+    httpserver: HTTPServer, tmp_path: Path
+) -> None:
+    httpserver.expect_request("/robots.txt").respond_with_data("User-agent: *\nDisallow:\n")
+    httpserver.expect_request("/").respond_with_data("<p>home</p>", content_type="text/html")
+    argv = ["crawl", httpserver.url_for("/"), *BOT, "--delay", "0", "--state", str(tmp_path / "s")]
+    assert robotkit(*argv).returncode == 0
+    again = robotkit(*argv)
+    assert again.returncode == 0  # pages were fetched, by the first run
+    assert b"has nothing left to fetch" in again.stderr
+    assert b"hosts" not in again.stdout
