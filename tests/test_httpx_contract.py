@@ -117,7 +117,7 @@ def test_a_robot_without_contact_is_warned_once_in_the_log(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     anonymous = Identity(user_agent="NoContactBot/1.0")
-    with caplog.at_level(logging.WARNING, logger="robotkit"):
+    with caplog.at_level(logging.WARNING, logger="robotkit.identity"):
         for _ in range(2):
             PoliteClient(anonymous).close()
         PoliteClient(BOT).close()
