@@ -2,7 +2,7 @@
 repetition rules of Heritrix and Nutch, plus the cost of the core algorithms.
 
 Legitimate URLs: every ``Sitemap:`` URL and every literal ``Allow``/``Disallow`` path
-(no wildcards) of the 4,231 real robots.txt files in ``../shared/corpus``, joined to
+(no wildcards) of the 4,231 real robots.txt files in ``tests/data``, joined to
 their host: paths real sites have, with their real depth, repetition and parameters.
 Trap URLs: loops grown from those same URLs the way trap sites grow them (a relative
 link re-resolved under itself with period 1 to 4, a scheme-less link repeating the host,
@@ -33,7 +33,7 @@ from robotkit.content import SimHashIndex, fingerprint, hamming
 from robotkit.guard import Guard, WorkCounter, find_repeated_run, path_segments
 from robotkit.urls import InvalidURL, normalize
 
-CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "robots-top-sites.tar.gz"
+CORPUS = Path(__file__).resolve().parents[1] / "tests" / "data" / "robots-top-sites.tar.gz"
 _LINE = re.compile(r"^\s*(sitemap|allow|disallow)\s*:\s*(\S+)\s*$", re.IGNORECASE)
 
 Rule = Callable[[str], bool]  # True = refused

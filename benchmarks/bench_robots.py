@@ -1,6 +1,6 @@
 """Benchmark: a full robots.txt decision against raw protego and urllib.robotparser.
 
-Over every file of ../shared/corpus/robots-top-sites.tar.gz, each engine parses the
+Over every file of tests/data/robots-top-sites.tar.gz, each engine parses the
 file once (not timed in the ratio), then decides the same URLs (made from the
 file's own Allow/Disallow values, as in tests/test_robots_corpus.py, on the file's
 own host) for the same robots. Timed, in one process, taking turns per round:
@@ -46,9 +46,7 @@ from robotkit.robots.rules import RobotsRules, decode_body
 from robotkit.robots.verdict import Verdict
 from robotkit.urls import InvalidURL, origin_of
 
-DEFAULT_CORPUS = (
-    Path(__file__).resolve().parents[2] / "shared" / "corpus" / "robots-top-sites.tar.gz"
-)
+DEFAULT_CORPUS = Path(__file__).resolve().parents[1] / "tests" / "data" / "robots-top-sites.tar.gz"
 AGENTS = ("ExampleBot", "Googlebot")
 RULE_VALUE = re.compile(r"^[ \t]*(?:allow|disallow)[ \t]*[: \t][ \t]*([^#\s]+)", re.I | re.M)
 GENERIC_PATHS = ("/", "/index.html", "/search?q=robots", "/a/b/c/page-2.html", "/%7Euser/")

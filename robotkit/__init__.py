@@ -33,8 +33,14 @@ _EXPORTS = {
     "RobotsOptions": "robotkit.http.robots",
     "PoliteTransport": "robotkit.http.transport",
     "AsyncPoliteTransport": "robotkit.http.transport",
-    "Disallowed": "robotkit.http.transport",
-    "Deferred": "robotkit.http.transport",
+    "PolitenessError": "robotkit.http.errors",
+    "Disallowed": "robotkit.http.errors",
+    "Deferred": "robotkit.http.errors",
+    "HostSkipped": "robotkit.http.errors",
+    "RedirectRefused": "robotkit.http.errors",
+    "AddressRefused": "robotkit.http.errors",
+    "ResponseTooSlow": "robotkit.http.errors",
+    "ValidatorStore": "robotkit.http.validators",
     "PoliteClient": "robotkit.http.client",
     "AsyncPoliteClient": "robotkit.http.client",
     "Guard": "robotkit.guard",
@@ -45,6 +51,7 @@ _EXPORTS = {
 }
 
 __all__ = [
+    "AddressRefused",
     "AsyncPoliteClient",
     "AsyncPoliteTransport",
     "AsyncRobotsChecker",
@@ -57,6 +64,7 @@ __all__ = [
     "Frontier",
     "Guard",
     "GuardConfig",
+    "HostSkipped",
     "Identity",
     "IdentityError",
     "InvalidURL",
@@ -66,11 +74,15 @@ __all__ = [
     "Origin",
     "PoliteClient",
     "PoliteTransport",
+    "PolitenessError",
     "Profile",
     "Reason",
+    "RedirectRefused",
+    "ResponseTooSlow",
     "RobotsChecker",
     "RobotsOptions",
     "RobotsRules",
+    "ValidatorStore",
     "Verdict",
     "__version__",
     "normalize",
@@ -83,8 +95,18 @@ if TYPE_CHECKING:
     from robotkit.frontier import Frontier
     from robotkit.guard import Guard, GuardConfig
     from robotkit.http.client import AsyncPoliteClient, PoliteClient
+    from robotkit.http.errors import (
+        AddressRefused,
+        Deferred,
+        Disallowed,
+        HostSkipped,
+        PolitenessError,
+        RedirectRefused,
+        ResponseTooSlow,
+    )
     from robotkit.http.robots import AsyncRobotsChecker, RobotsChecker, RobotsOptions
-    from robotkit.http.transport import AsyncPoliteTransport, Deferred, Disallowed, PoliteTransport
+    from robotkit.http.transport import AsyncPoliteTransport, PoliteTransport
+    from robotkit.http.validators import ValidatorStore
     from robotkit.identity import Identity, IdentityError
     from robotkit.reasons import Decision, Reason
     from robotkit.robots.rules import RobotsRules

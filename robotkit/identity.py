@@ -8,7 +8,9 @@ in robots.txt (RFC 9309 section 2.2.1).
 
 from __future__ import annotations
 
+import logging
 import re
+import threading
 from dataclasses import dataclass, field
 
 from robotkit import __version__
@@ -29,6 +31,13 @@ _EMAIL = re.compile(
     r"@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,63}$"
 )
 _TOKEN_END = re.compile(r"[/\s]")
+_CONTACT_URL = re.compile(r"https?://", re.IGNORECASE)
+
+log = logging.getLogger(__name__)
+"""Where the no-contact warning goes; with no logging set up, Python prints a
+warning on stderr. Silence it with ``log.setLevel(logging.ERROR)``."""
+_warned: set[str] = set()
+_warned_lock = threading.Lock()
 _CONTROL = re.compile(r"[\x00-\x08\x0a-\x1f\x7f]")
 _IDENTIFYING = frozenset({"user-agent", "from"})
 # A User-Agent that opens with a browser's product token hides the robot, and
@@ -101,6 +110,12 @@ class Identity:
     def product_token(self) -> str:
         return product_token(self.user_agent)
 
+    @property
+    def has_contact(self) -> bool:
+        """A site owner can reach the operator: a URL in the User-Agent (the
+        ``(+https://...)`` convention) or a From mailbox (RFC 9110 section 10.1.2)."""
+        return bool(self.from_) or bool(_CONTACT_URL.search(self.user_agent))
+
     def headers(self, referer: str | None = None) -> dict[str, str]:
         """The identifying headers of one request; Referer is the page that linked
         to it (RFC 9110 section 10.1.3), so a site can trace how the robot came."""
@@ -111,3 +126,24 @@ class Identity:
             headers["Referer"] = referer
         headers.update(self.extra_headers)
         return headers
+
+
+def warn_if_anonymous(identity: Identity) -> bool:
+    """Log a warning, once per User-Agent in a process, when ``identity`` gives a
+    site owner no way to reach the operator; True if it did now. A robot without a
+    contact leaves a site owner only the choice to block it, and the default
+    token is shared by every robotkit user, so a robots.txt group for it would
+    bind them all."""
+    if identity.has_contact:
+        return False
+    with _warned_lock:
+        if identity.user_agent in _warned:
+            return False
+        _warned.add(identity.user_agent)
+    log.warning(
+        "the robot gives no contact: User-Agent %r has no URL and there is no From; "
+        "a site owner cannot tell who runs it (set a contact URL in the User-Agent, "
+        "or From: --from EMAIL on the command line)",
+        identity.user_agent,
+    )
+    return True

@@ -156,17 +156,18 @@ def test_bad_usage_is_one_line_and_exit_2(
     assert captured.err.startswith("robotkit: error:") and captured.err.count("\n") == 1
 
 
-def test_input_file_with_invalid_utf8_is_read_leniently(
+def test_input_file_with_invalid_utf8_is_reported_invalid_never_repaired(
     robots_file: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     listing = tmp_path / "urls.txt"
-    listing.write_bytes(b"http://a.test/caf\xe9\r\nhttp://a.test/private/\xff\n")
+    listing.write_bytes(b"http://a.test/caf\xe9\r\nhttp://a.test/private/\xff\nhttp://a.test/ok\n")
     code = main(["check-url", "--input", str(listing), "--json", "--robots-file", str(robots_file)])
     out = records(capsys.readouterr().out)
-    assert code == 1
-    assert [(r["url"], r["decision"]) for r in out] == [
-        ("http://a.test/caf\ufffd", "allow"),
-        ("http://a.test/private/\ufffd", "disallow"),
+    assert code == 2
+    assert [(r["url"], r["decision"], r["reason"]) for r in out] == [
+        ("http://a.test/caf\ufffd", "disallow", "invalid-url"),
+        ("http://a.test/private/\ufffd", "disallow", "invalid-url"),
+        ("http://a.test/ok", "allow", "allowed"),
     ]
 
 
@@ -341,10 +342,10 @@ def test_subprocess_stdin_with_invalid_utf8(robots_file: Path) -> None:
         capture_output=True,
         timeout=60,
     )
-    assert run.returncode == 1 and run.stderr == b""
+    assert run.returncode == 2 and run.stderr.count(b"\n") == 1
     out = [json.loads(line) for line in run.stdout.splitlines()]
     assert [r["url"] for r in out] == ["http://a.test/caf\ufffd", "http://a.test/private/\ufffd"]
-    assert [r["decision"] for r in out] == ["allow", "disallow"]
+    assert [r["reason"] for r in out] == ["invalid-url", "invalid-url"]
 
 
 # -- the trap guard runs before robots.txt -------------------------------------------

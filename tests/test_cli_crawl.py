@@ -179,13 +179,13 @@ def test_unwritable_output_is_bad_usage(tmp_path: Path, capsys: pytest.CaptureFi
     assert "cannot write" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize(("profile", "pages"), [("classic", 0), ("rfc9309", 8)])
+@pytest.mark.parametrize(("profile", "pages", "code"), [("classic", 0, 4), ("rfc9309", 8, 0)])
 def test_profile_decides_what_a_403_robots_txt_means(
-    trap_site: Callable[..., RunningSite], profile: str, pages: int
+    trap_site: Callable[..., RunningSite], profile: str, pages: int, code: int
 ) -> None:
     site = trap_site("robots-403", profile=profile)
     argv = ["crawl", site.start_url, "--delay", "0.01", "--profile", profile]
-    assert main(argv) == 0
+    assert main(argv) == code  # 4: no page fetched
     assert sum(page_requests(site).values()) == pages
     assert site.score().complete and site.score().trap_fetched == 0
 

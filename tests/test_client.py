@@ -182,7 +182,7 @@ def test_conditional_refetch_and_304(httpserver: HTTPServer) -> None:
     httpserver.expect_oneshot_request(
         "/doc", headers={"If-None-Match": '"abc"', "If-Modified-Since": modified}
     ).respond_with_data("", status=304)
-    with client() as http:
+    with client(validators=ValidatorStore()) as http:
         first = http.fetch(httpserver.url_for("/doc"))
         assert not facts(first).conditional
         second = http.fetch(httpserver.url_for("/doc"))

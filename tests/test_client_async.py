@@ -27,6 +27,7 @@ from robotkit.http.transport import (
     ResponseTooSlow,
     facts,
 )
+from robotkit.http.validators import ValidatorStore
 from robotkit.identity import Identity
 from robotkit.outcome import Outcome
 from robotkit.pacing import PacingPolicy
@@ -98,7 +99,7 @@ def test_async_headers_304_and_meta(httpserver: HTTPServer) -> None:
     ).respond_with_data("", status=304)
 
     async def main() -> tuple[httpx.Response, httpx.Response]:
-        async with client() as http:
+        async with client(validators=ValidatorStore()) as http:
             first = await http.fetch(httpserver.url_for("/doc"), referer="https://a.example/")
             return first, await http.fetch(httpserver.url_for("/doc"))
 

@@ -15,9 +15,13 @@ from robotkit.reasons import Reason
 
 def test_demo_passes_every_site(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["demo"]) == 0
-    out = capsys.readouterr().out
+    out, err = capsys.readouterr()
     total = len(traps.names())
     assert f"{total}/{total} sites passed" in out
+    # It names what it runs, says each site as it ends, and explains its columns.
+    assert f"serving all {total} trap sites" in err and f"all {total} trap sites" in out
+    assert len(re.findall(rf"^\[\d+/{total}\] [\w-]+: pass ", err, re.MULTILINE)) == total
+    assert "trap pages: requests robotkit spent inside the site's trap" in " ".join(out.split())
     for name in traps.names():
         assert name in out
     # A row: site, legitimate found of total, trap pages, the rule, time, verdict.
@@ -41,8 +45,10 @@ def test_demo_fails_a_site_whose_legitimate_pages_were_missed(
 ) -> None:
     monkeypatch.setattr(demo, "DEMO_CONFIG", replace(demo.DEMO_CONFIG, max_pages=3))
     assert main(["demo", "calendar"]) == 1
-    out = capsys.readouterr().out
+    out, err = capsys.readouterr()
     assert "FAIL" in out and "0/1 sites passed" in out
+    assert f"1 of the {len(traps.names())} trap sites (calendar)" in err
+    assert "[1/1] calendar: FAIL" in err
 
 
 def test_demo_rejects_unknown_sites(capsys: pytest.CaptureFixture[str]) -> None:

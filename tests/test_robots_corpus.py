@@ -1,6 +1,6 @@
 """Differential test: robotkit's verdicts against protego's over the real corpus.
 
-For every robots.txt in ../shared/corpus/robots-top-sites.tar.gz (read in place),
+For every robots.txt in tests/data/robots-top-sites.tar.gz (read in place),
 URLs are made from the file's own Allow/Disallow values (wildcards filled in two
 ways, plus a child, a query and a sibling) and checked for three robots: one no
 group names (the '*' group applies), Googlebot, and Googlebot-News (which protego,
@@ -24,7 +24,6 @@ Where none of the three applies, robotkit must equal plain
 from __future__ import annotations
 
 import itertools
-import os
 import random
 import re
 import tarfile
@@ -37,12 +36,7 @@ from protego import Protego
 
 from robotkit.robots.rules import DIFFERENCES, RobotsRules, decode_body
 
-CORPUS = Path(
-    os.environ.get(
-        "ROBOTKIT_CORPUS",
-        Path(__file__).resolve().parents[2] / "shared" / "corpus" / "robots-top-sites.tar.gz",
-    )
-)
+CORPUS = Path(__file__).resolve().parent / "data" / "robots-top-sites.tar.gz"
 AGENTS = ("robotkit-differential", "Googlebot", "Googlebot-News")
 RULES_PER_FILE = 2
 EXPLAINED_CHECKS_PER_FILE = 3
@@ -219,8 +213,6 @@ def check_file(name: str, body: bytes, report: Report) -> None:
 
 @pytest.fixture(scope="module")
 def report() -> Report:
-    if not CORPUS.is_file():
-        pytest.skip(f"corpus not found at {CORPUS} (set ROBOTKIT_CORPUS to its path)")
     result = Report()
     with tarfile.open(CORPUS) as archive:
         for member in archive:

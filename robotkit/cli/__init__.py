@@ -1,17 +1,22 @@
 """The ``robotkit`` command: one module per subcommand, registered here.
 
-Exit codes and flags are a contract (ARCHITECTURE.md, command-line contract): 2 means bad
-usage or invalid input, and every subcommand reports errors as one line on stderr,
-never a traceback.
+Exit codes and flags are a contract: 2 means bad usage or invalid input, and every
+subcommand reports errors as one line on stderr, never a traceback. What every
+subcommand shares lives here: the error line, the number options' parsing (their
+messages in the user's terms), and the end of a run whose reader went away
+(``robotkit ... | head``): no traceback, no message, status 141, the status a shell
+gives a program that SIGPIPE ended, as it would ``cat``.
 """
 
 from __future__ import annotations
 
 import argparse
+import logging
+import os
 import sys
 from collections.abc import Sequence
 from importlib import import_module
-from typing import IO, NoReturn
+from typing import IO, Any, NoReturn
 
 from rich.console import Console
 
@@ -22,6 +27,11 @@ from robotkit import __version__
 SUBCOMMANDS = ("check_url", "normalize", "traps", "crawl", "demo")
 
 EXIT_USAGE = 2
+TRAP_STACK = ("pytest_httpserver", "werkzeug")
+"""The modules the trap sites need, from the ``robotkit[traps]`` extra: without
+them the trap commands say how to install it, and the others work."""
+EXIT_BROKEN_PIPE = 141
+"""128 + SIGPIPE: how a shell reports a writer whose reader closed the pipe."""
 
 
 class _Parser(argparse.ArgumentParser):
@@ -43,19 +53,112 @@ def build_parser() -> argparse.ArgumentParser:
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     subparsers.required = True
     for name in SUBCOMMANDS:
-        import_module(f"robotkit.cli.{name}").register(subparsers)
+        try:
+            module = import_module(f"robotkit.cli.{name}")
+        except ModuleNotFoundError as missing:
+            if missing.name not in TRAP_STACK:
+                raise
+            _needs_traps_extra(subparsers, name.replace("_", "-"))
+            continue
+        module.register(subparsers)
+    parser.set_defaults(subparsers=subparsers.choices)
     return parser
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def _needs_traps_extra(subparsers: Any, command: str) -> None:
+    """``command`` when the trap sites' server stack is not installed: every use
+    says how to install it, instead of the whole ``robotkit`` command failing."""
+
+    def handler(args: argparse.Namespace) -> int:
+        error(f"robotkit {command} needs the trap sites: pip install 'robotkit[traps]'")
+        return EXIT_USAGE
+
+    parser = subparsers.add_parser(command, help="(needs: pip install 'robotkit[traps]')")
+    parser.add_argument("rest", nargs=argparse.REMAINDER)
+    parser.set_defaults(handler=handler)
+
+
+def parse(argv: Sequence[str] | None = None) -> argparse.Namespace:
+    """The parsed command line. An unknown flag is reported by the subcommand's
+    parser, so the message points to that subcommand's ``--help``, where the flags
+    it takes are listed (argparse would point to the top-level one)."""
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args, extra = parser.parse_known_args(argv)
+    if extra:
+        sub: argparse.ArgumentParser = args.subparsers[args.command]
+        sub.error(f"unrecognized arguments: {' '.join(extra)}")
+    return args
+
+
+class _StderrLog(logging.Handler):
+    """robotkit's log warnings (such as a robot without a contact) on stderr, in the
+    form of the other messages; written to whatever ``sys.stderr`` is now."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+
+    def emit(self, record: logging.LogRecord) -> None:
+        print(f"robotkit: {record.levelname.lower()}: {record.getMessage()}", file=sys.stderr)
+
+
+def _log_to_stderr() -> None:
+    logger = logging.getLogger("robotkit")
+    if not any(isinstance(handler, _StderrLog) for handler in logger.handlers):
+        logger.addHandler(_StderrLog())
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parse(argv)
+    _log_to_stderr()
     try:
         code: int = args.handler(args)
+        sys.stdout.flush()  # here, not at exit, where a closed pipe would be reported
     except KeyboardInterrupt:
         print("robotkit: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        return reader_gone()
     return code
+
+
+def reader_gone() -> int:
+    """The reader of stdout went away: stop quietly. stdout is pointed at the null
+    device first, so the interpreter's last flush cannot complain either."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
+    return EXIT_BROKEN_PIPE
+
+
+def _number(text: str, kind: type[float] | type[int], what: str) -> float:
+    try:
+        return kind(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected {what}, not {text!r}") from None
+
+
+def non_negative(text: str) -> float:
+    """A number of seconds, 0 or more."""
+    value = _number(text, float, "a number of seconds")
+    if not value >= 0:  # NaN too
+        raise argparse.ArgumentTypeError(f"must be 0 or more, not {text}")
+    return value
+
+
+def positive(text: str) -> float:
+    """A number of seconds, more than 0."""
+    value = _number(text, float, "a number of seconds")
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"must be more than 0, not {text}")
+    return value
+
+
+def count(text: str) -> int:
+    """A whole number, 0 or more."""
+    value = int(_number(text, int, "a whole number"))
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 or more, not {text}")
+    return value
 
 
 def error(message: str) -> None:
@@ -73,3 +176,9 @@ def console(file: IO[str] | None = None) -> Console:
     :data:`REPORT_WIDTH`."""
     out = Console(file=file)
     return out if out.is_terminal else Console(file=file, width=REPORT_WIDTH)
+
+
+def quiet_local_robot() -> None:
+    """No contact warning for the demo and the trap bench: their robot visits only
+    robotkit's own trap sites on loopback, whose owner is the one running it."""
+    logging.getLogger("robotkit.identity").setLevel(logging.ERROR)

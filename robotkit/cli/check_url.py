@@ -21,11 +21,12 @@ from typing import Any, TextIO
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from robotkit.cli import EXIT_USAGE, error
+from robotkit.cli import EXIT_USAGE, error, non_negative, positive
+from robotkit.cli.inputs import arguments, close_input, lines, open_input, shown
 from robotkit.clock import system_clock
 from robotkit.guard import Blacklist, BlacklistSyntaxError, Guard
 from robotkit.http.robots import DEFAULT_DEADLINE, AsyncRobotsChecker, RobotsOptions
-from robotkit.identity import DEFAULT_USER_AGENT, Identity, IdentityError
+from robotkit.identity import DEFAULT_USER_AGENT, Identity, IdentityError, warn_if_anonymous
 from robotkit.reasons import Decision, Reason
 from robotkit.robots.freshness import DEFAULT_MIN_TTL
 from robotkit.robots.status import Profile
@@ -42,20 +43,6 @@ fetched, and every one after the first of them): memory stays bounded however
 long the input is, while fetches for up to this many URLs' origins overlap."""
 
 INVALID_REASONS = (Reason.INVALID_URL, Reason.UNSUPPORTED_SCHEME)
-
-
-def _non_negative(text: str) -> float:
-    value = float(text)
-    if not value >= 0:
-        raise argparse.ArgumentTypeError(f"must be >= 0, not {text}")
-    return value
-
-
-def _positive(text: str) -> float:
-    value = float(text)
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"must be > 0, not {text}")
-    return value
 
 
 def add_identity_options(parser: argparse.ArgumentParser) -> None:
@@ -77,7 +64,7 @@ def add_identity_options(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--robots-min-ttl",
-        type=_non_negative,
+        type=non_negative,
         default=DEFAULT_MIN_TTL,
         metavar="SECONDS",
         help=f"shortest robots.txt cache lifetime (default {DEFAULT_MIN_TTL:g})",
@@ -106,7 +93,7 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument(
         "--timeout",
-        type=_positive,
+        type=positive,
         default=DEFAULT_DEADLINE,
         metavar="SECONDS",
         help=f"total deadline of one robots.txt fetch (default {DEFAULT_DEADLINE:g})",
@@ -143,9 +130,9 @@ def guard_verdict(guard: Guard, url: str) -> Verdict | None:
 
 class _Input:
     """The URLs to check, in order: the arguments, then ``--input`` read line by
-    line (never held whole). Whitespace is stripped and blank lines skipped; bad
-    UTF-8 is decoded leniently. A file that cannot be read is bad input, said
-    after the verdicts of the URLs that could be read (:attr:`unreadable`)."""
+    line (never held whole), by the rule of :mod:`robotkit.cli.inputs`. A file
+    that cannot be read is bad input, said after the verdicts of the URLs that
+    could be read (:attr:`unreadable`)."""
 
     def __init__(self, urls: Sequence[str], source: str | None) -> None:
         self.urls = urls
@@ -157,23 +144,13 @@ class _Input:
         if self.source is None:
             return
         try:
-            if self.source == "-":
-                raw = getattr(sys.stdin, "buffer", None)  # bytes: bad UTF-8 cannot raise
-                yield from _lines(sys.stdin if raw is None else raw)
-            else:
-                with open(self.source, "rb") as handle:
-                    yield from _lines(handle)
+            stream = open_input(self.source)
+            try:
+                yield from lines(stream)
+            finally:
+                close_input(stream)
         except OSError as problem:
             self.unreadable = f"cannot read --input {self.source}: {problem.strerror or problem}"
-
-
-def _lines(stream: Iterable[bytes | str]) -> Iterator[str]:
-    for raw in stream:
-        text = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else raw
-        for line in text.splitlines():  # other line breaks than LF, as before
-            stripped = line.strip()
-            if stripped:
-                yield stripped
 
 
 class _Tally:
@@ -310,7 +287,7 @@ _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 def _shown(text: str) -> str:
     """``text`` safe on a terminal: a control character (an escape sequence in a
     URL from the input) becomes U+FFFD."""
-    return _CONTROL.sub("\ufffd", text)
+    return _CONTROL.sub("\ufffd", shown(text))
 
 
 class _Table:
@@ -340,6 +317,8 @@ class _Table:
         if self.terminal:
             url = _middle_cut(_shown(url), self.url_width)
             last = _shown(last)
+        else:
+            url, last = shown(url), shown(last)
             if self.last_width is not None and len(last) > self.last_width:
                 last = last[: self.last_width - 1] + "…"
         middle = (
@@ -381,14 +360,17 @@ def run(args: argparse.Namespace) -> int:
     except IdentityError as problem:
         error(str(problem))
         return EXIT_USAGE
-    # Invalid UTF-8 in argv arrives as surrogates, which no stream can print.
-    given = [url.encode("utf-8", "surrogateescape").decode("utf-8", "replace") for url in args.urls]
-    source = _Input(given, args.input)
+    if not args.urls and args.input is None:
+        error("no URL given (as arguments or with --input)")
+        return EXIT_USAGE
+    source = _Input(arguments(args.urls), args.input)
     urls = iter(source)
     first = next(urls, None)
-    if first is None:
-        error(source.unreadable or "no URL given (as arguments or with --input)")
-        return EXIT_USAGE
+    if first is None:  # an empty input: nothing to check, as for normalize
+        if source.unreadable:
+            error(source.unreadable)
+            return EXIT_USAGE
+        return 0
     try:
         blacklist = Blacklist.from_file(args.blacklist) if args.blacklist else None
     except OSError as problem:
@@ -405,6 +387,7 @@ def run(args: argparse.Namespace) -> int:
             error(f"cannot read --robots-file {args.robots_file}: {problem.strerror or problem}")
             return EXIT_USAGE
     else:
+        warn_if_anonymous(identity)  # (a local robots file is read by nobody else)
         options = RobotsOptions(
             profile=Profile(args.profile), min_ttl=args.robots_min_ttl, deadline=args.timeout
         )
@@ -416,7 +399,9 @@ def run(args: argparse.Namespace) -> int:
     def emit(verdict: Verdict) -> None:
         tally.add(verdict)
         if table is None:
-            out.write(json.dumps(verdict.to_json(system_clock())) + "\n")
+            record = verdict.to_json(system_clock())
+            record["url"] = shown(verdict.url)
+            out.write(json.dumps(record) + "\n")
         else:
             table.row(verdict, system_clock())
 
@@ -429,5 +414,5 @@ def run(args: argparse.Namespace) -> int:
     if tally.first_invalid is not None:
         first_invalid = tally.first_invalid
         more = f" (and {tally.invalid - 1} more)" if tally.invalid > 1 else ""
-        error(f"invalid URL {first_invalid.url!r}: {first_invalid.detail}{more}")
+        error(f"invalid URL {shown(first_invalid.url)!r}: {first_invalid.detail}{more}")
     return tally.exit_code()

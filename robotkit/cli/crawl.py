@@ -11,6 +11,11 @@ counts), its counters and what it learned (page fingerprints, soft-404 answers,
 novelty windows, the automatic blacklist), so it pays for no trap twice. The
 directory is locked while a crawl runs; a second crawl on it, a resume with other
 seeds (without ``--add-seeds``) or a damaged state file is one line and exit 2.
+
+A crawl that fetched no page at all (every seed unreachable, deferred or refused)
+is a failure a script must be able to see: exit 4, with the reasons on stderr.
+``--output`` starts a fresh file unless ``--append`` is given or the crawl resumes,
+whose decisions belong after the ones already written.
 """
 
 from __future__ import annotations
@@ -22,6 +27,7 @@ import signal
 import sys
 from contextlib import ExitStack
 from dataclasses import dataclass
+from pathlib import Path
 from typing import IO, Any
 
 from rich.console import Console, Group, RenderableType
@@ -30,10 +36,10 @@ from rich.panel import Panel
 from rich.progress_bar import ProgressBar
 from rich.table import Table
 
-from robotkit.cli import EXIT_USAGE, console, error
-from robotkit.cli.check_url import _non_negative, _positive, add_identity_options
+from robotkit.cli import EXIT_USAGE, console, count, error, non_negative, positive
+from robotkit.cli.check_url import add_identity_options
 from robotkit.crawl import CrawlConfig, Crawler, CrawlEvent, CrawlSummary, is_loopback_url
-from robotkit.crawl_state import CrawlState
+from robotkit.crawl_state import MAIN_CHECKPOINT, CrawlState
 from robotkit.frontier import CheckpointError
 from robotkit.http.robots import RobotsOptions
 from robotkit.identity import Identity, IdentityError
@@ -41,13 +47,8 @@ from robotkit.robots.status import Profile
 from robotkit.urls import InvalidURL, normalize
 
 EXIT_INTERRUPTED = 130
-
-
-def _count(text: str) -> int:
-    value = int(text)
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be >= 0, not {text}")
-    return value
+EXIT_NOTHING_FETCHED = 4
+"""Not 1 (a Python crash) nor 2 (bad usage) nor 3 (check-url's "deferred")."""
 
 
 def register(subparsers: Any) -> None:
@@ -56,33 +57,40 @@ def register(subparsers: Any) -> None:
         help="polite breadth-first crawl of the seeds' hosts",
         description="Crawl breadth-first, politely, on the seeds' hosts only, until "
         "nothing is left or a budget is spent. Exit status: 0 done, 2 bad usage, "
+        f"{EXIT_NOTHING_FETCHED} no page could be fetched (the reasons on stderr), "
         "130 interrupted (state saved with --state).",
     )
     parser.add_argument("seeds", nargs="+", metavar="SEED", help="start URLs")
     add_identity_options(parser)
     parser.add_argument(
-        "--max-pages", type=_count, default=1000, metavar="N", help="page budget (default 1000)"
+        "--max-pages", type=count, default=1000, metavar="N", help="page budget (default 1000)"
     )
     parser.add_argument(
-        "--max-depth", type=_count, default=None, metavar="D", help="links away from a seed"
+        "--max-depth", type=count, default=None, metavar="D", help="links away from a seed"
     )
     parser.add_argument(
         "--delay",
-        type=_non_negative,
+        type=non_negative,
         default=1.0,
         metavar="SECONDS",
         help="seconds from the end of a response to the next request to the host (default 1)",
     )
     parser.add_argument(
         "--timeout",
-        type=_positive,
+        type=positive,
         default=CrawlConfig().response_timeout,
         metavar="SECONDS",
         help="total deadline of one response, body included (default "
         f"{CrawlConfig().response_timeout:g})",
     )
     parser.add_argument(
-        "--output", metavar="FILE.jsonl", help="one JSON line per URL decision ('-': stdout)"
+        "--output",
+        metavar="FILE.jsonl",
+        help="one JSON line per URL decision ('-': stdout); an existing file is "
+        "replaced, unless --append or a resumed --state crawl",
+    )
+    parser.add_argument(
+        "--append", action="store_true", help="add to the --output file instead of replacing it"
     )
     parser.add_argument(
         "--state",
@@ -210,6 +218,8 @@ def summary_table(summary: CrawlSummary) -> Group:
     skipped.add_column("URLs", justify="right")
     for reason, n in summary.skipped.most_common():
         skipped.add_row(reason.value, str(n))
+    if not summary.hosts:  # nothing happened in this run (a finished crawl rerun)
+        return Group(totals, skipped) if summary.skipped else Group(totals)
     hosts = Table(title="hosts")
     hosts.add_column("host")
     for column in ("fetched", "failed", "skipped"):
@@ -255,15 +265,20 @@ def run(args: argparse.Namespace) -> int:
         allow_private=allow_private,
         response_timeout=args.timeout,
     )
+    if args.state is not None and Path(args.state).exists() and not Path(args.state).is_dir():
+        error(f"--state {args.state} is a file; give a directory to keep the crawl in")
+        return EXIT_USAGE
+    resuming = args.state is not None and (Path(args.state) / MAIN_CHECKPOINT).exists()
     with ExitStack() as stack:
         out: IO[str] | None = None
         if args.output == "-":
             out = sys.stdout
         elif args.output:
+            mode = "a" if args.append or resuming else "w"
             try:
-                out = stack.enter_context(open(args.output, "a", encoding="utf-8", buffering=1))
+                out = stack.enter_context(open(args.output, mode, encoding="utf-8", buffering=1))
             except OSError as exc:
-                error(f"cannot write {args.output}: {exc.strerror}")
+                error(f"cannot write --output {args.output}: {exc.strerror}")
                 return EXIT_USAGE
         crawler = Crawler(
             seeds,
@@ -280,6 +295,8 @@ def run(args: argparse.Namespace) -> int:
         except CheckpointError as exc:
             error(str(exc))
             return EXIT_USAGE
+        except BrokenPipeError:
+            raise  # the reader of --output - went away: robotkit.cli.main ends quietly
         except OSError as exc:
             error(f"{exc.strerror or exc}: {getattr(exc, 'filename', '') or ''}".rstrip(": "))
             return EXIT_USAGE
@@ -291,7 +308,18 @@ def run(args: argparse.Namespace) -> int:
         where = f"; state saved in {args.state}" if args.state else ""
         print(f"robotkit: interrupted{where}", file=sys.stderr)
         return EXIT_INTERRUPTED
+    if summary.fetched == 0:
+        error(f"no page was fetched: {_why_nothing(summary)}")
+        return EXIT_NOTHING_FETCHED
     return 0
+
+
+def _why_nothing(summary: CrawlSummary) -> str:
+    """What became of the URLs of a crawl that fetched nothing, in a few words."""
+    parts = [f"{reason.value} {n}" for reason, n in summary.skipped.most_common(4)]
+    if summary.failed:
+        parts.append(f"failed (network, timeout) {summary.failed}")
+    return ", ".join(parts) if parts else "nothing to fetch"
 
 
 async def _crawl(crawler: Crawler, budget: int) -> CrawlSummary:

@@ -11,12 +11,12 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
-import os
 import sys
 from collections.abc import Iterator
-from typing import Any, BinaryIO
+from typing import IO, Any
 
 from robotkit.cli import EXIT_USAGE, error
+from robotkit.cli.inputs import arguments, close_input, lines, open_input, shown
 from robotkit.urls import InvalidURL, normalize_key
 
 
@@ -40,21 +40,11 @@ def register(subparsers: Any) -> None:
     parser.set_defaults(handler=handler)
 
 
-def _lines(stream: BinaryIO) -> Iterator[str]:
-    """URLs of an input file: surrounding whitespace stripped, blank lines skipped;
-    bytes that are not UTF-8 survive as lone surrogates, which ``normalize`` rejects as
-    ``invalid-url`` instead of the whole file failing to decode."""
-    for raw in stream:
-        line = raw.decode("utf-8", "surrogateescape").strip()
-        if line:
-            yield line
-
-
 def handler(args: argparse.Namespace) -> int:
-    stream: BinaryIO | None = None
+    stream: IO[bytes] | IO[str] | None = None
     if args.input is not None:
         try:
-            stream = sys.stdin.buffer if args.input == "-" else open(args.input, "rb")  # noqa: SIM115
+            stream = open_input(args.input)
         except OSError as exc:
             error(f"cannot read --input {args.input}: {exc.strerror or exc}")
             return EXIT_USAGE
@@ -65,9 +55,9 @@ def handler(args: argparse.Namespace) -> int:
     invalid = 0
     first_problem = ""
     try:
-        urls: Iterator[str] = iter(args.urls)
+        urls: Iterator[str] = iter(arguments(args.urls))
         if stream is not None:
-            urls = itertools.chain(urls, _lines(stream))
+            urls = itertools.chain(urls, lines(stream))
         out = sys.stdout
         for url in urls:
             try:
@@ -77,24 +67,21 @@ def handler(args: argparse.Namespace) -> int:
                 key, reason, detail = None, exc.reason.value, exc.detail
                 invalid += 1
                 if not first_problem:
-                    first_problem = f"{reason}: {detail}: {url!r}"
+                    first_problem = f"{reason}: {detail}: {shown(url)!r}"
             if args.json:
-                record = {"url": url, "normalized": key, "reason": reason, "detail": detail}
+                record = {"url": shown(url), "normalized": key, "reason": reason, "detail": detail}
                 out.write(json.dumps(record) + "\n")
             else:
                 out.write((key or "") + "\n")
         out.flush()
+    except BrokenPipeError:
+        raise  # the reader went away: robotkit.cli.main ends quietly
     except OSError as exc:
-        if isinstance(exc, BrokenPipeError):
-            # The reader went away (``| head``): stop quietly, as Unix tools do.
-            devnull = os.open(os.devnull, os.O_WRONLY)
-            os.dup2(devnull, sys.stdout.fileno())
-            return 0 if not invalid else EXIT_USAGE
         error(f"cannot read --input {args.input}: {exc.strerror or exc}")
         return EXIT_USAGE
     finally:
-        if stream is not None and stream is not sys.stdin.buffer:
-            stream.close()
+        if stream is not None:
+            close_input(stream)
     if invalid:
         more = f" (and {invalid - 1} more)" if invalid > 1 else ""
         error(f"{first_problem}{more}")

@@ -24,7 +24,7 @@ from typing import Any
 from rich.table import Table
 
 from robotkit import traps
-from robotkit.cli import EXIT_USAGE, console, error
+from robotkit.cli import EXIT_USAGE, console, count, error, quiet_local_robot
 from robotkit.traps.base import PageKind, SeenRequest
 from robotkit.traps.bench import (
     CRAWLERS,
@@ -57,7 +57,7 @@ def register(subparsers: Any) -> None:
     )
     serving.add_argument("name", metavar="NAME", help="a site name from `robotkit traps list`")
     serving.add_argument("--host", default="127.0.0.1", help="loopback address (default 127.0.0.1)")
-    serving.add_argument("--port", type=int, default=0, help="port (default 0: any free port)")
+    serving.add_argument("--port", type=count, default=0, help="port (default 0: any free port)")
     serving.add_argument("--quiet", action="store_true", help="do not log each request")
     serving.set_defaults(handler=serve_handler)
     benching = actions.add_parser(
@@ -72,11 +72,15 @@ def register(subparsers: Any) -> None:
         ),
     )
     benching.add_argument(
-        "--generated", type=int, default=0, metavar="N", help="N generated sites, seeds S, S+1, ..."
+        "--generated",
+        type=count,
+        default=0,
+        metavar="N",
+        help="N generated sites, seeds S, S+1, ...",
     )
     benching.add_argument(
         "--seed",
-        type=int,
+        type=count,
         default=0,
         metavar="S",
         help="first seed (default 0; seeds from 1000 on are held out)",
@@ -92,11 +96,11 @@ def register(subparsers: Any) -> None:
         "--json", action="store_true", help="one JSON object per site, then a summary object"
     )
     benching.add_argument(
-        "--jobs", type=int, default=4, metavar="K", help="sites crawled at once (default 4)"
+        "--jobs", type=count, default=4, metavar="K", help="sites crawled at once (default 4)"
     )
     benching.add_argument(
         "--max-pages",
-        type=int,
+        type=count,
         default=DEFAULT_MAX_PAGES,
         metavar="P",
         help=f"page budget of each crawl (default {DEFAULT_MAX_PAGES})",
@@ -177,6 +181,7 @@ def bench_handler(args: argparse.Namespace) -> int:
     if args.generated < 0 or args.seed < 0 or args.jobs < 1 or args.max_pages < 1:
         error("--generated and --seed must be >= 0, --jobs and --max-pages >= 1")
         return EXIT_USAGE
+    quiet_local_robot()
     names = list(dict.fromkeys([*args.sites, *generated_names(args.generated, args.seed)]))
     if not names:
         names = traps.names()

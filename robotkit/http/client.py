@@ -1,7 +1,14 @@
 """Thin polite clients: ``httpx.Client`` / ``httpx.AsyncClient`` over the polite
 transports, with redirects on (each hop is judged by the transport) and the robot's
 identity as default headers. Everything httpx offers still works; :meth:`fetch`
-adds the one thing a crawler passes per request, the Referer."""
+adds the one thing a crawler passes per request, the Referer.
+
+What a request can raise (:mod:`robotkit.http.errors`): every refusal is a
+:class:`PolitenessError`, which is an ``httpx.RequestError``, so one
+``except httpx.HTTPError`` handles refusals, network errors and, after
+``raise_for_status()``, error statuses alike. A repeated GET is an ordinary GET
+(status 200, full body) unless the client was made with ``conditional=True``.
+"""
 
 from __future__ import annotations
 
@@ -10,15 +17,16 @@ from typing import Any, TypeVar
 import httpx
 
 from robotkit.guard import Guard
+from robotkit.http.errors import Disallowed
 from robotkit.http.transport import (
     AsyncPoliteTransport,
-    Disallowed,
     FetchFacts,
     GuardHook,
     PoliteTransport,
     facts,
     refused_redirect,
 )
+from robotkit.http.validators import ValidatorStore
 from robotkit.identity import Identity
 from robotkit.pacing import PacingPolicy, host_key
 from robotkit.urls import InvalidURL
@@ -32,6 +40,7 @@ def _default_transport(
     delay: float | None,
     allow_private: bool,
     guard: GuardHook | None,
+    conditional: bool,
 ) -> _Polite:
     """The transport a thin client builds when none is given: the trap guard on."""
     return kind(
@@ -39,7 +48,18 @@ def _default_transport(
         policy=None if delay is None else PacingPolicy(delay=delay),
         allow_private=allow_private,
         guard=Guard() if guard is None else guard,
+        validators=ValidatorStore() if conditional else None,
     )
+
+
+_RAISES = """
+
+    Raises (all ``httpx.RequestError``): :class:`Disallowed` (robots.txt, the trap
+    guard, a malformed URL or redirect target), :class:`Deferred` (robots.txt or
+    the host says not now; ``retry_at``), :class:`HostSkipped`,
+    :class:`RedirectRefused`, :class:`AddressRefused` (private address),
+    :class:`ResponseTooSlow` (the response's total deadline), and httpx's own
+    network errors. Statuses are returned, not raised, as in httpx."""
 
 
 def _client_options(
@@ -76,7 +96,10 @@ class PoliteClient(httpx.Client):
     ``delay``, ``allow_private`` and ``guard`` are shortcuts for the transport's
     settings when no transport is given; the trap guard is on by default (a fresh
     :class:`robotkit.guard.Guard`), because a robot that follows links needs it on
-    every request and every redirect hop. Other keyword arguments go to
+    every request and every redirect hop. ``conditional=True`` makes a refetch of a
+    URL conditional (If-None-Match / If-Modified-Since from the last 200): the
+    answer may then be a 304 without a body, so it is for callers that keep the
+    bodies themselves; off by default. Other keyword arguments go to
     ``httpx.Client``.
     """
 
@@ -88,10 +111,11 @@ class PoliteClient(httpx.Client):
         delay: float | None = None,
         allow_private: bool = False,
         guard: GuardHook | None = None,
+        conditional: bool = False,
         **kwargs: Any,
     ) -> None:
         self.polite = transport or _default_transport(
-            PoliteTransport, identity, delay, allow_private, guard
+            PoliteTransport, identity, delay, allow_private, guard, conditional
         )
         super().__init__(transport=self.polite, **_client_options(self.polite, kwargs))
 
@@ -126,10 +150,11 @@ class AsyncPoliteClient(httpx.AsyncClient):
         delay: float | None = None,
         allow_private: bool = False,
         guard: GuardHook | None = None,
+        conditional: bool = False,
         **kwargs: Any,
     ) -> None:
         self.polite = transport or _default_transport(
-            AsyncPoliteTransport, identity, delay, allow_private, guard
+            AsyncPoliteTransport, identity, delay, allow_private, guard, conditional
         )
         super().__init__(transport=self.polite, **_client_options(self.polite, kwargs))
 
@@ -151,3 +176,9 @@ class AsyncPoliteClient(httpx.AsyncClient):
     @staticmethod
     def facts(response: httpx.Response) -> FetchFacts:
         return facts(response)
+
+
+# Each request method says what it raises (help(), IDEs); one text, not four copies.
+_REQUESTING = (PoliteClient.fetch, PoliteClient.send, AsyncPoliteClient.fetch)
+for _method in (*_REQUESTING, AsyncPoliteClient.send):
+    _method.__doc__ = (_method.__doc__ or "") + _RAISES

@@ -29,6 +29,7 @@ import httpx
 
 from robotkit.clock import Clock, system_clock
 from robotkit.http.decoding import ACCEPT_ENCODING, CappedBody
+from robotkit.http.errors import AddressRefused, PolitenessError
 from robotkit.identity import Identity
 from robotkit.robots.cache import DEFAULT_CACHE_SIZE, OriginState
 from robotkit.robots.engine import FetchNeeded, RobotsEngine, RobotsResponse, file_state
@@ -157,8 +158,6 @@ class _Hops:
         """Why the hop to ``event.url`` must not be sent, or None. ``addresses``
         are its host's; None when they could not be resolved (the fetch then
         fails as any unreachable host does)."""
-        from robotkit.http.transport import AddressRefused  # transport imports us
-
         if addresses is None:
             return None
         try:
@@ -192,8 +191,6 @@ def _refused_hop(event: FetchNeeded, error: Exception) -> str | None:
     """The detail of the transport's refusal of a redirect hop's address, or None
     when ``error`` is something else or the refused request was the first (the
     page's own origin: that refusal is the page's too)."""
-    from robotkit.http.transport import AddressRefused  # transport imports us
-
     if isinstance(error, AddressRefused) and event.redirects:
         return error.detail
     return None
@@ -440,6 +437,8 @@ class RobotsChecker(_Base):
                 if not done.is_set():
                     return _timed_out(deadline.seconds)
                 return _answer(response, b"" if body is None else body.content())
+        except PolitenessError:
+            raise  # refused by our own pacing, not a failure of the site
         except (httpx.HTTPError, OSError) as error:
             late = cut.is_set() or deadline.expired(time.monotonic())
             return _timed_out(deadline.seconds) if late else _failure(error)
@@ -595,6 +594,8 @@ class AsyncRobotsChecker(_Base):
                         if not body.feed(chunk):
                             break
                 return _answer(response, b"" if body is None else body.content())
+        except PolitenessError:
+            raise  # refused by our own pacing, not a failure of the site
         except (httpx.HTTPError, OSError) as error:
             return _failure(error)
 

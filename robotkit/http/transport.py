@@ -12,7 +12,8 @@ Pass :class:`PoliteTransport` (sync) or :class:`AsyncPoliteTransport` (async) to
 4. waits for a slot from its host's pacer (:mod:`robotkit.pacing`).
 
 It goes out with the robot's honest identity (RFC 9110 sections 10.1.2, 10.1.5)
-and, on a refetch, If-None-Match / If-Modified-Since (RFC 9110 section 13.1). The
+and, on a refetch when the caller gave a :class:`ValidatorStore`, If-None-Match /
+If-Modified-Since (RFC 9110 section 13.1). The
 body is read here, bounded in bytes (decoded bytes, through every stacked coding:
 :mod:`robotkit.http.decoding`) and in total time (a drip-feeding tarpit is cut
 off), and the response comes back with
@@ -46,10 +47,11 @@ import httpx
 from robotkit.clock import Clock, system_clock
 from robotkit.guard import Guard, GuardVerdict
 from robotkit.headervalues import parse_retry_after
+from robotkit.http import errors
 from robotkit.http.decoding import ACCEPT_ENCODING, CappedBody
 from robotkit.http.robots import AsyncRobotsChecker, RobotsChecker, RobotsOptions
 from robotkit.http.validators import ValidatorStore
-from robotkit.identity import Identity
+from robotkit.identity import Identity, warn_if_anonymous
 from robotkit.meta import PageMeta, RobotsDirectives, parse_page, parse_x_robots_tag
 from robotkit.outcome import NetworkErrorKind, Outcome, classify_status
 from robotkit.pacing import HostKey, Pacer, PacingPolicy, Ticket, host_key
@@ -72,66 +74,14 @@ DEFAULT_RESPONSE_TIMEOUT = 30.0
 DEFAULT_MAX_REDIRECTS = 5
 DEFAULT_MAX_WAIT = 60.0
 
-# --------------------------------------------------------------------------------------
-# Errors: a refused request never reached the server.
-
-
-class PolitenessError(Exception):
-    """robotkit refused to send a request; ``reason`` is the stable code and
-    ``verdict`` the decision that refused it (robots.txt, guard, ...)."""
-
-    def __init__(
-        self,
-        url: str,
-        reason: Reason,
-        detail: str = "",
-        *,
-        verdict: Verdict | GuardVerdict | None = None,
-        redirects: tuple[Hop, ...] = (),
-    ) -> None:
-        super().__init__(f"{reason}: {url}" + (f" ({detail})" if detail else ""))
-        self.url = url
-        self.reason = reason
-        self.detail = detail
-        self.verdict = verdict
-        self.redirects = redirects
-
-
-class Disallowed(PolitenessError):
-    """Never fetch this URL: robots.txt, the trap guard or the scope says no."""
-
-
-class Deferred(PolitenessError):
-    """Not now: retry at ``retry_at`` (Unix seconds)."""
-
-    def __init__(
-        self,
-        url: str,
-        reason: Reason,
-        retry_at: float,
-        detail: str = "",
-        *,
-        verdict: Verdict | None = None,
-        redirects: tuple[Hop, ...] = (),
-    ) -> None:
-        super().__init__(url, reason, detail, verdict=verdict, redirects=redirects)
-        self.retry_at = retry_at
-
-
-class HostSkipped(PolitenessError):
-    """The whole host is skipped, e.g. its Crawl-delay is above the ceiling."""
-
-
-class RedirectRefused(PolitenessError):
-    """Too many redirect hops, or a loop."""
-
-
-class AddressRefused(PolitenessError):
-    """The host resolves to a private, loopback or link-local address (SSRF)."""
-
-
-class ResponseTooSlow(httpx.ReadTimeout):
-    """The response took longer in total than the limit (a drip-feeding tarpit)."""
+# The exception family (:mod:`robotkit.http.errors`), importable from here as before.
+AddressRefused = errors.AddressRefused
+Deferred = errors.Deferred
+Disallowed = errors.Disallowed
+HostSkipped = errors.HostSkipped
+PolitenessError = errors.PolitenessError
+RedirectRefused = errors.RedirectRefused
+ResponseTooSlow = errors.ResponseTooSlow
 
 
 def classify_error(error: BaseException) -> NetworkErrorKind:
@@ -372,13 +322,15 @@ class _Core:
         parse_html: bool,
     ) -> None:
         self.identity = identity if identity is not None else Identity()
+        warn_if_anonymous(self.identity)
         self.clock = clock
         self.pacer = pacer if pacer is not None else Pacer(clock, policy)
         self.limits = limits if limits is not None else FetchLimits()
         self.addresses = addresses if addresses is not None else AddressPolicy()
         self.guard = guard
         self.scope = scope
-        self.validators = validators if validators is not None else ValidatorStore()
+        # No store, no conditional requests: a 304 only goes to a caller who asked.
+        self.validators = validators if validators is not None else ValidatorStore(max_urls=0)
         self.parse_html = parse_html
 
     # -- before sending ---------------------------------------------------------
@@ -673,8 +625,10 @@ _CORE_DOC = """
     to skip robots.txt
     (only for sites you own); ``guard`` a :class:`robotkit.guard.Guard` or any
     ``(url) -> GuardVerdict | None``; ``scope`` a ``(url) -> bool``; ``validators``
-    a shared :class:`ValidatorStore`; ``clock``; ``resolver`` ``(host, port) ->
-    addresses``; ``parse_html`` to read meta robots and links of HTML pages.
+    a :class:`ValidatorStore` to make refetches conditional (none by default: a
+    304 has no body, so only a caller who keeps bodies should ask for one);
+    ``clock``; ``resolver`` ``(host, port) -> addresses``; ``parse_html`` to read
+    meta robots and links of HTML pages.
 """
 
 

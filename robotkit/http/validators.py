@@ -4,6 +4,11 @@ RFC 9110 section 13.1: a client that kept a representation's validators asks wit
 If-None-Match / If-Modified-Since and gets a bodiless 304 when nothing changed,
 which saves the site's bandwidth and the robot's. The store is bounded (least
 recently used entries go first) so a long crawl cannot grow it without end.
+
+A 304 has no body, so conditional requests are only for a caller that keeps the
+bodies itself: the polite transports and clients send them only when given a
+store (``PoliteClient(conditional=True)``); code written for plain httpx, which
+reads ``.text`` after every ``get``, never sees a 304 it did not ask for.
 """
 
 from __future__ import annotations
@@ -22,7 +27,14 @@ class ValidatorStore:
     """Thread-safe, bounded map from URL to its last known :class:`Validators`."""
 
     def __init__(self, max_urls: int = DEFAULT_MAX_URLS) -> None:
-        self._entries: LRUCache[str, Validators] = LRUCache(maxsize=max_urls)
+        """``max_urls`` 0 stores nothing (every request unconditional)."""
+        if isinstance(max_urls, bool) or not isinstance(max_urls, int) or max_urls < 0:
+            raise ValueError(
+                f"max_urls must be a whole number >= 0 (0 stores nothing), not {max_urls!r}"
+            )
+        self.max_urls = max_urls
+        # cachetools refuses maxsize 0 on the first insert; 1 is never written then.
+        self._entries: LRUCache[str, Validators] = LRUCache(maxsize=max(max_urls, 1))
         self._lock = threading.Lock()
 
     def __len__(self) -> int:
@@ -53,7 +65,7 @@ class ValidatorStore:
                 fresh = Validators.from_headers(fields)
                 if fresh is None:
                     self._entries.pop(url, None)
-                else:
+                elif self.max_urls:
                     self._entries[url] = fresh
                 return fresh
             if status == 304:

@@ -1,0 +1,90 @@
+"""The exceptions of the polite clients and transports: one family under httpx's.
+
+Code written for httpx catches ``httpx.HTTPError`` (or ``httpx.RequestError``) around
+a request; a request robotkit refused to send must not slip past that handler, so
+:class:`PolitenessError` is an ``httpx.RequestError``: like a connection error, the
+request never got an answer. The subclasses say why, each with a stable reason
+code. :class:`ResponseTooSlow` is the one raised after sending (an
+``httpx.ReadTimeout``).
+
+    httpx.HTTPError
+    └── httpx.RequestError
+        ├── PolitenessError        refused before sending; .reason, .verdict, .redirects
+        │   ├── Disallowed         never: robots.txt, trap guard, scope, unusable URL
+        │   ├── Deferred           not now: .retry_at (Unix seconds)
+        │   ├── HostSkipped        the whole host is skipped (Crawl-delay too long)
+        │   ├── RedirectRefused    too many redirect hops, or a loop
+        │   └── AddressRefused     a private, loopback or link-local address (SSRF)
+        └── httpx.TimeoutException
+            └── ResponseTooSlow    the whole response took longer than its deadline
+"""
+
+from __future__ import annotations
+
+import httpx
+
+from robotkit.guard import GuardVerdict
+from robotkit.reasons import Reason
+from robotkit.robots.status import Hop
+from robotkit.robots.verdict import Verdict
+
+
+class PolitenessError(httpx.RequestError):
+    """robotkit refused to send a request; ``reason`` is the stable code and
+    ``verdict`` the decision that refused it (robots.txt, guard, ...)."""
+
+    def __init__(
+        self,
+        url: str,
+        reason: Reason,
+        detail: str = "",
+        *,
+        verdict: Verdict | GuardVerdict | None = None,
+        redirects: tuple[Hop, ...] = (),
+        request: httpx.Request | None = None,
+    ) -> None:
+        super().__init__(f"{reason}: {url}" + (f" ({detail})" if detail else ""), request=request)
+        self.url = url
+        self.reason = reason
+        self.detail = detail
+        self.verdict = verdict
+        self.redirects = redirects
+
+
+class Disallowed(PolitenessError):
+    """Never fetch this URL: robots.txt, the trap guard or the scope says no, or
+    the URL is not one a robot can fetch (``invalid-url``, ``unsupported-scheme``)."""
+
+
+class Deferred(PolitenessError):
+    """Not now: retry at ``retry_at`` (Unix seconds)."""
+
+    def __init__(
+        self,
+        url: str,
+        reason: Reason,
+        retry_at: float,
+        detail: str = "",
+        *,
+        verdict: Verdict | None = None,
+        redirects: tuple[Hop, ...] = (),
+        request: httpx.Request | None = None,
+    ) -> None:
+        super().__init__(url, reason, detail, verdict=verdict, redirects=redirects, request=request)
+        self.retry_at = retry_at
+
+
+class HostSkipped(PolitenessError):
+    """The whole host is skipped, e.g. its Crawl-delay is above the ceiling."""
+
+
+class RedirectRefused(PolitenessError):
+    """Too many redirect hops, or a loop."""
+
+
+class AddressRefused(PolitenessError):
+    """The host resolves to a private, loopback or link-local address (SSRF)."""
+
+
+class ResponseTooSlow(httpx.ReadTimeout):
+    """The response took longer in total than the limit (a drip-feeding tarpit)."""
