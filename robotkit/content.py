@@ -33,7 +33,7 @@ from typing import Any
 
 from robotkit.reasons import CodeEnum, Reason
 from robotkit.snapshot import header, listed, opened, reading, typed
-from robotkit.urls import InvalidURL, NormalizedURL, normalize
+from robotkit.urls import NormalizedURL, normalize, normalize_or_none
 
 __all__ = [
     "ContentConfig",
@@ -477,7 +477,7 @@ class Soft404Detector:
         """The probe URL to fetch before pages of this directory can be classified,
         once per directory; ``None`` if already probed or pending, or if ``url`` is
         invalid."""
-        norm = _normalized(url)
+        norm = normalize_or_none(url)
         if norm is None:
             return None
         directory = _directory(norm, self.config.directory_depth)
@@ -495,7 +495,7 @@ class Soft404Detector:
         fetch failed), the body and the final URL."""
         directory = self._probe_dirs.pop(probe_url, None)
         if directory is None:
-            norm = _normalized(probe_url)
+            norm = normalize_or_none(probe_url)
             if norm is None:
                 return
             directory = _directory(norm, self.config.directory_depth)
@@ -520,7 +520,7 @@ class Soft404Detector:
         """``soft-404`` if this 2xx answer looks like the directory's probe answer."""
         if not 200 <= status < 300:
             return None
-        norm = _normalized(url)
+        norm = normalize_or_none(url)
         if norm is None or norm.path == "/":
             return None
         if norm.query is None and f"{norm.origin}{norm.path}" in self._probes:
@@ -615,15 +615,8 @@ class Soft404Detector:
         return None
 
 
-def _normalized(url: str) -> NormalizedURL | None:
-    try:
-        return normalize(url)
-    except InvalidURL:
-        return None
-
-
 def _key(url: str) -> str | None:
-    norm = _normalized(url)
+    norm = normalize_or_none(url)
     return norm.key if norm is not None else None
 
 
@@ -640,7 +633,7 @@ def _path_words(url: str) -> frozenset[str]:
     ("Sorry, /blog/robotkit-probe-1f2e was not found"). They are left out when a page
     is compared with a probe's answer, so the echo of a different path does not make
     the same error page look different; the rest of a real page still differs."""
-    norm = _normalized(url)
+    norm = normalize_or_none(url)
     if norm is None:
         return frozenset()
     echoed = f"{norm.path} {norm.query or ''}"
@@ -665,7 +658,7 @@ def url_template(url: str | NormalizedURL) -> str | None:
     long hex ids by ``{id}``, query values by ``{n}`` or ``{v}``, query names sorted
     (``http://x/item/42?page=3`` is ``http://x/item/{n}?page={n}``). ``None`` for an
     invalid URL."""
-    norm = url if isinstance(url, NormalizedURL) else _normalized(url)
+    norm = url if isinstance(url, NormalizedURL) else normalize_or_none(url)
     if norm is None:
         return None
     path = _template_text(norm.path)
@@ -758,7 +751,7 @@ class NoveltyTracker:
     def observe(self, url: str, is_novel: bool) -> TrapSignal | None:
         """Record one fetched page; returns a signal the first time its template or
         host becomes a trap region."""
-        norm = _normalized(url)
+        norm = normalize_or_none(url)
         if norm is None:
             return None
         cfg = self.config
@@ -860,7 +853,7 @@ class NoveltyTracker:
         """The signal that parked ``url``'s region, or ``None``."""
         if not self._parked:
             return None
-        norm = _normalized(url)
+        norm = normalize_or_none(url)
         if norm is None:
             return None
         found = self._parked.get((RegionScope.HOST, str(norm.origin)))

@@ -24,7 +24,7 @@ from typing import Any
 
 from robotkit.content import url_template
 from robotkit.snapshot import header, listed, opened, reading, typed
-from robotkit.urls import InvalidURL, NormalizedURL, normalize
+from robotkit.urls import NormalizedURL, normalize_or_none
 
 __all__ = ["Copies"]
 
@@ -33,20 +33,13 @@ _DIGITS = re.compile(r"\d+")
 Form = tuple[str, str, str]
 
 
-def _normalized(url: str) -> NormalizedURL | None:
-    try:
-        return normalize(url)
-    except InvalidURL:
-        return None
-
-
 def form_of(norm: NormalizedURL, referer: str) -> Form | None:
     """The form of a link relative to the page that linked it: the link's path and
     query with the page's last path segment (its slug) as ``{s}``, beside the page's
     own path in the same terms (``/articles/{s}`` linking ``/print/articles/{s}``).
     ``None`` when the link does not contain the slug, or the slug is too short or a
     number to stand for the page."""
-    page = _normalized(referer)
+    page = normalize_or_none(referer)
     if page is None or page.origin != norm.origin:
         return None
     slug = page.path.rstrip("/").rpartition("/")[2].lower()
@@ -63,7 +56,7 @@ def related(norm: NormalizedURL, other: str) -> bool:
     """Whether a copy can be a loop or a variant of its original: the same first
     path segment (``/a/b/a/`` of ``/a/``, ``/wiki.cgi/x/wiki.cgi/y`` of
     ``/wiki.cgi/y``) or the same URL template (the months of a calendar)."""
-    original = _normalized(other)
+    original = normalize_or_none(other)
     if original is None or original.origin != norm.origin:
         return False
     if norm.path.split("/")[1:2] == original.path.split("/")[1:2]:

@@ -71,7 +71,7 @@ from robotkit.reasons import Reason
 from robotkit.regions import FailureKind, Regions, region_of
 from robotkit.snapshot import header, listed, opened, reading, typed
 from robotkit.urlrules import LearnedRules
-from robotkit.urls import InvalidURL, NormalizedURL, normalize
+from robotkit.urls import InvalidURL, NormalizedURL, normalize, normalize_or_none
 
 __all__ = [
     "FailureKind",
@@ -165,13 +165,6 @@ class PageVerdict:
     """A canonical URL in scope to queue in place of this page's own form."""
 
 
-def _normalized(url: str) -> NormalizedURL | None:
-    try:
-        return normalize(url)
-    except InvalidURL:
-        return None
-
-
 class Triage:
     """The crawl's learned state and its decisions; see the module docstring.
 
@@ -219,7 +212,7 @@ class Triage:
         """:func:`region_of` the URL as its key names it (a learned session segment
         no longer makes a region of its own)."""
         if self.rules.knows(norm):
-            learned = _normalized(self.key(norm))
+            learned = normalize_or_none(self.key(norm))
             if learned is not None:
                 return region_of(learned)
         return region_of(norm)
@@ -311,7 +304,7 @@ class Triage:
     def failed(self, url: str, kind: FailureKind) -> str | None:
         """A fetch that timed out or overflowed: the breaker counts it against the
         URL's path family; returns a summary line when the family is broken off."""
-        norm = _normalized(url)
+        norm = normalize_or_none(url)
         return None if norm is None else self.regions.failed(norm, kind)
 
     # -- a fetched page ---------------------------------------------------------------
@@ -322,14 +315,16 @@ class Triage:
         ``seen`` holds the keys already known to the frontier; ``in_scope`` (a
         callable on a URL) says which links are the crawl's own."""
         final = page.final_url
-        norm = _normalized(final)
+        norm = normalize_or_none(final)
         self._note_fetched(final, norm)
         if page.text is None or not 200 <= page.status < 300 or norm is None:
             # Error pages, bodies cut at the cap and non-HTML carry no evidence
             # either way: their links are offered as they are.
             return PageVerdict(None, LinkAction.FOLLOW, True, page.streak, tuple(page.links))
         signals: list[str] = []
-        same_origin = [n for n in map(_normalized, page.links) if n and n.origin == norm.origin]
+        same_origin = [
+            n for n in map(normalize_or_none, page.links) if n and n.origin == norm.origin
+        ]
         if self.rules.observe_links(norm, same_origin):
             signals.append(f"learned from {final}: {self.rules.describe(norm)}")
             self._rekey(norm)
@@ -422,7 +417,7 @@ class Triage:
         """A rule was learned for this origin: the pages fetched there so far are
         known under their new keys too."""
         for url in self._fetched.get(str(norm.origin), ()):
-            other = _normalized(url)
+            other = normalize_or_none(url)
             if other is not None:
                 self._fetched_keys.add(self.key(other))
 
@@ -431,7 +426,7 @@ class Triage:
         origin; what the difference teaches is learned."""
         if page.canonical is None:
             return None
-        target = _normalized(page.canonical)
+        target = normalize_or_none(page.canonical)
         if target is None or target.origin != norm.origin:
             return None
         if in_scope is not None and not in_scope(page.canonical):
@@ -443,7 +438,7 @@ class Triage:
         return page.canonical
 
     def _same(self, url: str | None, other: str) -> bool:
-        a, b = _normalized(url) if url else None, _normalized(other)
+        a, b = normalize_or_none(url) if url else None, normalize_or_none(other)
         return a is not None and b is not None and self.key(a) == self.key(b)
 
     def _like_others(self, url: str, referer: str | None, simhash: int) -> bool:
@@ -489,7 +484,7 @@ class Triage:
         for link in links:
             if in_scope is not None and in_scope(link):
                 continue
-            other = _normalized(link)
+            other = normalize_or_none(link)
             if other is not None and other.host not in known:
                 fresh.add(other.host)
         known.update(fresh)
@@ -506,7 +501,7 @@ class Triage:
         region = self._region(norm)
         grows = hub = False
         for link in links:
-            other = _normalized(link)
+            other = normalize_or_none(link)
             if other is None:
                 continue
             key = self.key(other)
@@ -583,7 +578,7 @@ class Triage:
         fresh._fetched_keys = {
             fresh.key(norm)
             for urls in fresh._fetched.values()
-            for norm in map(_normalized, urls)
+            for norm in map(normalize_or_none, urls)
             if norm is not None
         }
         self.__dict__.update(fresh.__dict__)

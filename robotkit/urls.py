@@ -392,6 +392,15 @@ def normalize(url: str, policy: NormalizePolicy | None = None) -> NormalizedURL:
     )  # fmt: skip
 
 
+def normalize_or_none(url: str, policy: NormalizePolicy | None = None) -> NormalizedURL | None:
+    """:func:`normalize`, or ``None`` for a URL that cannot be fetched: for the
+    callers that only skip such URLs (links of a page, learned state)."""
+    try:
+        return normalize(url, policy)
+    except InvalidURL:
+        return None
+
+
 def normalize_key(url: str, policy: NormalizePolicy | None = None) -> str:
     """Only the key of :func:`normalize` (the same rules, without building the object)."""
     try:
