@@ -204,6 +204,10 @@ class Triage:
         :class:`InvalidURL`."""
         return normalize(url, self.guard.policy)
 
+    def _parse(self, url: str) -> NormalizedURL | None:
+        """:meth:`normalize`, or ``None``: the same policy as the crawler's keys."""
+        return normalize_or_none(url, self.guard.policy)
+
     def key(self, norm: NormalizedURL) -> str:
         """The de-duplication key of a URL once what the site taught is applied."""
         return self.rules.apply(norm)
@@ -212,7 +216,7 @@ class Triage:
         """:func:`region_of` the URL as its key names it (a learned session segment
         no longer makes a region of its own)."""
         if self.rules.knows(norm):
-            learned = normalize_or_none(self.key(norm))
+            learned = self._parse(self.key(norm))
             if learned is not None:
                 return region_of(learned)
         return region_of(norm)
@@ -304,7 +308,7 @@ class Triage:
     def failed(self, url: str, kind: FailureKind) -> str | None:
         """A fetch that timed out or overflowed: the breaker counts it against the
         URL's path family; returns a summary line when the family is broken off."""
-        norm = normalize_or_none(url)
+        norm = self._parse(url)
         return None if norm is None else self.regions.failed(norm, kind)
 
     # -- a fetched page ---------------------------------------------------------------
@@ -315,16 +319,16 @@ class Triage:
         ``seen`` holds the keys already known to the frontier; ``in_scope`` (a
         callable on a URL) says which links are the crawl's own."""
         final = page.final_url
-        norm = normalize_or_none(final)
+        norm = self._parse(final)
         self._note_fetched(final, norm)
         if page.text is None or not 200 <= page.status < 300 or norm is None:
             # Error pages, bodies cut at the cap and non-HTML carry no evidence
             # either way: their links are offered as they are.
             return PageVerdict(None, LinkAction.FOLLOW, True, page.streak, tuple(page.links))
         signals: list[str] = []
-        same_origin = [
-            n for n in map(normalize_or_none, page.links) if n and n.origin == norm.origin
-        ]
+        # Each link parsed once, for every rule below that reads it.
+        parsed = [(link, self._parse(link)) for link in page.links]
+        same_origin = [n for _, n in parsed if n is not None and n.origin == norm.origin]
         if self.rules.observe_links(norm, same_origin):
             signals.append(f"learned from {final}: {self.rules.describe(norm)}")
             self._rekey(norm)
@@ -365,8 +369,9 @@ class Triage:
         # Nothing but numbers and a word or two new to its region: a listing of
         # look-alikes is still fetched whole, but such pages cannot keep a growing
         # region alive.
-        says_more = self._says_more(self._region(norm), words)
-        if self._farm_page(norm, words, page.links, in_scope) and action is LinkAction.FOLLOW:
+        region = self._region(norm)
+        says_more = self._says_more(region, words)
+        if self._farm_page(norm, words, parsed, in_scope) and action is LinkAction.FOLLOW:
             action = LinkAction.DEPRIORITIZE
             reason = Reason.TRAP_HOST
             if str(norm.origin) not in self._farms:
@@ -380,12 +385,12 @@ class Triage:
             else:
                 proof = 1 if self._same(copy_of, page.referer) else 0
             self.copies.record(norm, page.referer, copy, proof)
-        grows, hub = self._news(norm, page.links, seen, in_scope)
+        grows, hub = self._news(region, parsed, seen, in_scope)
         # A hub (a list whose items are new) restarts the count of copies in a row,
         # however alike the list pages look.
         streak = 0 if not copy or hub else page.streak + 1
         if action is not LinkAction.DROP:
-            grown = self.regions.count(norm, self._region(norm), novel or hub, grows)
+            grown = self.regions.count(norm, region, novel or hub, grows)
             if grown is not None:
                 signals.append(grown)
         follow = self._follow(final, norm, page.links, action, copy_of)
@@ -417,7 +422,7 @@ class Triage:
         """A rule was learned for this origin: the pages fetched there so far are
         known under their new keys too."""
         for url in self._fetched.get(str(norm.origin), ()):
-            other = normalize_or_none(url)
+            other = self._parse(url)
             if other is not None:
                 self._fetched_keys.add(self.key(other))
 
@@ -426,7 +431,7 @@ class Triage:
         origin; what the difference teaches is learned."""
         if page.canonical is None:
             return None
-        target = normalize_or_none(page.canonical)
+        target = self._parse(page.canonical)
         if target is None or target.origin != norm.origin:
             return None
         if in_scope is not None and not in_scope(page.canonical):
@@ -438,7 +443,7 @@ class Triage:
         return page.canonical
 
     def _same(self, url: str | None, other: str) -> bool:
-        a, b = normalize_or_none(url) if url else None, normalize_or_none(other)
+        a, b = self._parse(url) if url else None, self._parse(other)
         return a is not None and b is not None and self.key(a) == self.key(b)
 
     def _like_others(self, url: str, referer: str | None, simhash: int) -> bool:
@@ -473,7 +478,11 @@ class Triage:
         return new >= self.config.min_new_words and 10 * new >= len(words)
 
     def _farm_page(
-        self, norm: NormalizedURL, words: set[str], links: Iterable[str], in_scope: Any
+        self,
+        norm: NormalizedURL,
+        words: set[str],
+        links: Iterable[tuple[str, NormalizedURL | None]],
+        in_scope: Any,
     ) -> bool:
         """Whether a page links many hosts its origin never linked before while
         saying almost nothing new: the shape of a link farm. A blogroll links many
@@ -481,10 +490,9 @@ class Triage:
         origin = str(norm.origin)
         known = self._linked_hosts.setdefault(origin, set())
         fresh = set()
-        for link in links:
+        for link, other in links:
             if in_scope is not None and in_scope(link):
                 continue
-            other = normalize_or_none(link)
             if other is not None and other.host not in known:
                 fresh.add(other.host)
         known.update(fresh)
@@ -494,14 +502,16 @@ class Triage:
         return new_words < self.config.farm_novelty * len(words)
 
     def _news(
-        self, norm: NormalizedURL, links: Iterable[str], seen: Container[str], in_scope: Any
+        self,
+        region: str,
+        links: Iterable[tuple[str, NormalizedURL | None]],
+        seen: Container[str],
+        in_scope: Any,
     ) -> tuple[bool, bool]:
-        """What a page's links add: new URLs of its own region (``grows``), new
+        """What a page's links add: new URLs of its own ``region`` (``grows``), new
         pages of other regions in scope (``hub``)."""
-        region = self._region(norm)
         grows = hub = False
-        for link in links:
-            other = normalize_or_none(link)
+        for link, other in links:
             if other is None:
                 continue
             key = self.key(other)
@@ -578,7 +588,7 @@ class Triage:
         fresh._fetched_keys = {
             fresh.key(norm)
             for urls in fresh._fetched.values()
-            for norm in map(normalize_or_none, urls)
+            for norm in map(fresh._parse, urls)
             if norm is not None
         }
         self.__dict__.update(fresh.__dict__)
