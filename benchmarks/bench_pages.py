@@ -1,0 +1,107 @@
+"""Benchmark: robotkit's work on one HTML page against a bare selectolax parse.
+
+Over the 518 real documentation pages of ``../shared/corpus/html-pages.tar.gz``
+(median 28 KB; see that folder's README), in one process, CPU time, the best of
+the rounds, engines taking turns per round:
+
+* **robotkit page** (the headline): what the crawler computes from a fetched page,
+  read once: links resolved against ``<base>`` or the URL, meta robots merged with
+  X-Robots-Tag, title, canonical, and the content fingerprint (exact hash and
+  SimHash of the visible text);
+* **bare selectolax**: ``LexborHTMLParser(html)``, the ``href`` of every ``a``,
+  ``area`` and ``link``, the ``content`` of ``meta[name=robots]`` and the body's
+  text: the least any HTML5 crawler does, with no URL resolved and no hash taken.
+
+Targets (issue 13): robotkit at most 1.0 ms per page and at most 4x bare
+selectolax on the same pages.
+
+    python benchmarks/bench_pages.py [--corpus PATH] [--rounds N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import statistics
+import tarfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from selectolax.lexbor import LexborHTMLParser
+
+try:
+    from robotkit.page import read_page
+except ImportError:
+    read_page = None  # type: ignore
+
+DEFAULT_CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "html-pages.tar.gz"
+TARGET_MS = 1.0
+TARGET_RATIO = 4.0
+
+
+def load(corpus: Path) -> list[tuple[str, str]]:
+    """(URL, HTML) for every page of the corpus, decoded as UTF-8 leniently."""
+    pages: list[tuple[str, str]] = []
+    with tarfile.open(corpus) as tar:
+        for member in tar:
+            if member.isfile() and member.name.endswith(".html"):
+                data = tar.extractfile(member)
+                assert data is not None
+                path = member.name.split("/", 1)[1]
+                pages.append(
+                    (f"https://docs.example/{path}", data.read().decode("utf-8", "replace"))
+                )
+    return pages
+
+
+def robotkit_page(url: str, html: str) -> object:
+    return read_page(html, url, "examplebot")
+
+
+def bare_selectolax(url: str, html: str) -> object:
+    tree = LexborHTMLParser(html)
+    links = [node.attributes.get("href") for node in tree.css("a, area, link")]
+    robots = [node.attributes.get("content") for node in tree.css('meta[name="robots"]')]
+    body = tree.body
+    text = body.text(separator=" ") if body is not None else ""
+    return links, robots, text
+
+
+def timed(fn: Callable[[str, str], object], pages: list[tuple[str, str]]) -> float:
+    gc.collect()
+    started = time.process_time()
+    for url, html in pages:
+        fn(url, html)
+    return time.process_time() - started
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS)
+    parser.add_argument("--rounds", type=int, default=5)
+    args = parser.parse_args()
+    pages = load(args.corpus)
+    sizes = sorted(len(html.encode()) for _, html in pages)
+    print(f"{len(pages)} pages, median {statistics.median(sizes) / 1000:.0f} KB")
+    engines = {"robotkit page": robotkit_page, "bare selectolax": bare_selectolax}
+    for fn in engines.values():  # warm up: imports, caches, the allocator
+        timed(fn, pages[:20])
+    best = dict.fromkeys(engines, float("inf"))
+    for _ in range(args.rounds):
+        for name, fn in engines.items():
+            best[name] = min(best[name], timed(fn, pages))
+    anchor = best["bare selectolax"]
+    print("| step | ms/page | vs bare selectolax |")
+    print("|---|---:|---:|")
+    for name, seconds in best.items():
+        print(f"| {name} | {seconds / len(pages) * 1000:.3f} | {seconds / anchor:.2f}x |")
+    per_page = best["robotkit page"] / len(pages) * 1000
+    ratio = best["robotkit page"] / anchor
+    ok = per_page <= TARGET_MS and ratio <= TARGET_RATIO
+    print(f"target: <= {TARGET_MS} ms/page and <= {TARGET_RATIO}x: {'met' if ok else 'NOT met'}")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
