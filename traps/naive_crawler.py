@@ -10,7 +10,8 @@ the scorecards in traps/README.md and in the bench are one crawler's.
 
 Run it through the gauntlet and read why it fails each site:
 
-    python -m pytest traps/ --crawler 'python traps/naive_crawler.py {seeds} --max-pages {max_pages}'
+    python -m pytest traps/ \
+        --crawler 'python traps/naive_crawler.py {seeds} --max-pages {max_pages}'
 
 Then copy this file and make it pass, one trap at a time (traps/README.md).
 """

@@ -104,12 +104,12 @@ class Command:
         return shlex.join(self.words)
 
 
-def robotkit_command(*extra: str) -> Command:
-    """robotkit's own crawler as a gauntlet command: no delay, a 1 s response
-    deadline (the gauntlet's slow sites are shrunk to match), ``extra`` flags
-    appended."""
+def robotkit_command(*extra: str, delay: float = 0.0) -> Command:
+    """robotkit's own crawler as a gauntlet command: ``delay`` between requests to a
+    host, a 1 s response deadline (the gauntlet's slow sites are shrunk to match),
+    ``extra`` flags appended."""
     words = [sys.executable, "-m", "robotkit", "crawl", "{seeds}", "--max-pages", "{max_pages}"]
-    words += ["--delay", "0", "--timeout", "1", "--output", "{output}", *extra]
+    words += ["--delay", f"{delay:g}", "--timeout", "1", "--output", "{output}", *extra]
     return Command(tuple(words))
 
 
@@ -122,9 +122,9 @@ def site_for(name: str) -> TrapSite:
 class GauntletRun:
     """One crawler command on one site: its result, and what the server saw."""
 
-    site: TrapSite
+    running: RunningSite
+    """The site as served (stopped now): its URLs and every request its server saw."""
     result: CrawlResult
-    requests: tuple[SeenRequest, ...]
     output: Path
     """Where ``{output}`` pointed; it may not exist."""
     stderr: str
@@ -134,12 +134,20 @@ class GauntletRun:
     gathered only when asked (for the picture of the site's link graph)."""
 
     @property
+    def site(self) -> TrapSite:
+        return self.running.site
+
+    @property
     def name(self) -> str:
         return self.site.name
 
     def to_json(self) -> dict[str, Any]:
-        return {"record": "site", "site": self.name, "summary": self.site.summary,
-                **self.result.to_json()}
+        return {
+            "record": "site",
+            "site": self.name,
+            "summary": self.site.summary,
+            **self.result.to_json(),
+        }
 
 
 def page_links(running: RunningSite) -> dict[tuple[int, str], tuple[tuple[int, str], ...]]:
@@ -229,7 +237,7 @@ def run_site(
         str(command), score, ended, seconds, error, exit_code, cut=time_limit, max_pages=max_pages
     )
     stderr = err_path.read_text(errors="replace")[-STDERR_KEPT:]
-    return GauntletRun(running.site, result, requests, output, stderr, graph)
+    return GauntletRun(running, result, output, stderr, graph)
 
 
 class Gauntlet:
