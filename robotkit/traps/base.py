@@ -225,10 +225,10 @@ class TrapSite(ABC):
             if page.kind is PageKind.LEGITIMATE:
                 if page.key in found:
                     repeats += 1
-                    traps.append(target)
+                    traps.append(page_key(host, target))
                 found.add(page.key)
             elif page.kind is PageKind.TRAP:
-                traps.append(target)
+                traps.append(page_key(host, target))
             else:
                 other += 1
         legit = self.legitimate_keys

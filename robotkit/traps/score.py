@@ -21,6 +21,7 @@ from __future__ import annotations
 import contextlib
 import os
 import shlex
+import shutil
 import signal
 import string
 import subprocess
@@ -87,6 +88,8 @@ class Command:
             raise CommandError(f"unknown placeholder {{{min(unknown)}}} (known: {known})")
         if "seeds" not in names:
             raise CommandError("the crawler command must contain {seeds}")
+        if shutil.which(words[0]) is None:
+            raise CommandError(f"no such program: {words[0]}")
         return cls(tuple(words))
 
     def argv(self, seeds: Sequence[str], output: Path, max_pages: int) -> list[str]:
