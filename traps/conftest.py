@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -19,10 +20,18 @@ import pytest
 from robotkit.traps.bench import CUT_SECONDS, DEFAULT_MAX_PAGES
 from robotkit.traps.score import Command, CommandError, Gauntlet, GauntletRun, robotkit_command
 
-UA = "GauntletBot/1.0 (+https://example.org/bot)"
-FROM = "crawler-ops@example.org"
-DELAY = 0.03
-"""robotkit's delay here: small, yet enough for the server's clock to check pacing."""
+
+@dataclass(frozen=True)
+class Manners:
+    """How the suite runs robotkit's own crawler, so its manners can be checked."""
+
+    user_agent: str = "GauntletBot/1.0 (+https://example.org/bot)"
+    from_: str = "crawler-ops@example.org"
+    delay: float = 0.03
+    """Small, yet enough for the server's clock to check pacing."""
+
+
+ROBOTKIT = Manners()
 JOBS = 4
 """Sites crawled at once in one pytest process."""
 
@@ -55,13 +64,15 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 def robotkit_default() -> Command:
     """What ``pytest traps/`` runs without ``--crawler``: robotkit, with an honest
     identity and a small delay, so the suite can also check robotkit's manners."""
-    return robotkit_command("--user-agent", UA, "--from", FROM, delay=DELAY)
+    flags = ("--user-agent", ROBOTKIT.user_agent, "--from", ROBOTKIT.from_)
+    return robotkit_command(*flags, delay=ROBOTKIT.delay)
 
 
 @pytest.fixture(scope="session")
-def is_robotkit(pytestconfig: pytest.Config) -> bool:
-    """Whether the crawler is robotkit's own (its extra checks then apply)."""
-    return pytestconfig.getoption("crawler") is None
+def robotkit_manners(pytestconfig: pytest.Config) -> Manners | None:
+    """How robotkit was run when the crawler is robotkit's own (its extra checks
+    then apply); None for any other crawler."""
+    return ROBOTKIT if pytestconfig.getoption("crawler") is None else None
 
 
 @pytest.fixture(scope="session")
@@ -97,7 +108,7 @@ def crawl_site(request: pytest.FixtureRequest, gauntlet: Gauntlet) -> Callable[[
             position = items.index(request.node) if request.node in items else len(items)
             for item in items[position + 1 :]:
                 site = getattr(item, "callspec", None) and item.callspec.params.get("site")
-                if isinstance(site, str) and item.fspath == request.node.fspath:
+                if isinstance(site, str) and item.path == request.node.path:
                     upcoming.append(site)
                 if len(upcoming) >= JOBS - 1:
                     break

@@ -16,9 +16,9 @@ import itertools
 import json
 from collections import defaultdict
 from collections.abc import Callable
+from typing import Any
 
 import pytest
-from conftest import DELAY, FROM, UA
 
 from robotkit import traps
 from robotkit.cli import demo
@@ -34,14 +34,14 @@ EXIT_NOTHING_FETCHED = 4
 
 
 @pytest.mark.parametrize("site", traps.names())
-def test_site(site: str, crawl_site: Callable[[str], GauntletRun], is_robotkit: bool) -> None:
+def test_site(site: str, crawl_site: Callable[[str], GauntletRun], robotkit_manners: Any) -> None:
     run = crawl_site(site)
     failures = run.result.failures()
     if failures:
         lines = "\n".join(f"  - {failure}" for failure in failures)
         pytest.fail(f"{site} ({run.site.summary}):\n{lines}", pytrace=False)
-    if is_robotkit:
-        check_robotkit(run)
+    if robotkit_manners is not None:
+        check_robotkit(run, robotkit_manners)
 
 
 def gaps_per_host(run: GauntletRun) -> list[float]:
@@ -52,7 +52,7 @@ def gaps_per_host(run: GauntletRun) -> list[float]:
     return [b - a for t in times.values() for a, b in itertools.pairwise(sorted(t))]
 
 
-def check_robotkit(run: GauntletRun) -> None:
+def check_robotkit(run: GauntletRun, manners: Any) -> None:
     """What robotkit promises beyond the gauntlet, from the server's log and from
     its own ``--output`` lines."""
     site, running = run.site, run.running
@@ -65,11 +65,11 @@ def check_robotkit(run: GauntletRun) -> None:
         assert reasons[site.caught_by[0]] > 0
     # Pacing by the server's clock: never two requests to a host closer than the
     # delay (robots.txt, redirect hops and soft-404 probes included).
-    assert min(gaps_per_host(run), default=DELAY) >= DELAY - SLACK
+    assert min(gaps_per_host(run), default=manners.delay) >= manners.delay - SLACK
     # Honest identity on every request, robots.txt included.
     seen = list(running.requests_seen)
-    assert seen and all(r.headers.get("User-Agent") == UA for r in seen)
-    assert all(r.headers.get("From") == FROM for r in seen)
+    assert seen and all(r.headers.get("User-Agent") == manners.user_agent for r in seen)
+    assert all(r.headers.get("From") == manners.from_ for r in seen)
     # Exit 0, or 4 where robots.txt let no page be fetched.
     nothing = not site.legitimate_keys
     assert run.result.exit_code == (EXIT_NOTHING_FETCHED if nothing else 0), run.stderr
