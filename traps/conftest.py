@@ -17,7 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from robotkit.traps.bench import CUT_SECONDS, DEFAULT_MAX_PAGES
+from robotkit import traps
+from robotkit.traps.bench import CUT_SECONDS, DEFAULT_MAX_PAGES, generated_names
 from robotkit.traps.score import Command, CommandError, Gauntlet, GauntletRun, robotkit_command
 
 
@@ -53,12 +54,30 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         help=f"page budget given to the crawler (default {DEFAULT_MAX_PAGES})",
     )
     group.addoption(
+        "--generated",
+        type=int,
+        default=0,
+        metavar="N",
+        help="also N sites drawn by the site generator, seeds S, S+1, ... (default 0)",
+    )
+    group.addoption(
+        "--seed", type=int, default=0, metavar="S", help="first generator seed (default 0)"
+    )
+    group.addoption(
         "--time-limit",
         type=float,
         default=CUT_SECONDS,
         metavar="S",
         help=f"seconds before a crawl is killed (default {CUT_SECONDS:g})",
     )
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """One test per site: every hand-written one, then the generated ones asked for."""
+    if "site" in metafunc.fixturenames:
+        config = metafunc.config
+        generated = generated_names(config.getoption("generated"), config.getoption("seed"))
+        metafunc.parametrize("site", [*traps.names(), *generated])
 
 
 def robotkit_default() -> Command:
