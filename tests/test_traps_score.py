@@ -138,3 +138,12 @@ def test_the_naive_crawler_fails_the_gauntlet_site_by_site_with_reasons(tmp_path
     )
     assert "robots-403 (" in done.stdout and "broke robots.txt: 8 fetches" in done.stdout
     assert "Traceback" not in done.stdout
+
+
+def test_a_bad_crawler_template_stops_the_gauntlet_before_any_site(tmp_path: Path) -> None:
+    command = [sys.executable, "-m", "pytest", str(ROOT / "traps"), "-q", "-p", "no:cacheprovider"]
+    command += ["--crawler", f"{sys.executable} {{seed}}"]
+    done = subprocess.run(command, capture_output=True, text=True, cwd=tmp_path, timeout=120)
+    assert done.returncode == pytest.ExitCode.USAGE_ERROR
+    assert "--crawler: unknown placeholder {seed}" in done.stderr
+    assert "Traceback" not in done.stderr

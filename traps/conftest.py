@@ -72,6 +72,20 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    """Refuse a bad ``--crawler`` or budget at the start, not once per site."""
+    template = config.getoption("crawler", None)
+    try:
+        if template is not None:
+            Command.parse([template])
+    except CommandError as exc:
+        raise pytest.UsageError(f"--crawler: {exc}") from None
+    if config.getoption("max_pages", 1) < 1 or config.getoption("time_limit", 1.0) <= 0:
+        raise pytest.UsageError("--max-pages and --time-limit must be positive")
+    if config.getoption("generated", 0) < 0 or config.getoption("seed", 0) < 0:
+        raise pytest.UsageError("--generated and --seed must be >= 0")
+
+
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     """One test per site: every hand-written one, then the generated ones asked for."""
     if "site" in metafunc.fixturenames:
@@ -99,10 +113,7 @@ def gauntlet(
     pytestconfig: pytest.Config, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[Gauntlet]:
     template = pytestconfig.getoption("crawler")
-    try:
-        command = robotkit_default() if template is None else Command.parse([template])
-    except CommandError as exc:
-        raise pytest.UsageError(f"--crawler: {exc}") from None
+    command = robotkit_default() if template is None else Command.parse([template])
     under_xdist = "PYTEST_XDIST_WORKER" in os.environ
     workdir: Path = tmp_path_factory.mktemp("gauntlet")
     with Gauntlet(
