@@ -133,12 +133,13 @@ def svg(graph: Graph, label: str) -> str:
     order = sorted(graph.pages, key=lambda k: (graph.pages[k], graph.depth[k], k))
     drawn = sorted(order[:MAX_PAGES_DRAWN], key=lambda k: (graph.depth[k], k))
     hidden = len(order) - len(drawn)
-    regions = sorted(set(graph.fetched) | set(graph.avoided), key=lambda r: -graph.fetched[r])
+    fetched, avoided = Counter(graph.fetched), Counter(graph.avoided)
+    regions = sorted(set(fetched) | set(avoided), key=lambda r: (-fetched[r], r))
     if len(regions) > MAX_REGIONS_DRAWN:
         rest = regions[MAX_REGIONS_DRAWN - 1 :]
         regions = [*regions[: MAX_REGIONS_DRAWN - 1], "(other regions)"]
-        graph.fetched["(other regions)"] = sum(graph.fetched[r] for r in rest)
-        graph.avoided["(other regions)"] = sum(graph.avoided[r] for r in rest)
+        fetched["(other regions)"] = sum(fetched[r] for r in rest)
+        avoided["(other regions)"] = sum(avoided[r] for r in rest)
     where: dict[str, tuple[float, float]] = {}
     x = 20.0
     for depth in sorted({graph.depth[k] for k in drawn}):
@@ -174,10 +175,10 @@ def svg(graph: Graph, label: str) -> str:
         )
     for name in regions:
         cx, cy = where["region:" + name]
-        fetched, avoided = graph.fetched[name], graph.avoided[name]
-        colour = TRAP_FETCHED if fetched else AVOIDED
-        radius = 7 + 3 * math.log10(1 + fetched)
-        text = f"{name}: {fetched} fetched" + (f", {avoided} avoided" if avoided else "")
+        count, left = fetched[name], avoided[name]
+        colour = TRAP_FETCHED if count else AVOIDED
+        radius = 7 + 3 * math.log10(1 + count)
+        text = f"{name}: {count} fetched" + (f", {left} avoided" if left else "")
         parts.append(
             f'<circle cx="{cx:.0f}" cy="{cy:.0f}" r="{radius:.1f}" fill="{colour}">'
             f"<title>{_e(text)}</title></circle>"
