@@ -147,3 +147,13 @@ def test_a_bad_crawler_template_stops_the_gauntlet_before_any_site(tmp_path: Pat
     assert done.returncode == pytest.ExitCode.USAGE_ERROR
     assert "--crawler: unknown placeholder {seed}" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_a_crawler_that_cannot_start_says_why(tmp_path: Path) -> None:
+    broken = Command.parse([sys.executable, "-c", "import no_such_module_here", "{seeds}"])
+    run = run_site("robots-404", broken, tmp_path)
+    assert run.result.exit_code == 1 and not run.result.passed
+    assert run.failures()[-1] == (
+        "the crawler exited with status 1: "
+        "ModuleNotFoundError: No module named 'no_such_module_here'"
+    )

@@ -36,7 +36,7 @@ EXIT_NOTHING_FETCHED = 4
 
 def test_site(site: str, crawl_site: Callable[[str], GauntletRun], robotkit_manners: Any) -> None:
     run = crawl_site(site)
-    failures = run.result.failures()
+    failures = run.failures()
     if failures:
         lines = "\n".join(f"  - {failure}" for failure in failures)
         pytest.fail(f"{site} ({run.site.summary}):\n{lines}", pytrace=False)

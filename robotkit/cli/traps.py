@@ -377,6 +377,6 @@ def _print_scorecard(runs: list[GauntletRun], summary: Totals) -> None:
     out = console()
     out.print(table)
     for run in runs:
-        for line in run.result.failures():
+        for line in run.failures():
             out.print(f"{run.name}: {line}", highlight=False, markup=False)
     out.print(f"crawler: {summary}", highlight=False)

@@ -229,7 +229,7 @@ def render(runs: Sequence[GauntletRun], command: str) -> str:
             f"<td>{len(score.robots_violations)}</td><td>{_e(ended_text(result))}</td>"
             f'<td>{result.seconds:.1f}</td><td class="{verdict}">{verdict}</td></tr>'
         )
-        why = "".join(f"<li>{_e(line)}</li>" for line in result.failures())
+        why = "".join(f"<li>{_e(line)}</li>" for line in run.failures())
         picture = svg(graph_of(run), f"{run.name}: link graph as the crawler met it")
         sections.append(
             f'<section id="{anchor}"><h2>{_e(run.name)} '

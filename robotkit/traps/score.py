@@ -144,12 +144,23 @@ class GauntletRun:
     def name(self) -> str:
         return self.site.name
 
+    def failures(self) -> list[str]:
+        """The result's failure reasons; when the crawler also exited with an error,
+        the last line of its stderr too (a crawler that cannot start says why)."""
+        why = self.result.failures()
+        code = self.result.exit_code
+        if why and code not in (0, None):
+            last = self.stderr.strip().splitlines()[-1:]
+            why.append(f"the crawler exited with status {code}" + (f": {last[0]}" if last else ""))
+        return why
+
     def to_json(self) -> dict[str, Any]:
         return {
             "record": "site",
             "site": self.name,
             "summary": self.site.summary,
             **self.result.to_json(),
+            "failures": self.failures(),
         }
 
 
