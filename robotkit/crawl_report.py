@@ -61,6 +61,22 @@ class CrawlEvent:
             line["probe"] = True
         return line
 
+    @classmethod
+    def from_json(cls, line: dict[str, Any]) -> CrawlEvent:
+        """An event read back from an ``--output`` line (:meth:`to_json`'s inverse)."""
+        reason = line.get("reason")
+        return cls(
+            url=line["url"],
+            event=EventKind(line["event"]),
+            status=line.get("status"),
+            reason=None if reason is None else Reason(reason),
+            depth=line["depth"],
+            referer=line.get("referer"),
+            time=line["time"],
+            final_url=line.get("final_url"),
+            probe=bool(line.get("probe", False)),
+        )
+
 
 @dataclass
 class CrawlSummary:

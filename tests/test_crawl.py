@@ -1,4 +1,6 @@
-"""The reference crawler against every trap site, judged from what the servers saw."""
+"""The reference crawler on trap sites and hand-made servers, judged from what the
+servers saw. The crawl of every trap site, one per site, is the gauntlet's
+(traps/test_gauntlet.py), run as README's test command runs both suites."""
 
 from __future__ import annotations
 
@@ -10,17 +12,14 @@ from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import replace
 
-import pytest
 from pytest_httpserver import HTTPServer
 from servers import read_head
 
 from robotkit import traps
-from robotkit.cli import demo
 from robotkit.crawl import CrawlConfig, Crawler, CrawlEvent, EventKind, crawl, is_loopback_url
 from robotkit.identity import Identity
 from robotkit.reasons import Reason
-from robotkit.traps.base import RunningSite, target_of
-from robotkit.traps.robots_sites import RobotsSite
+from robotkit.traps.base import RunningSite
 
 UA = "TrapTestBot/1.0 (+https://example.org/bot)"
 FROM = "crawler-ops@example.org"
@@ -28,17 +27,6 @@ IDENTITY = Identity(user_agent=UA, from_=FROM)
 FAST = CrawlConfig(
     max_pages=300, delay=0.01, allow_private=True, response_timeout=1.0, max_defer=0.0
 )
-PACED = replace(FAST, delay=0.03)
-SLACK = 0.005
-"""Seconds the server thread may read its clock early or late."""
-
-
-def gaps_per_host(site: RunningSite) -> list[float]:
-    """Seconds between consecutive requests to the same host, as the server saw them."""
-    times: dict[int, list[float]] = defaultdict(list)
-    for request in site.requests_seen:
-        times[request.host].append(request.time)
-    return [b - a for t in times.values() for a, b in itertools.pairwise(sorted(t))]
 
 
 def run(site: RunningSite, config: CrawlConfig = FAST) -> tuple[Crawler, list[CrawlEvent]]:
@@ -46,65 +34,6 @@ def run(site: RunningSite, config: CrawlConfig = FAST) -> tuple[Crawler, list[Cr
     crawler = Crawler([site.start_url], config, identity=IDENTITY, on_event=events.append)
     asyncio.run(crawler.run())
     return crawler, events
-
-
-@pytest.mark.parametrize("name", traps.names())
-def test_every_trap_site_is_crawled_completely_and_the_trap_avoided(
-    trap_site: Callable[..., RunningSite], name: str
-) -> None:
-    # The tarpit drips faster and slow-paths' archive answers in 0.3 s here, so the
-    # 1 s response deadline cuts only what it should.
-    shrunk: dict[str, dict[str, float]] = {
-        "tarpit": {"drip_interval": 0.05, "stall_seconds": 5.0},
-        "slow-paths": {"stall": 2.0, "slow_legit": 0.3},
-    }
-    options = shrunk.get(name, {})
-    site = trap_site(name, **options)
-    crawler, events = run(site, PACED)
-    score = site.score()
-    assert score.complete, score.missing
-    # Issue 8's bound: at most 20 requests wasted per site. Coverage comes first,
-    # so a finite set of copies (an article's print, AMP and dated forms) may be
-    # fetched once each; what grows without end is stopped.
-    assert score.trap_fetched <= 20, score.trap_targets
-    # The site's docs name exactly the rules that fired on its trap URLs.
-    assert set(demo.trap_reasons(site, events)) == set(site.site.caught_by)
-    if site.site.caught_by:
-        assert demo.trap_reasons(site, events)[site.site.caught_by[0]] > 0
-    # Pacing, from the server's clock: never two requests to a host closer than
-    # the delay (robots.txt, redirect hops and soft-404 probes included).
-    assert min(gaps_per_host(site), default=PACED.delay) >= PACED.delay - SLACK
-    # It ended by itself: not by the page budget, nothing left to fetch.
-    assert not crawler.summary.budget_spent
-    assert crawler.summary.queued_left == 0
-    seen = list(site.requests_seen)
-    # Honest identity on every request, robots.txt included.
-    assert seen and all(r.headers.get("User-Agent") == UA for r in seen)
-    assert all(r.headers.get("From") == FROM for r in seen)
-    if isinstance(site.site, RobotsSite):
-        forbidden = [r.target for r in seen if r.host == 0 and r.target in site.site.forbidden]
-        assert forbidden == []
-        assert score.trap_fetched == 0
-    fetched = [e for e in events if e.event is EventKind.FETCHED and not e.probe]
-    assert len(fetched) == crawler.summary.fetched
-    if name.startswith("numbered"):
-        # Issue 8: pages whose text differs only in numbers are no trap (200 of them
-        # in numbered-200): every page fetched, none refused as a copy.
-        assert score.trap_fetched == 0
-        assert [e.url for e in events if e.event is EventKind.SKIPPED and e.reason] == []
-    if name == "tarpit":
-        # No answer in time is ``failed``; a huge answer is ``fetched``, cut.
-        outcome = {
-            target_of(e.url): (e.event, e.status, e.reason)
-            for e in events
-            if site.site.is_trap(target_of(e.url))
-        }
-        assert outcome == {
-            "/slow": (EventKind.FAILED, None, Reason.RESPONSE_TIMEOUT),
-            "/stall": (EventKind.FAILED, None, Reason.RESPONSE_TIMEOUT),
-            "/huge": (EventKind.FETCHED, 200, Reason.BODY_TOO_LARGE),
-            "/huge-chunked": (EventKind.FETCHED, 200, Reason.BODY_TOO_LARGE),
-        }
 
 
 def test_pacing_per_host_is_a_lower_bound_seen_by_the_server(

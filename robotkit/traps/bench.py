@@ -8,8 +8,10 @@ is scored from the requests its server saw, which no crawler can misreport, and
 cut off after 60 s.
 
 A crawl *passes* a site when it fetched every legitimate page, spent at most 20
-requests inside the trap, and ended by itself (nothing left to fetch) within the
-60 s. A crawl that spent its budget did not end by itself: it would have gone on.
+requests inside the trap, fetched nothing robots.txt forbids (read by the status
+table), and ended by itself (nothing left to fetch) within the 60 s. A crawl that
+spent its budget did not end by itself: it would have gone on. The same rule
+judges any crawler command in the gauntlet (:mod:`robotkit.traps.score`).
 """
 
 from __future__ import annotations
@@ -36,6 +38,15 @@ Ended = Literal["done", "budget", "cut", "error"]
 the crawler raised (a bug, reported apart)."""
 
 
+SHOWN = 5
+"""How many URLs a failure reason names before it says how many more."""
+
+
+def _some(targets: Sequence[str]) -> str:
+    more = f" and {len(targets) - SHOWN} more" if len(targets) > SHOWN else ""
+    return ", ".join(targets[:SHOWN]) + more
+
+
 @dataclass(frozen=True)
 class CrawlResult:
     crawler: str
@@ -43,11 +54,40 @@ class CrawlResult:
     ended: Ended
     seconds: float
     error: str | None = None
+    exit_code: int | None = None
+    """The crawler command's exit status (a crawler run in its own process)."""
+    cut: float = CUT_SECONDS
+    max_pages: int = DEFAULT_MAX_PAGES
+
+    def failures(self) -> list[str]:
+        """Why the crawl did not pass, one readable sentence per broken rule."""
+        s = self.score
+        why = []
+        if not s.complete:
+            missed = s.legit_total - s.legit_found
+            why.append(f"missed {missed} of {s.legit_total} legitimate pages: {_some(s.missing)}")
+        if s.trap_fetched > PASS_TRAP_FETCHES:
+            over = s.trap_fetched - PASS_TRAP_FETCHES
+            why.append(
+                f"{s.trap_fetched} trap fetches, {over} over the bound of {PASS_TRAP_FETCHES} "
+                f"(first: {_some(s.trap_targets)})"
+            )
+        if s.robots_violations:
+            why.append(
+                f"broke robots.txt: {len(s.robots_violations)} fetches its answer forbids "
+                f"by the status table: {_some(s.robots_violations)}"
+            )
+        if self.ended == "cut":
+            why.append(f"timed out: still running after {self.cut:g} s, killed")
+        elif self.ended == "budget":
+            why.append(f"spent its page budget ({self.max_pages}): it would have gone on")
+        elif self.ended == "error":
+            why.append(f"could not run: {self.error}")
+        return why
 
     @property
     def passed(self) -> bool:
-        trap_ok = self.score.trap_fetched <= PASS_TRAP_FETCHES
-        return self.score.complete and trap_ok and self.ended == "done"
+        return not self.failures()
 
     def to_json(self) -> dict[str, Any]:
         s = self.score
@@ -56,11 +96,14 @@ class CrawlResult:
             "legit_total": s.legit_total,
             "trap_fetched": s.trap_fetched,
             "repeats": s.repeats,
+            "robots_violations": len(s.robots_violations),
             "ended": self.ended,
+            "exit_code": self.exit_code,
             "seconds": round(self.seconds, 2),
             "passed": self.passed,
             "missing": list(s.missing),
             "error": self.error,
+            "failures": self.failures(),
         }
 
 
@@ -162,7 +205,8 @@ async def measure(site: TrapSite, crawler: str, max_pages: int, cut: float) -> C
         except Exception as exc:  # a crawler bug must not stop the other sites
             ended, error = "error", f"{type(exc).__name__}: {exc}"
         seconds = time.monotonic() - began
-        return CrawlResult(crawler, running.score(), ended, seconds, error)
+        score = running.score()
+        return CrawlResult(crawler, score, ended, seconds, error, cut=cut, max_pages=max_pages)
     finally:
         await asyncio.to_thread(running.stop)
 

@@ -84,6 +84,9 @@ class RobotsSite(TrapSite):
         self.legitimate_pages = frozenset(self.pages) - forbidden
 
     def is_trap(self, target: str, host: int = 0) -> bool:
+        return self.robots_forbids(target, host)
+
+    def robots_forbids(self, target: str, host: int = 0) -> bool:
         return host == 0 and target in self.forbidden
 
     def page(self, request: Request, ctx: RequestContext) -> Response:

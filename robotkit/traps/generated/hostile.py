@@ -181,6 +181,9 @@ class RobotsDisallow(Trap):
     def is_trap(self, target: str, host: int) -> bool:
         return host == self.host and target.startswith(self.base) and target != self.allowed
 
+    def robots_forbids(self, target: str, host: int) -> bool:
+        return self.is_trap(target, host)
+
     def respond(self, target: str, ctx: RequestContext) -> Response | None:
         if ctx.host != self.host:
             return None

@@ -120,6 +120,10 @@ class GeneratedSite(TrapSite):
             return False
         return any(t.catch_all and t.is_trap(target, host) for t in self.traps)
 
+    def robots_forbids(self, target: str, host: int = 0) -> bool:
+        target = server_form(target_of(target))
+        return any(t.robots_forbids(target, host) for t in self.traps)
+
     # -- serving -----------------------------------------------------------------
 
     def robots_txt(self, request: Request, ctx: RequestContext) -> Response:

@@ -53,5 +53,9 @@ class Trap(ABC):
         """robots.txt lines for ``host`` (after ``User-agent: *``)."""
         return ()
 
+    def robots_forbids(self, target: str, host: int) -> bool:
+        """Whether this trap's :meth:`robots_lines` forbid ``target`` on ``host``."""
+        return False
+
     def describe(self) -> str:
         return f"{self.kind} ({self.shape})" if self.shape else self.kind
