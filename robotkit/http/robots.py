@@ -18,7 +18,7 @@ import os
 import socket
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,9 +28,13 @@ from typing import Any, TypeVar
 import httpx
 
 from robotkit.clock import Clock, system_clock
+from robotkit.http.addresses import AddressScreen, RedirectChain
 from robotkit.http.decoding import ACCEPT_ENCODING, CappedBody
-from robotkit.http.errors import AddressRefused, PolitenessError
+from robotkit.http.errors import AddressRefused, PolitenessError, classify_error
+from robotkit.http.sockets import deadline as thread_deadline
+from robotkit.http.sockets import guard_connections, peer_check, set_deadline
 from robotkit.identity import Identity
+from robotkit.outcome import NetworkErrorKind
 from robotkit.robots.cache import DEFAULT_CACHE_SIZE, OriginState
 from robotkit.robots.engine import FetchNeeded, RobotsEngine, RobotsResponse, file_state
 from robotkit.robots.freshness import DEFAULT_MIN_TTL
@@ -55,11 +59,8 @@ def _answer(response: httpx.Response, body: bytes) -> RobotsResponse:
 
 def _failure(error: BaseException) -> RobotsResponse:
     """Map an httpx/OS error to the facts the engine needs."""
-    kind = (
-        FetchFailure.TIMEOUT
-        if isinstance(error, (httpx.TimeoutException, TimeoutError))
-        else FetchFailure.NETWORK_ERROR
-    )
+    timeout = classify_error(error) is NetworkErrorKind.TIMEOUT
+    kind = FetchFailure.TIMEOUT if timeout else FetchFailure.NETWORK_ERROR
     text = str(error) or type(error).__name__
     return RobotsResponse.failed(kind, f"{kind.value}: {text}")
 
@@ -118,73 +119,41 @@ def _read_file(path: str | os.PathLike[str]) -> OriginState:
 
 class _Hops:
     """The address rule of page redirects, applied to the hops of one robots.txt
-    fetch: a chain that starts at a public address never turns to a non-public
-    one, even with ``allow_private`` (server-side request forgery through a
-    redirect). The polite transport screens every robots.txt request, but each
-    as a first request, since a hop we follow ourselves looks like one; so the
-    checker judges its own hops, with the transport's policy and its rule
-    (``judge_addresses``). Without ``allow_private`` the transport's own
-    screening already refuses every non-public target, hops included."""
+    fetch, with the transport's resolver: a chain that starts at a public address
+    never turns to a non-public one, even with ``allow_private`` (server-side
+    request forgery through a redirect), and without it no hop goes to a
+    non-public address at all. A hop we follow ourselves is a new request to
+    httpx, so the checker keeps the chain, judges each hop before sending it, and
+    judges again the address its connection really reached (DNS rebinding)."""
 
-    def __init__(self, core: Any) -> None:
-        from robotkit.http.transport import _Chain  # transport imports us
-
-        self.core = core
-        self.chain = _Chain()
+    def __init__(self, screen: AddressScreen) -> None:
+        self.screen = screen
+        self.chain = RedirectChain()
 
     @staticmethod
-    def core_of(client: object, transport: object) -> Any:
-        """The polite transport's decision core behind the checker's transport
-        (or its client's), when it is one, or the robots transport of one, that
-        allows private targets."""
-        from robotkit.http import transport as polite  # transport imports us
-
+    def screen_of(client: object, transport: object) -> AddressScreen | None:
+        """The address screen of the polite transport behind the checker's
+        transport (or its client's), when it is one (or its robots transport)."""
         if client is not None:
             transport = getattr(client, "_transport", None)  # httpx has no public hook
-        core: Any = None
-        if isinstance(transport, (polite.PacedTransport, polite.AsyncPacedTransport)):
-            core = transport.slots.core
-        elif isinstance(transport, (polite.PoliteTransport, polite.AsyncPoliteTransport)):
-            core = transport.core
-        return core if core is not None and core.addresses.allow_private else None
+        screen = getattr(transport, "address_screen", None)
+        return screen if isinstance(screen, AddressScreen) else None
 
     @staticmethod
     def target(event: FetchNeeded) -> tuple[str, int]:
-        """The host and port whose addresses :meth:`refusal` needs."""
+        """The host and port the hop to ``event.url`` goes to."""
         origin = origin_of(event.url)
         return origin.host, origin.port
 
-    def refusal(self, event: FetchNeeded, addresses: Sequence[str] | None) -> str | None:
-        """Why the hop to ``event.url`` must not be sent, or None. ``addresses``
-        are its host's; None when they could not be resolved (the fetch then
-        fails as any unreachable host does)."""
-        if addresses is None:
-            return None
-        try:
-            self.core.judge_addresses(event.url, addresses, self.chain, bool(event.redirects))
-        except AddressRefused as refused:
-            return refused.detail
-        return None
+    def judge(self, event: FetchNeeded, resolved: object) -> None:
+        """Judge the hop to ``event.url`` by the addresses its host resolved to;
+        raises :class:`AddressRefused`, or ``httpx.ConnectError`` when the host
+        could not be resolved."""
+        host = self.target(event)[0]
+        self.screen.judge(event.url, host, resolved, self.chain, bool(event.redirects))
 
-
-def _literal_address(host: str) -> list[str] | None:
-    """``host`` as the one address it spells, or None when it is a name."""
-    from robotkit.http.transport import _literal  # transport imports us
-
-    return _literal(host)
-
-
-def _resolve(host: str, port: int) -> list[str] | None:
-    """The addresses of ``host``, as the transport's system resolver gives them."""
-    from robotkit.http.transport import system_resolver  # transport imports us
-
-    literal = _literal_address(host)
-    if literal is not None:
-        return literal
-    try:
-        return system_resolver(host, port)
-    except (OSError, UnicodeError):
-        return None
+    def peer_judge(self, event: FetchNeeded) -> Callable[[str], None]:
+        return self.screen.policy.peer_judge(event.url, self.chain, bool(event.redirects))
 
 
 def _refused_hop(event: FetchNeeded, error: Exception) -> str | None:
@@ -289,8 +258,6 @@ class RobotsChecker(_Base):
         self._own_client = client is None and transport is None
         self._client = client
         if _fixed is None:
-            from robotkit.http.transport import _guard_connections  # transport imports us
-
             # Every socket read and write of our fetches is cut to the time left
             # before the deadline (transport's deadline-bounded network backend):
             # the only bound on a reused keep-alive connection, whose socket the
@@ -298,13 +265,13 @@ class RobotsChecker(_Base):
             # so a caller's client or transport may keep serving its other requests.
             if client is None:
                 inner = transport if transport is not None else httpx.HTTPTransport()
-                _guard_connections(inner)
+                guard_connections(inner)
                 self._client = httpx.Client(transport=inner)
             else:
                 given = getattr(client, "_transport", None)  # httpx has no public hook
                 if isinstance(given, httpx.BaseTransport):
-                    _guard_connections(given)
-        self._address_core = _Hops.core_of(client, transport)
+                    guard_connections(given)
+        self._screen = _Hops.screen_of(client, transport)
         self._lock = threading.Lock()
         self._inflight: dict[Origin, Future[OriginState]] = {}
         self._slots = threading.BoundedSemaphore(options.max_parallel)
@@ -342,16 +309,20 @@ class RobotsChecker(_Base):
 
     def _fetch(self, event: FetchNeeded) -> OriginState:
         deadline = _Deadline(self.options.deadline)
-        hops = None if self._address_core is None else _Hops(self._address_core)
+        screen = self._screen
+        hops = None if screen is None else _Hops(screen)
         while True:
-            refused = None if hops is None else hops.refusal(event, _resolve(*hops.target(event)))
-            if refused is None:
-                try:
-                    response = self._get(event, deadline)
-                except Exception as error:
-                    refused = _refused_hop(event, error)
-                    if refused is None:
-                        raise
+            refused = None
+            try:
+                if hops is not None and screen is not None:
+                    hops.judge(event, screen.resolve(*hops.target(event)))
+                response = self._get(event, deadline, hops)
+            except httpx.ConnectError as error:  # the hop's host has no address
+                response = _failure(error)
+            except Exception as error:
+                refused = _refused_hop(event, error)
+                if refused is None:
+                    raise
             with self._lock:
                 result: FetchNeeded | OriginState
                 if refused is not None:
@@ -362,7 +333,7 @@ class RobotsChecker(_Base):
                 return result
             event = result
 
-    def _get(self, event: FetchNeeded, deadline: _Deadline) -> RobotsResponse:
+    def _get(self, event: FetchNeeded, deadline: _Deadline, hops: _Hops | None) -> RobotsResponse:
         """One GET. From the first network I/O, a watchdog shuts the socket at
         the deadline, so neither a stalled nor a dripping server (headers or
         body) can hold us longer. On a reused keep-alive connection (no new
@@ -371,8 +342,6 @@ class RobotsChecker(_Base):
         ``httpx.HTTPTransport``, or a polite transport's). Elsewhere (a transport
         that is not httpcore) the deadline is checked between chunks and no single
         read may wait longer than the whole deadline."""
-        from robotkit.http.transport import _DEADLINE  # transport imports us
-
         if deadline.expired(time.monotonic()):
             return _timed_out(deadline.seconds)
         streams: list[Any] = []
@@ -398,7 +367,8 @@ class RobotsChecker(_Base):
                 now = time.monotonic()
                 # Called in this thread by httpcore before its first socket
                 # operation: from here on each read and write is bounded.
-                _DEADLINE.at = at = deadline.start(now)
+                at = deadline.start(now)
+                set_deadline(at)
                 timers.append(threading.Timer(at - now, watchdog))
                 timers[0].daemon = True
                 timers[0].start()
@@ -410,16 +380,20 @@ class RobotsChecker(_Base):
 
         with self._lock:
             self.fetches += 1
-        outer_deadline = getattr(_DEADLINE, "at", None)
+        outer_deadline = thread_deadline()
+        checking = peer_check(hops.peer_judge(event)) if hops else contextlib.nullcontext()
         try:
-            with _needs(self._client).stream(
-                "GET",
-                event.url,
-                headers=self._headers(event),
-                follow_redirects=False,
-                timeout=httpx.Timeout(deadline.seconds),
-                extensions={"trace": trace},
-            ) as response:
+            with (
+                checking,
+                _needs(self._client).stream(
+                    "GET",
+                    event.url,
+                    headers=self._headers(event),
+                    follow_redirects=False,
+                    timeout=httpx.Timeout(deadline.seconds),
+                    extensions={"trace": trace},
+                ) as response,
+            ):
                 arm()  # a transport that emits no trace events: the deadline starts now
                 body = _body(response)
                 if body is not None:
@@ -443,7 +417,7 @@ class RobotsChecker(_Base):
             late = cut.is_set() or deadline.expired(time.monotonic())
             return _timed_out(deadline.seconds) if late else _failure(error)
         finally:
-            _DEADLINE.at = outer_deadline
+            set_deadline(outer_deadline)
             for timer in timers:
                 timer.cancel()
 
@@ -486,7 +460,7 @@ class AsyncRobotsChecker(_Base):
         self._client = client
         if client is None and _fixed is None:
             self._client = httpx.AsyncClient(transport=transport)
-        self._address_core = _Hops.core_of(client, transport)
+        self._screen = _Hops.screen_of(client, transport)
         self._inflight: dict[Origin, asyncio.Future[OriginState]] = {}
         self._slots: asyncio.Semaphore | None = None
 
@@ -525,22 +499,20 @@ class AsyncRobotsChecker(_Base):
             self._slots = asyncio.Semaphore(self.options.max_parallel)
         async with self._slots:
             deadline = _Deadline(self.options.deadline)
-            hops = None if self._address_core is None else _Hops(self._address_core)
+            screen = self._screen
+            hops = None if screen is None else _Hops(screen)
             while True:
                 refused = None
-                if hops is not None:
-                    host, port = hops.target(event)
-                    addresses = _literal_address(host)
-                    if addresses is None:  # a name: the system resolver blocks
-                        addresses = await asyncio.to_thread(_resolve, host, port)
-                    refused = hops.refusal(event, addresses)
-                if refused is None:
-                    try:
-                        response = await self._get_within(event, deadline)
-                    except Exception as error:
-                        refused = _refused_hop(event, error)
-                        if refused is None:
-                            raise
+                try:
+                    if hops is not None and screen is not None:
+                        hops.judge(event, await screen.aresolve(*hops.target(event)))
+                    response = await self._get_within(event, deadline, hops)
+                except httpx.ConnectError as error:  # the hop's host has no address
+                    response = _failure(error)
+                except Exception as error:
+                    refused = _refused_hop(event, error)
+                    if refused is None:
+                        raise
                 result: FetchNeeded | OriginState
                 if refused is not None:
                     result = self.engine.refuse(event, refused, self.clock())
@@ -550,7 +522,9 @@ class AsyncRobotsChecker(_Base):
                     return result
                 event = result
 
-    async def _get_within(self, event: FetchNeeded, deadline: _Deadline) -> RobotsResponse:
+    async def _get_within(
+        self, event: FetchNeeded, deadline: _Deadline, hops: _Hops | None
+    ) -> RobotsResponse:
         """One GET under the fetch's deadline, which starts at the first network
         I/O (a trace event), so a pacing transport's wait does not count."""
         loop = asyncio.get_running_loop()
@@ -561,7 +535,7 @@ class AsyncRobotsChecker(_Base):
         async def trace(name: str, info: dict[str, Any]) -> None:
             started.set()
 
-        task = asyncio.ensure_future(self._get(event, trace))
+        task = asyncio.ensure_future(self._get(event, trace, hops))
         waiter = asyncio.ensure_future(started.wait())
         try:
             await asyncio.wait({task, waiter}, return_when=asyncio.FIRST_COMPLETED)
@@ -575,27 +549,29 @@ class AsyncRobotsChecker(_Base):
             waiter.cancel()
             task.cancel()
 
-    async def _get(self, event: FetchNeeded, trace: Any) -> RobotsResponse:
+    async def _get(self, event: FetchNeeded, trace: Any, hops: _Hops | None) -> RobotsResponse:
         self.fetches += 1
+        checking = peer_check(hops.peer_judge(event)) if hops else contextlib.nullcontext()
         try:
-            async with _needs(self._client).stream(
-                "GET",
-                event.url,
-                headers=self._headers(event),
-                follow_redirects=False,
-                timeout=httpx.Timeout(self.options.deadline),
-                extensions={"trace": trace},
-            ) as response:
-                # A transport that emits no trace events: the deadline starts now.
-                await trace("robotkit.response_headers", {})
-                body = _body(response)
-                if body is not None:
-                    async for chunk in response.aiter_raw():
-                        if not body.feed(chunk):
-                            break
-                return _answer(response, b"" if body is None else body.content())
+            with checking:
+                async with _needs(self._client).stream(
+                    "GET",
+                    event.url,
+                    headers=self._headers(event),
+                    follow_redirects=False,
+                    timeout=httpx.Timeout(self.options.deadline),
+                    extensions={"trace": trace},
+                ) as response:
+                    # A transport that emits no trace events: the deadline starts now.
+                    await trace("robotkit.response_headers", {})
+                    body = _body(response)
+                    if body is not None:
+                        async for chunk in response.aiter_raw():
+                            if not body.feed(chunk):
+                                break
+                    return _answer(response, b"" if body is None else body.content())
         except PolitenessError:
-            raise  # refused by our own pacing, not a failure of the site
+            raise  # refused by our own pacing or address rule, not a failure of the site
         except (httpx.HTTPError, OSError) as error:
             return _failure(error)
 
