@@ -572,6 +572,64 @@ def test_robots_txt_redirect_from_public_to_private_refused_even_when_allowed(
     assert paths(private) == ["/robots.txt"]
 
 
+MADE_UP = "robots.made-up.test"
+"""A name no real resolver knows: only a custom resolver can give it an address."""
+
+
+def test_robots_txt_hop_is_judged_by_the_transports_resolver(
+    make_server: Callable[[str], HTTPServer],
+) -> None:
+    """The robots.txt fetch resolves a redirect hop with the transport's own
+    ``resolver=`` (issue 10): a public origin (127.0.0.2) redirects its robots.txt
+    to a made-up name that the custom resolver maps to 10.1.2.3. The hop is
+    refused as a turn from a public to a private address, with the address only
+    that resolver knows; with the system resolver the name would not resolve and
+    the origin would be deferred instead."""
+    public = make_server("127.0.0.2")
+    public.expect_request("/robots.txt").respond_with_data(
+        "", status=302, headers={"Location": f"http://{MADE_UP}:{public.port}/robots.txt"}
+    )
+    public.expect_request("/page").respond_with_data("public page")
+    asked: list[tuple[str, int]] = []
+
+    def resolver(host: str, port: int) -> list[str]:
+        asked.append((host, port))
+        return ["10.1.2.3"] if host == MADE_UP else []
+
+    policy = AddressPolicy(allow_private=True, public_addresses=frozenset({"127.0.0.2"}))
+    with client(addresses=policy, resolver=resolver) as http:
+        verdict = facts(http.fetch(public.url_for("/page"))).verdict
+    assert verdict is not None and verdict.outcome is RobotsOutcome.ALLOW_ALL
+    assert "redirect from a public address to 10.1.2.3" in verdict.detail
+    assert asked == [(MADE_UP, public.port)]
+    assert paths(public) == ["/robots.txt", "/page"]
+
+
+def test_robots_txt_hop_connection_is_judged_again(
+    make_server: Callable[[str], HTTPServer], httpserver: HTTPServer
+) -> None:
+    """DNS rebinding on a robots.txt redirect hop: the resolver says ``localhost``
+    is 127.0.0.3 (public) when the hop is screened, but the connection reaches
+    the canary on 127.0.0.1, which is private. With ``allow_private`` the turn
+    from the public origin to it is still refused at connect time; the canary
+    sees nothing."""
+    public = make_server("127.0.0.2")
+    public.expect_request("/robots.txt").respond_with_data(
+        "", status=302, headers={"Location": f"http://localhost:{httpserver.port}/robots.txt"}
+    )
+    public.expect_request("/page").respond_with_data("public page")
+    httpserver.expect_request("/robots.txt").respond_with_data("User-agent: *\nDisallow: /\n")
+    policy = AddressPolicy(
+        allow_private=True, public_addresses=frozenset({"127.0.0.2", "127.0.0.3"})
+    )
+    with client(addresses=policy, resolver=lambda host, port: ["127.0.0.3"]) as http:
+        verdict = facts(http.fetch(public.url_for("/page"))).verdict
+    assert verdict is not None and verdict.outcome is RobotsOutcome.ALLOW_ALL
+    assert "redirect from a public address to 127.0.0.1" in verdict.detail
+    assert paths(httpserver) == []
+    assert paths(public) == ["/robots.txt", "/page"]
+
+
 def test_thin_client_has_the_trap_guard_on_by_default(httpserver: HTTPServer) -> None:
     httpserver.expect_request("/robots.txt").respond_with_data(ALLOW_ALL)
     httpserver.expect_request("/cal/2024/").respond_with_data("fine")

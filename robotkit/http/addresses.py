@@ -27,6 +27,7 @@ import httpx
 from robotkit.http.errors import AddressRefused
 from robotkit.reasons import Reason
 from robotkit.robots.status import Hop
+from robotkit.urls import origin_of
 
 Resolver = Callable[[str, int], Sequence[str]]
 AsyncResolver = Callable[[str, int], Sequence[str] | Awaitable[Sequence[str]]]
@@ -164,3 +165,40 @@ class AddressScreen:
             raise httpx.ConnectError(message, request=request) from resolved
         assert isinstance(resolved, Sequence)
         self.policy.judge(url, list(resolved), chain, is_hop)
+
+
+class ChainJudge:
+    """The address rule for a redirect chain its caller follows itself, hop by hop
+    (the robots.txt fetcher: to httpx each hop is a new request, so the chain is
+    kept here). Each hop is judged before it is sent, by the screen's resolver,
+    and again on the address its connection reached."""
+
+    def __init__(self, screen: AddressScreen) -> None:
+        self.screen = screen
+        self.chain = RedirectChain()
+
+    @staticmethod
+    def screen_of(client: object, transport: object) -> AddressScreen | None:
+        """The address screen of the polite transport behind ``transport`` (or
+        ``client``'s), when it is one or the robots transport of one."""
+        if client is not None:
+            transport = getattr(client, "_transport", None)  # httpx has no public hook
+        screen = getattr(transport, "address_screen", None)
+        return screen if isinstance(screen, AddressScreen) else None
+
+    def check(self, url: str, is_hop: bool) -> None:
+        """Resolve ``url``'s host and judge it, blocking; raises
+        :class:`AddressRefused`, or ``httpx.ConnectError`` for a host with no
+        address."""
+        origin = origin_of(url)
+        resolved = self.screen.resolve(origin.host, origin.port)
+        self.screen.judge(url, origin.host, resolved, self.chain, is_hop)
+
+    async def acheck(self, url: str, is_hop: bool) -> None:
+        """:meth:`check` on the event loop."""
+        origin = origin_of(url)
+        resolved = await self.screen.aresolve(origin.host, origin.port)
+        self.screen.judge(url, origin.host, resolved, self.chain, is_hop)
+
+    def peer_judge(self, url: str, is_hop: bool) -> Callable[[str], None]:
+        return self.screen.policy.peer_judge(url, self.chain, is_hop)

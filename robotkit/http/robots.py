@@ -5,9 +5,15 @@ every redirect), with the robot's identifying headers, a body cut at 500 KiB, an
 a total deadline per fetch that a drip-feeding server cannot stretch. Concurrent
 checks on one origin share one fetch; fetches for different origins run in
 parallel, up to ``max_parallel`` at once. Inside a polite transport, each redirect
-hop is judged by the transport's address rule for page redirects, and a hop it
-refuses is an answer like any other, cached. The sync and async faces differ only
+hop is judged by the transport's address rule for page redirects, with its
+resolver, before it is sent and again on the address its connection reached; a
+hop it refuses is an answer like any other, cached. The sync and async faces differ only
 in how they wait.
+
+(Why this module is a little over 500 lines: it is one concept, the fetcher, with
+a sync and an async face over the same helpers; its address rule, socket guards
+and settings already live in :mod:`~robotkit.http.addresses`,
+:mod:`~robotkit.http.sockets` and :mod:`~robotkit.http.settings`.)
 """
 
 from __future__ import annotations
@@ -15,12 +21,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
-import socket
 import threading
 import time
-from collections.abc import Callable
 from concurrent.futures import Future
-from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
 from typing import Any, TypeVar
@@ -28,26 +31,31 @@ from typing import Any, TypeVar
 import httpx
 
 from robotkit.clock import Clock, system_clock
-from robotkit.http.addresses import AddressScreen, RedirectChain
+from robotkit.http.addresses import ChainJudge
 from robotkit.http.decoding import ACCEPT_ENCODING, CappedBody
 from robotkit.http.errors import AddressRefused, PolitenessError, classify_error
+from robotkit.http.settings import DEFAULT_DEADLINE, DEFAULT_MAX_PARALLEL, RobotsOptions
+from robotkit.http.sockets import Watchdog, guard_connections, peer_check, set_deadline
 from robotkit.http.sockets import deadline as thread_deadline
-from robotkit.http.sockets import guard_connections, peer_check, set_deadline
 from robotkit.identity import Identity
 from robotkit.outcome import NetworkErrorKind
-from robotkit.robots.cache import DEFAULT_CACHE_SIZE, OriginState
+from robotkit.robots.cache import OriginState
 from robotkit.robots.engine import FetchNeeded, RobotsEngine, RobotsResponse, file_state
-from robotkit.robots.freshness import DEFAULT_MIN_TTL
 from robotkit.robots.rules import MAX_ROBOTS_BYTES, RobotsRules
-from robotkit.robots.status import FetchFailure, Profile
+from robotkit.robots.status import FetchFailure
 from robotkit.robots.verdict import Verdict
-from robotkit.urls import Origin, origin_of
+from robotkit.urls import Origin
 
-DEFAULT_DEADLINE = 10.0
-"""Seconds one robots.txt fetch (all its redirects included) may take in total."""
+__all__ = [
+    "DEFAULT_DEADLINE",
+    "DEFAULT_MAX_PARALLEL",
+    "READ_LIMIT",
+    "AsyncRobotsChecker",
+    "RobotsChecker",
+    "RobotsOptions",
+]
 
-DEFAULT_MAX_PARALLEL = 10
-"""robots.txt fetches for different origins in flight at once."""
+DEFAULT_OPTIONS = RobotsOptions()
 
 READ_LIMIT = MAX_ROBOTS_BYTES + 1
 """Bytes read from a body: the 500 KiB kept, and one more to know it was cut."""
@@ -117,43 +125,14 @@ def _read_file(path: str | os.PathLike[str]) -> OriginState:
     return file_state(RobotsRules.parse(data), source.resolve().as_uri())
 
 
-class _Hops:
-    """The address rule of page redirects, applied to the hops of one robots.txt
-    fetch, with the transport's resolver: a chain that starts at a public address
-    never turns to a non-public one, even with ``allow_private`` (server-side
-    request forgery through a redirect), and without it no hop goes to a
-    non-public address at all. A hop we follow ourselves is a new request to
-    httpx, so the checker keeps the chain, judges each hop before sending it, and
-    judges again the address its connection really reached (DNS rebinding)."""
-
-    def __init__(self, screen: AddressScreen) -> None:
-        self.screen = screen
-        self.chain = RedirectChain()
-
-    @staticmethod
-    def screen_of(client: object, transport: object) -> AddressScreen | None:
-        """The address screen of the polite transport behind the checker's
-        transport (or its client's), when it is one (or its robots transport)."""
-        if client is not None:
-            transport = getattr(client, "_transport", None)  # httpx has no public hook
-        screen = getattr(transport, "address_screen", None)
-        return screen if isinstance(screen, AddressScreen) else None
-
-    @staticmethod
-    def target(event: FetchNeeded) -> tuple[str, int]:
-        """The host and port the hop to ``event.url`` goes to."""
-        origin = origin_of(event.url)
-        return origin.host, origin.port
-
-    def judge(self, event: FetchNeeded, resolved: object) -> None:
-        """Judge the hop to ``event.url`` by the addresses its host resolved to;
-        raises :class:`AddressRefused`, or ``httpx.ConnectError`` when the host
-        could not be resolved."""
-        host = self.target(event)[0]
-        self.screen.judge(event.url, host, resolved, self.chain, bool(event.redirects))
-
-    def peer_judge(self, event: FetchNeeded) -> Callable[[str], None]:
-        return self.screen.policy.peer_judge(event.url, self.chain, bool(event.redirects))
+def _peer_checking(
+    event: FetchNeeded, hops: ChainJudge | None
+) -> contextlib.AbstractContextManager[None]:
+    """Inside a polite transport: judge the address each connection of this hop
+    reaches, with the chain (DNS rebinding); elsewhere nothing."""
+    if hops is None:
+        return contextlib.nullcontext()
+    return peer_check(hops.peer_judge(event.url, bool(event.redirects)))
 
 
 def _refused_hop(event: FetchNeeded, error: Exception) -> str | None:
@@ -165,30 +144,6 @@ def _refused_hop(event: FetchNeeded, error: Exception) -> str | None:
     return None
 
 
-@dataclass(frozen=True)
-class RobotsOptions:
-    """How a checker treats robots.txt: one value to share between the CLI, the
-    polite client and the crawler."""
-
-    profile: Profile = Profile.CLASSIC
-    min_ttl: float = DEFAULT_MIN_TTL
-    """Freshness floor in seconds (``--robots-min-ttl``)."""
-    deadline: float = DEFAULT_DEADLINE
-    """Total seconds one fetch, redirects included, may take (``--timeout``)."""
-    max_parallel: int = DEFAULT_MAX_PARALLEL
-    """Fetches for different origins in flight at once."""
-    cache_size: int = DEFAULT_CACHE_SIZE
-    """Origins remembered at once."""
-
-    def __post_init__(self) -> None:
-        if not self.deadline > 0:
-            raise ValueError("deadline must be positive")
-        if self.max_parallel < 1:
-            raise ValueError("max_parallel must be at least 1")
-        if not self.min_ttl >= 0:
-            raise ValueError("min_ttl must not be negative")
-
-
 _C = TypeVar("_C", bound="_Base")
 
 
@@ -197,7 +152,7 @@ class _Base:
         self,
         identity: Identity | None = None,
         *,
-        options: RobotsOptions = RobotsOptions(),
+        options: RobotsOptions = DEFAULT_OPTIONS,
         clock: Clock = system_clock,
         _fixed: OriginState | None = None,
     ) -> None:
@@ -246,7 +201,7 @@ class RobotsChecker(_Base):
         self,
         identity: Identity | None = None,
         *,
-        options: RobotsOptions = RobotsOptions(),
+        options: RobotsOptions = DEFAULT_OPTIONS,
         client: httpx.Client | None = None,
         transport: httpx.BaseTransport | None = None,
         clock: Clock = system_clock,
@@ -271,7 +226,7 @@ class RobotsChecker(_Base):
                 given = getattr(client, "_transport", None)  # httpx has no public hook
                 if isinstance(given, httpx.BaseTransport):
                     guard_connections(given)
-        self._screen = _Hops.screen_of(client, transport)
+        self._screen = ChainJudge.screen_of(client, transport)
         self._lock = threading.Lock()
         self._inflight: dict[Origin, Future[OriginState]] = {}
         self._slots = threading.BoundedSemaphore(options.max_parallel)
@@ -309,13 +264,12 @@ class RobotsChecker(_Base):
 
     def _fetch(self, event: FetchNeeded) -> OriginState:
         deadline = _Deadline(self.options.deadline)
-        screen = self._screen
-        hops = None if screen is None else _Hops(screen)
+        hops = None if self._screen is None else ChainJudge(self._screen)
         while True:
             refused = None
             try:
-                if hops is not None and screen is not None:
-                    hops.judge(event, screen.resolve(*hops.target(event)))
+                if hops is not None:
+                    hops.check(event.url, bool(event.redirects))
                 response = self._get(event, deadline, hops)
             except httpx.ConnectError as error:  # the hop's host has no address
                 response = _failure(error)
@@ -333,7 +287,9 @@ class RobotsChecker(_Base):
                 return result
             event = result
 
-    def _get(self, event: FetchNeeded, deadline: _Deadline, hops: _Hops | None) -> RobotsResponse:
+    def _get(
+        self, event: FetchNeeded, deadline: _Deadline, hops: ChainJudge | None
+    ) -> RobotsResponse:
         """One GET. From the first network I/O, a watchdog shuts the socket at
         the deadline, so neither a stalled nor a dripping server (headers or
         body) can hold us longer. On a reused keep-alive connection (no new
@@ -344,46 +300,28 @@ class RobotsChecker(_Base):
         read may wait longer than the whole deadline."""
         if deadline.expired(time.monotonic()):
             return _timed_out(deadline.seconds)
-        streams: list[Any] = []
-        cut = threading.Event()
-        timers: list[threading.Timer] = []
-
-        done = threading.Event()  # the answer is complete: leave the socket alone
-        settle = threading.Lock()
-
-        def watchdog() -> None:
-            with settle:
-                if done.is_set():
-                    return
-                cut.set()
-            for stream in streams:
-                sock = stream.get_extra_info("socket") if stream is not None else None
-                if isinstance(sock, socket.socket):
-                    with contextlib.suppress(OSError):
-                        sock.shutdown(socket.SHUT_RDWR)
+        watchdog = Watchdog()
 
         def arm() -> None:
-            if not timers:
+            if not watchdog.armed:
                 now = time.monotonic()
                 # Called in this thread by httpcore before its first socket
                 # operation: from here on each read and write is bounded.
                 at = deadline.start(now)
                 set_deadline(at)
-                timers.append(threading.Timer(at - now, watchdog))
-                timers[0].daemon = True
-                timers[0].start()
+                watchdog.arm(at - now)
 
         def trace(name: str, info: dict[str, Any]) -> None:
-            if name.endswith(("connect_tcp.complete", "start_tls.complete")):
-                streams.append(info.get("return_value"))
+            watchdog.trace(name, info)
             arm()
 
         with self._lock:
             self.fetches += 1
         outer_deadline = thread_deadline()
-        checking = peer_check(hops.peer_judge(event)) if hops else contextlib.nullcontext()
+        checking = _peer_checking(event, hops)
         try:
             with (
+                watchdog,
                 checking,
                 _needs(self._client).stream(
                     "GET",
@@ -399,27 +337,21 @@ class RobotsChecker(_Base):
                 if body is not None:
                     for chunk in response.iter_raw():
                         more = body.feed(chunk)
-                        if cut.is_set() or deadline.expired(time.monotonic()):
+                        if watchdog.fired.is_set() or deadline.expired(time.monotonic()):
                             return _timed_out(deadline.seconds)
                         if not more:
                             break
-                with settle:
-                    if not cut.is_set():
-                        # From here the connection may go back to the pool
-                        # (keep-alive): the watchdog must no longer shut it.
-                        done.set()
-                if not done.is_set():
+                # From here the connection may go back to the pool (keep-alive).
+                if not watchdog.stand_down():
                     return _timed_out(deadline.seconds)
                 return _answer(response, b"" if body is None else body.content())
         except PolitenessError:
             raise  # refused by our own pacing, not a failure of the site
         except (httpx.HTTPError, OSError) as error:
-            late = cut.is_set() or deadline.expired(time.monotonic())
+            late = watchdog.fired.is_set() or deadline.expired(time.monotonic())
             return _timed_out(deadline.seconds) if late else _failure(error)
         finally:
             set_deadline(outer_deadline)
-            for timer in timers:
-                timer.cancel()
 
     def close(self) -> None:
         if self._own_client and self._client is not None:
@@ -449,7 +381,7 @@ class AsyncRobotsChecker(_Base):
         self,
         identity: Identity | None = None,
         *,
-        options: RobotsOptions = RobotsOptions(),
+        options: RobotsOptions = DEFAULT_OPTIONS,
         client: httpx.AsyncClient | None = None,
         transport: httpx.AsyncBaseTransport | None = None,
         clock: Clock = system_clock,
@@ -460,7 +392,7 @@ class AsyncRobotsChecker(_Base):
         self._client = client
         if client is None and _fixed is None:
             self._client = httpx.AsyncClient(transport=transport)
-        self._screen = _Hops.screen_of(client, transport)
+        self._screen = ChainJudge.screen_of(client, transport)
         self._inflight: dict[Origin, asyncio.Future[OriginState]] = {}
         self._slots: asyncio.Semaphore | None = None
 
@@ -499,13 +431,12 @@ class AsyncRobotsChecker(_Base):
             self._slots = asyncio.Semaphore(self.options.max_parallel)
         async with self._slots:
             deadline = _Deadline(self.options.deadline)
-            screen = self._screen
-            hops = None if screen is None else _Hops(screen)
+            hops = None if self._screen is None else ChainJudge(self._screen)
             while True:
                 refused = None
                 try:
-                    if hops is not None and screen is not None:
-                        hops.judge(event, await screen.aresolve(*hops.target(event)))
+                    if hops is not None:
+                        await hops.acheck(event.url, bool(event.redirects))
                     response = await self._get_within(event, deadline, hops)
                 except httpx.ConnectError as error:  # the hop's host has no address
                     response = _failure(error)
@@ -523,7 +454,7 @@ class AsyncRobotsChecker(_Base):
                 event = result
 
     async def _get_within(
-        self, event: FetchNeeded, deadline: _Deadline, hops: _Hops | None
+        self, event: FetchNeeded, deadline: _Deadline, hops: ChainJudge | None
     ) -> RobotsResponse:
         """One GET under the fetch's deadline, which starts at the first network
         I/O (a trace event), so a pacing transport's wait does not count."""
@@ -549,9 +480,9 @@ class AsyncRobotsChecker(_Base):
             waiter.cancel()
             task.cancel()
 
-    async def _get(self, event: FetchNeeded, trace: Any, hops: _Hops | None) -> RobotsResponse:
+    async def _get(self, event: FetchNeeded, trace: Any, hops: ChainJudge | None) -> RobotsResponse:
         self.fetches += 1
-        checking = peer_check(hops.peer_judge(event)) if hops else contextlib.nullcontext()
+        checking = _peer_checking(event, hops)
         try:
             with checking:
                 async with _needs(self._client).stream(

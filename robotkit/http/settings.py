@@ -16,10 +16,12 @@ from dataclasses import dataclass
 from robotkit.clock import Clock, system_clock
 from robotkit.guard import Guard, GuardVerdict
 from robotkit.http.addresses import AddressPolicy, AddressScreen, AsyncResolver
-from robotkit.http.robots import RobotsOptions
 from robotkit.http.validators import ValidatorStore
 from robotkit.identity import Identity, warn_if_anonymous
 from robotkit.pacing import Pacer, PacingPolicy
+from robotkit.robots.cache import DEFAULT_CACHE_SIZE
+from robotkit.robots.freshness import DEFAULT_MIN_TTL
+from robotkit.robots.status import Profile
 
 MIB = 1024 * 1024
 
@@ -37,6 +39,37 @@ RFC 9309 section 2.5: :data:`robotkit.robots.rules.MAX_ROBOTS_BYTES`.)"""
 DEFAULT_RESPONSE_TIMEOUT = 30.0
 DEFAULT_MAX_REDIRECTS = 5
 DEFAULT_MAX_WAIT = 60.0
+
+DEFAULT_DEADLINE = 10.0
+"""Seconds one robots.txt fetch (all its redirects included) may take in total."""
+
+DEFAULT_MAX_PARALLEL = 10
+"""robots.txt fetches for different origins in flight at once."""
+
+
+@dataclass(frozen=True)
+class RobotsOptions:
+    """How a checker treats robots.txt: one value to share between the CLI, the
+    polite client and the crawler."""
+
+    profile: Profile = Profile.CLASSIC
+    min_ttl: float = DEFAULT_MIN_TTL
+    """Freshness floor in seconds (``--robots-min-ttl``)."""
+    deadline: float = DEFAULT_DEADLINE
+    """Total seconds one fetch, redirects included, may take (``--timeout``)."""
+    max_parallel: int = DEFAULT_MAX_PARALLEL
+    """Fetches for different origins in flight at once."""
+    cache_size: int = DEFAULT_CACHE_SIZE
+    """Origins remembered at once."""
+
+    def __post_init__(self) -> None:
+        if not self.deadline > 0:
+            raise ValueError("deadline must be positive")
+        if self.max_parallel < 1:
+            raise ValueError("max_parallel must be at least 1")
+        if not self.min_ttl >= 0:
+            raise ValueError("min_ttl must not be negative")
+
 
 GuardHook = Guard | Callable[[str], GuardVerdict | None]
 ScopeHook = Callable[[str], bool]

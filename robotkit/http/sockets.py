@@ -196,13 +196,28 @@ def guard_connections(transport: httpx.BaseTransport | httpx.AsyncBaseTransport)
 
 class Watchdog:
     """Shuts the sockets of a request down at its deadline, so that a server
-    dripping headers or body cannot hold a blocking read past it."""
+    dripping headers or body cannot hold a blocking read past it. Armed when the
+    deadline starts (:meth:`arm`); told to :meth:`stand_down` once the answer is
+    complete, after which it leaves the connection alone (it may go back to the
+    pool for keep-alive)."""
 
-    def __init__(self, seconds: float) -> None:
+    def __init__(self) -> None:
         self.fired = threading.Event()
         self.sockets: list[socket.socket] = []
-        self.timer = threading.Timer(max(seconds, 0.0), self._fire)
-        self.timer.daemon = True
+        self.timer: threading.Timer | None = None
+        self._settle = threading.Lock()
+        self._stood_down = False
+
+    @property
+    def armed(self) -> bool:
+        return self.timer is not None
+
+    def arm(self, seconds: float) -> None:
+        """Fire in ``seconds`` (once: a second call changes nothing)."""
+        if self.timer is None:
+            self.timer = threading.Timer(max(seconds, 0.0), self._fire)
+            self.timer.daemon = True
+            self.timer.start()
 
     def trace(self, name: str, info: dict[str, Any]) -> None:
         if name.endswith(("connect_tcp.complete", "start_tls.complete")):
@@ -215,15 +230,25 @@ class Watchdog:
             if self.fired.is_set():
                 self._fire()
 
+    def stand_down(self) -> bool:
+        """The answer is complete: never fire from now on. False when it already
+        fired (the answer may be cut short)."""
+        with self._settle:
+            self._stood_down = not self.fired.is_set()
+            return self._stood_down
+
     def _fire(self) -> None:
-        self.fired.set()
+        with self._settle:
+            if self._stood_down:
+                return
+            self.fired.set()
         for sock in self.sockets:
             with contextlib.suppress(OSError):
                 sock.shutdown(socket.SHUT_RDWR)
 
     def __enter__(self) -> Watchdog:
-        self.timer.start()
         return self
 
     def __exit__(self, *exc: object) -> None:
-        self.timer.cancel()
+        if self.timer is not None:
+            self.timer.cancel()

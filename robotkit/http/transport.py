@@ -277,7 +277,8 @@ class PoliteTransport(_PoliteBase, httpx.BaseTransport):
         core.deadline_timeouts(request, timeout)
         user_trace = request.extensions.get("trace")
         judge = core.screen.policy.peer_judge(ready.url, ready.chain, ready.is_hop)
-        with Watchdog(timeout) as watchdog, peer_check(judge):
+        with Watchdog() as watchdog, peer_check(judge):
+            watchdog.arm(timeout)
 
             def trace(name: str, info: dict[str, Any]) -> None:
                 watchdog.trace(name, info)
