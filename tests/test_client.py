@@ -6,7 +6,9 @@ asserted only as a lower bound set by our own delay, never as a wall-clock ceili
 
 from __future__ import annotations
 
+import dataclasses
 import gzip
+import inspect
 import itertools
 import threading
 import time
@@ -18,23 +20,26 @@ from pytest_httpserver import HTTPServer
 from servers import KeepAliveTarpit
 from werkzeug import Request, Response
 
+from robotkit.clock import ManualClock
 from robotkit.guard import GuardVerdict
-from robotkit.http.client import PoliteClient
-from robotkit.http.robots import RobotsOptions
-from robotkit.http.transport import (
-    DEFAULT_MAX_BODY,
+from robotkit.http import (
     AddressPolicy,
     AddressRefused,
+    AsyncPoliteTransport,
     Deferred,
     Disallowed,
     FetchLimits,
     HostSkipped,
+    PoliteSettings,
     PoliteTransport,
     RedirectRefused,
     ResponseTooSlow,
     classify_error,
     facts,
 )
+from robotkit.http.client import PoliteClient
+from robotkit.http.robots import RobotsOptions
+from robotkit.http.settings import DEFAULT_MAX_BODY
 from robotkit.http.validators import ValidatorStore
 from robotkit.identity import Identity
 from robotkit.outcome import NetworkErrorKind, Outcome
@@ -729,3 +734,28 @@ def test_connection_to_an_address_other_than_the_screened_one_is_refused(
         ):
             http.fetch(f"http://localhost:{httpserver.port}/admin")
     assert paths(httpserver) == []
+
+
+@pytest.mark.parametrize("face", [PoliteTransport, AsyncPoliteTransport])
+def test_every_setting_is_a_keyword_of_both_faces(face: type) -> None:
+    """The transports' keywords make one PoliteSettings by name: a setting missing
+    from a face's signature would silently keep its default there."""
+    settings = set(inspect.signature(PoliteSettings.build).parameters)
+    assert settings <= set(inspect.signature(face.__init__).parameters)
+
+
+def test_keywords_become_the_transports_settings() -> None:
+    clock = ManualClock(1000.0)
+    limits = FetchLimits(max_redirects=2)
+    policy = AddressPolicy(public_addresses=frozenset({"127.0.0.9"}))
+    transport = PoliteTransport(
+        identity=BOT, limits=limits, addresses=policy, clock=clock, parse_html=False
+    )
+    settings = transport.settings
+    assert settings.identity is BOT and settings.limits is limits and settings.clock is clock
+    assert settings.screen.policy is policy and transport.address_screen is settings.screen
+    assert not settings.parse_html and settings.check_robots
+    assert transport.pacer.clock is clock
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        settings.parse_html = True  # type: ignore[misc]
+    transport.close()

@@ -17,8 +17,7 @@ from servers import KeepAliveTarpit
 from test_client import ALLOW_ALL, MADE_UP, Drip, Events, paths, timed  # sync tests' helpers
 from werkzeug import Request, Response
 
-from robotkit.http.client import AsyncPoliteClient
-from robotkit.http.transport import (
+from robotkit.http import (
     AddressPolicy,
     AddressRefused,
     AsyncPoliteTransport,
@@ -27,6 +26,7 @@ from robotkit.http.transport import (
     ResponseTooSlow,
     facts,
 )
+from robotkit.http.client import AsyncPoliteClient
 from robotkit.http.validators import ValidatorStore
 from robotkit.identity import Identity
 from robotkit.outcome import Outcome

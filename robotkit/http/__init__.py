@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from robotkit.http.addresses import AddressPolicy
 from robotkit.http.client import AsyncPoliteClient, PoliteClient
 from robotkit.http.errors import (
     AddressRefused,
@@ -21,6 +22,7 @@ from robotkit.http.settings import FetchLimits, PoliteSettings
 from robotkit.http.transport import AsyncPoliteTransport, PoliteTransport
 
 __all__ = [
+    "AddressPolicy",
     "AddressRefused",
     "AsyncPoliteClient",
     "AsyncPoliteTransport",

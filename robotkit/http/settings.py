@@ -10,8 +10,10 @@ every face, and none can be passed in the wrong place.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import inspect
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from robotkit.clock import Clock, system_clock
 from robotkit.guard import Guard, GuardVerdict
@@ -154,3 +156,11 @@ class PoliteSettings:
             check_robots=check_robots,
             robots_options=robots_options if robots_options is not None else RobotsOptions(),
         )
+
+    @classmethod
+    def from_arguments(cls, arguments: Mapping[str, Any]) -> PoliteSettings:
+        """:meth:`build` from a transport constructor's own arguments (its
+        ``locals()``), taken by name: both faces take the same keywords, typed in
+        their signatures, and one more list of them here could drift apart."""
+        names = inspect.signature(cls.build).parameters
+        return cls.build(**{name: arguments[name] for name in names if name in arguments})

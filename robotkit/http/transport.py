@@ -214,22 +214,7 @@ class PoliteTransport(_PoliteBase, httpx.BaseTransport):
         resolver: Resolver = system_resolver,
         parse_html: bool = True,
     ) -> None:
-        settings = PoliteSettings.build(
-            identity=identity,
-            policy=policy,
-            pacer=pacer,
-            limits=limits,
-            addresses=addresses,
-            allow_private=allow_private,
-            guard=guard,
-            scope=scope,
-            validators=validators,
-            clock=clock,
-            resolver=resolver,
-            parse_html=parse_html,
-            check_robots=check_robots,
-            robots_options=robots_options,
-        )
+        settings = PoliteSettings.from_arguments(locals())
         self.core = PolitenessCore(settings)
         self.inner = inner if inner is not None else httpx.HTTPTransport()
         guard_connections(self.inner)
@@ -382,22 +367,7 @@ class AsyncPoliteTransport(_PoliteBase, httpx.AsyncBaseTransport):
         resolver: AsyncResolver | None = None,
         parse_html: bool = True,
     ) -> None:
-        settings = PoliteSettings.build(
-            identity=identity,
-            policy=policy,
-            pacer=pacer,
-            limits=limits,
-            addresses=addresses,
-            allow_private=allow_private,
-            guard=guard,
-            scope=scope,
-            validators=validators,
-            clock=clock,
-            resolver=resolver,
-            parse_html=parse_html,
-            check_robots=check_robots,
-            robots_options=robots_options,
-        )
+        settings = PoliteSettings.from_arguments(locals())
         self.core = PolitenessCore(settings)
         self.inner = inner if inner is not None else httpx.AsyncHTTPTransport()
         guard_connections(self.inner)
