@@ -5,9 +5,10 @@ not compete with the client for the interpreter lock) answers small HTML pages. 
 same process then fetches N pages with a bare ``httpx.Client`` and N with
 ``PoliteClient`` (robots.txt, the trap guard, pacing with no delay, identity headers,
 body cap, deadline, meta robots and links read), alternating rounds so that both
-meet the same machine load. Reports the best round of each and their ratio: the
-figure to compare before and after a change to the shell, as the absolute times
-depend on the machine.
+meet the same machine load. Reports the best round of each, in wall time and in
+the client process's CPU time (all its threads), and their ratios: the figures to
+compare before and after a change to the shell, as the absolute times depend on
+the machine. On a loaded machine the CPU ratio is the steadier one.
 
 Run: ``.venv/bin/python benchmarks/bench_client.py`` (about 20 s).
 """
@@ -49,11 +50,12 @@ def serve(url: Queue[str], stop: Event) -> None:
     server.stop()
 
 
-def timed(client: httpx.Client, root: str, count: int) -> float:
-    began = time.perf_counter()
+def timed(client: httpx.Client, root: str, count: int) -> tuple[float, float]:
+    """(wall seconds, CPU seconds of this process) for ``count`` GETs."""
+    began, cpu = time.perf_counter(), time.process_time()
     for n in range(count):
         client.get(f"{root}p{n}").raise_for_status()
-    return time.perf_counter() - began
+    return time.perf_counter() - began, time.process_time() - cpu
 
 
 def main() -> None:
@@ -69,7 +71,8 @@ def main() -> None:
     try:
         root = urls.get(timeout=60)
         identity = Identity.build("robotkit-bench", "1.0", "https://example.org/bot")
-        bare_times, polite_times = [], []
+        bare_times: list[tuple[float, float]] = []
+        polite_times: list[tuple[float, float]] = []
         with (
             httpx.Client() as bare,
             PoliteClient(identity, delay=0.0, allow_private=True) as polite,
@@ -82,13 +85,18 @@ def main() -> None:
     finally:
         stop.set()
         server.join(timeout=30)
-    bare_best, polite_best = min(bare_times), min(polite_times)
     n = args.requests
+    best = {
+        name: (min(t[0] for t in times), min(t[1] for t in times))
+        for name, times in (("httpx.Client", bare_times), ("PoliteClient", polite_times))
+    }
     print(f"{n} requests to one local server, best of {args.rounds} rounds")
-    print(f"{'client':<20}{'seconds':>10}{'req/s':>10}{'us/req':>10}")
-    for name, seconds in (("httpx.Client", bare_best), ("PoliteClient", polite_best)):
-        print(f"{name:<20}{seconds:>10.2f}{n / seconds:>10.0f}{seconds / n * 1e6:>10.0f}")
-    print(f"ratio PoliteClient / httpx.Client: {polite_best / bare_best:.2f}")
+    print(f"{'client':<16}{'wall s':>8}{'req/s':>8}{'CPU s':>8}{'CPU us/req':>12}")
+    for name, (wall, cpu) in best.items():
+        print(f"{name:<16}{wall:>8.2f}{n / wall:>8.0f}{cpu:>8.2f}{cpu / n * 1e6:>12.0f}")
+    (bare_wall, bare_cpu), (polite_wall, polite_cpu) = best.values()
+    print(f"ratio PoliteClient / httpx.Client: wall {polite_wall / bare_wall:.2f}", end="")
+    print(f", CPU {polite_cpu / bare_cpu:.2f}")
 
 
 if __name__ == "__main__":
