@@ -32,7 +32,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 from bombs import GIB, gzip_layer, gzip_zeros, hostile_pages
 
 MIB = 1024 * 1024
-CRAWL_CAP = 2 * MIB
 RSS_TARGET = 200 * 1000 * 1000
 SLACK = 64 * 1024
 PAGE_TARGET = 1.0
@@ -69,6 +68,7 @@ def measure_one(shape: str) -> dict[str, object]:
 
     from robotkit.http.client import AsyncPoliteClient, PoliteClient
     from robotkit.http.robots import RobotsChecker
+    from robotkit.http.settings import CRAWL_MAX_BODY
     from robotkit.http.transport import (
         AsyncPoliteTransport,
         FetchLimits,
@@ -107,7 +107,7 @@ def measure_one(shape: str) -> dict[str, object]:
             result["sync"] = (len(page.content), facts(page).truncated)
 
         async def fetch() -> httpx.Response:
-            limits = FetchLimits(max_body_bytes=CRAWL_CAP)
+            limits = FetchLimits(max_body_bytes=CRAWL_MAX_BODY)
             transport = AsyncPoliteTransport(limits=limits, **options)
             async with AsyncPoliteClient(transport=transport) as client:
                 return await client.fetch(server.url_for("/page"))
@@ -124,7 +124,7 @@ def measure_one(shape: str) -> dict[str, object]:
 
 
 def bodies() -> bool:
-    from robotkit.http.transport import DEFAULT_MAX_BODY
+    from robotkit.http.settings import CRAWL_MAX_BODY, DEFAULT_MAX_BODY
 
     print(
         "| bomb | on the wire | sync page kept (cap 10 MiB) | async page kept (cap 2 MiB) |", end=""
@@ -142,7 +142,7 @@ def bodies() -> bool:
             continue
         r = json.loads(run.stdout)
         sync_kept, async_kept = r["sync"][0], r["async"][0]
-        ok &= sync_kept <= DEFAULT_MAX_BODY + SLACK and async_kept <= CRAWL_CAP + SLACK
+        ok &= sync_kept <= DEFAULT_MAX_BODY + SLACK and async_kept <= CRAWL_MAX_BODY + SLACK
         ok &= r["rss"] <= RSS_TARGET
         wire = f"{r['wire']:,} B"
         print(

@@ -10,7 +10,7 @@ from __future__ import annotations
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
-__version__ = "0.1.0"
+from robotkit._version import __version__
 
 _EXPORTS = {
     "Clock": "robotkit.clock",
@@ -40,6 +40,8 @@ _EXPORTS = {
     "RedirectRefused": "robotkit.http.errors",
     "AddressRefused": "robotkit.http.errors",
     "ResponseTooSlow": "robotkit.http.errors",
+    "UnsupportedEncoding": "robotkit.http.errors",
+    "FetchFacts": "robotkit.http.facts",
     "ValidatorStore": "robotkit.http.validators",
     "PoliteClient": "robotkit.http.client",
     "AsyncPoliteClient": "robotkit.http.client",
@@ -61,6 +63,7 @@ __all__ = [
     "Decision",
     "Deferred",
     "Disallowed",
+    "FetchFacts",
     "Frontier",
     "Guard",
     "GuardConfig",
@@ -82,6 +85,7 @@ __all__ = [
     "RobotsChecker",
     "RobotsOptions",
     "RobotsRules",
+    "UnsupportedEncoding",
     "ValidatorStore",
     "Verdict",
     "__version__",
@@ -103,7 +107,9 @@ if TYPE_CHECKING:
         PolitenessError,
         RedirectRefused,
         ResponseTooSlow,
+        UnsupportedEncoding,
     )
+    from robotkit.http.facts import FetchFacts
     from robotkit.http.robots import AsyncRobotsChecker, RobotsChecker, RobotsOptions
     from robotkit.http.transport import AsyncPoliteTransport, PoliteTransport
     from robotkit.http.validators import ValidatorStore

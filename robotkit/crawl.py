@@ -56,7 +56,9 @@ from robotkit.frontier import Frontier, FrontierEntry
 from robotkit.guard import Guard, GuardVerdict, Rule
 from robotkit.http.client import AsyncPoliteClient
 from robotkit.http.decoding import UnsupportedEncoding
+from robotkit.http.errors import classify_error
 from robotkit.http.robots import RobotsOptions
+from robotkit.http.settings import CRAWL_MAX_BODY
 from robotkit.http.transport import (
     AddressPolicy,
     AsyncPoliteTransport,
@@ -66,6 +68,7 @@ from robotkit.http.transport import (
     PolitenessError,
 )
 from robotkit.identity import Identity
+from robotkit.outcome import NetworkErrorKind
 from robotkit.pacing import PacingPolicy, host_key
 from robotkit.reasons import Reason
 from robotkit.snapshot import listed, reading, typed
@@ -82,10 +85,6 @@ __all__ = [
     "crawl",
     "is_loopback_url",
 ]
-
-DEFAULT_MAX_BODY = 2 * 1024 * 1024
-"""Body bytes kept per page. Nutch keeps 1 MiB by default, Googlebot reads the first
-15 MB of an HTML file; 2 MiB holds any real page and bounds what a trap can cost."""
 
 # URL-shape rules whose refusals count as trap signals towards the auto-blacklist.
 _SHAPE_RULES = frozenset(
@@ -120,7 +119,7 @@ class CrawlConfig:
     robots: RobotsOptions = field(default_factory=RobotsOptions)
     allow_private: bool = False
     response_timeout: float = 10.0
-    max_body_bytes: int = DEFAULT_MAX_BODY
+    max_body_bytes: int = CRAWL_MAX_BODY
     max_defer: float = 30.0
     concurrency: int = 16
     host_budget: int | None = None
@@ -479,7 +478,7 @@ class Crawler:
             self._finish(entry, tier)
             return
         except (httpx.HTTPError, OSError) as exc:
-            timeout = isinstance(exc, (httpx.TimeoutException, TimeoutError))
+            timeout = classify_error(exc) is NetworkErrorKind.TIMEOUT
             # An answer in an encoding robotkit will not decode is the same answer
             # the next time: reported with its reason, not retried.
             refused = isinstance(exc, UnsupportedEncoding)

@@ -13,7 +13,7 @@ import re
 import threading
 from dataclasses import dataclass, field
 
-from robotkit import __version__
+from robotkit._version import __version__
 
 DEFAULT_ACCEPT = "text/html,application/xhtml+xml;q=0.9,text/plain;q=0.8,*/*;q=0.5"
 """A crawler's Accept: HTML first, anything else acceptable at a lower weight."""

@@ -29,14 +29,14 @@ from bombs import GIB, stacked_bomb
 from hypothesis import strategies as st
 from servers import read_head
 
-from robotkit.http.client import AsyncPoliteClient, PoliteClient
-from robotkit.http.robots import AsyncRobotsChecker, RobotsChecker, RobotsOptions
-from robotkit.http.transport import (
+from robotkit.http import (
     AsyncPoliteTransport,
     FetchLimits,
     PolitenessError,
     PoliteTransport,
 )
+from robotkit.http.client import AsyncPoliteClient, PoliteClient
+from robotkit.http.robots import AsyncRobotsChecker, RobotsChecker, RobotsOptions
 from robotkit.identity import Identity
 from robotkit.pacing import PacingPolicy
 from robotkit.robots.verdict import Verdict

@@ -6,7 +6,9 @@ asserted only as a lower bound set by our own delay, never as a wall-clock ceili
 
 from __future__ import annotations
 
+import dataclasses
 import gzip
+import inspect
 import itertools
 import threading
 import time
@@ -18,23 +20,26 @@ from pytest_httpserver import HTTPServer
 from servers import KeepAliveTarpit
 from werkzeug import Request, Response
 
+from robotkit.clock import ManualClock
 from robotkit.guard import GuardVerdict
-from robotkit.http.client import PoliteClient
-from robotkit.http.robots import RobotsOptions
-from robotkit.http.transport import (
-    DEFAULT_MAX_BODY,
+from robotkit.http import (
     AddressPolicy,
     AddressRefused,
+    AsyncPoliteTransport,
     Deferred,
     Disallowed,
     FetchLimits,
     HostSkipped,
+    PoliteSettings,
     PoliteTransport,
     RedirectRefused,
     ResponseTooSlow,
     classify_error,
     facts,
 )
+from robotkit.http.client import PoliteClient
+from robotkit.http.robots import RobotsOptions
+from robotkit.http.settings import DEFAULT_MAX_BODY
 from robotkit.http.validators import ValidatorStore
 from robotkit.identity import Identity
 from robotkit.outcome import NetworkErrorKind, Outcome
@@ -572,6 +577,64 @@ def test_robots_txt_redirect_from_public_to_private_refused_even_when_allowed(
     assert paths(private) == ["/robots.txt"]
 
 
+MADE_UP = "robots.made-up.test"
+"""A name no real resolver knows: only a custom resolver can give it an address."""
+
+
+def test_robots_txt_hop_is_judged_by_the_transports_resolver(
+    make_server: Callable[[str], HTTPServer],
+) -> None:
+    """The robots.txt fetch resolves a redirect hop with the transport's own
+    ``resolver=`` (issue 10): a public origin (127.0.0.2) redirects its robots.txt
+    to a made-up name that the custom resolver maps to 10.1.2.3. The hop is
+    refused as a turn from a public to a private address, with the address only
+    that resolver knows; with the system resolver the name would not resolve and
+    the origin would be deferred instead."""
+    public = make_server("127.0.0.2")
+    public.expect_request("/robots.txt").respond_with_data(
+        "", status=302, headers={"Location": f"http://{MADE_UP}:{public.port}/robots.txt"}
+    )
+    public.expect_request("/page").respond_with_data("public page")
+    asked: list[tuple[str, int]] = []
+
+    def resolver(host: str, port: int) -> list[str]:
+        asked.append((host, port))
+        return ["10.1.2.3"] if host == MADE_UP else []
+
+    policy = AddressPolicy(allow_private=True, public_addresses=frozenset({"127.0.0.2"}))
+    with client(addresses=policy, resolver=resolver) as http:
+        verdict = facts(http.fetch(public.url_for("/page"))).verdict
+    assert verdict is not None and verdict.outcome is RobotsOutcome.ALLOW_ALL
+    assert "redirect from a public address to 10.1.2.3" in verdict.detail
+    assert asked == [(MADE_UP, public.port)]
+    assert paths(public) == ["/robots.txt", "/page"]
+
+
+def test_robots_txt_hop_connection_is_judged_again(
+    make_server: Callable[[str], HTTPServer], httpserver: HTTPServer
+) -> None:
+    """DNS rebinding on a robots.txt redirect hop: the resolver says ``localhost``
+    is 127.0.0.3 (public) when the hop is screened, but the connection reaches
+    the canary on 127.0.0.1, which is private. With ``allow_private`` the turn
+    from the public origin to it is still refused at connect time; the canary
+    sees nothing."""
+    public = make_server("127.0.0.2")
+    public.expect_request("/robots.txt").respond_with_data(
+        "", status=302, headers={"Location": f"http://localhost:{httpserver.port}/robots.txt"}
+    )
+    public.expect_request("/page").respond_with_data("public page")
+    httpserver.expect_request("/robots.txt").respond_with_data("User-agent: *\nDisallow: /\n")
+    policy = AddressPolicy(
+        allow_private=True, public_addresses=frozenset({"127.0.0.2", "127.0.0.3"})
+    )
+    with client(addresses=policy, resolver=lambda host, port: ["127.0.0.3"]) as http:
+        verdict = facts(http.fetch(public.url_for("/page"))).verdict
+    assert verdict is not None and verdict.outcome is RobotsOutcome.ALLOW_ALL
+    assert "redirect from a public address to 127.0.0.1" in verdict.detail
+    assert paths(httpserver) == []
+    assert paths(public) == ["/robots.txt", "/page"]
+
+
 def test_thin_client_has_the_trap_guard_on_by_default(httpserver: HTTPServer) -> None:
     httpserver.expect_request("/robots.txt").respond_with_data(ALLOW_ALL)
     httpserver.expect_request("/cal/2024/").respond_with_data("fine")
@@ -671,3 +734,28 @@ def test_connection_to_an_address_other_than_the_screened_one_is_refused(
         ):
             http.fetch(f"http://localhost:{httpserver.port}/admin")
     assert paths(httpserver) == []
+
+
+@pytest.mark.parametrize("face", [PoliteTransport, AsyncPoliteTransport])
+def test_every_setting_is_a_keyword_of_both_faces(face: type) -> None:
+    """The transports' keywords make one PoliteSettings by name: a setting missing
+    from a face's signature would silently keep its default there."""
+    settings = set(inspect.signature(PoliteSettings.build).parameters)
+    assert settings <= set(inspect.signature(face.__init__).parameters)
+
+
+def test_keywords_become_the_transports_settings() -> None:
+    clock = ManualClock(1000.0)
+    limits = FetchLimits(max_redirects=2)
+    policy = AddressPolicy(public_addresses=frozenset({"127.0.0.9"}))
+    transport = PoliteTransport(
+        identity=BOT, limits=limits, addresses=policy, clock=clock, parse_html=False
+    )
+    settings = transport.settings
+    assert settings.identity is BOT and settings.limits is limits and settings.clock is clock
+    assert settings.screen.policy is policy and transport.address_screen is settings.screen
+    assert not settings.parse_html and settings.check_robots
+    assert transport.pacer.clock is clock
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        settings.parse_html = True  # type: ignore[misc]
+    transport.close()

@@ -14,11 +14,10 @@ import httpx
 import pytest
 from pytest_httpserver import HTTPServer
 from servers import KeepAliveTarpit
-from test_client import ALLOW_ALL, Drip, Events, timed  # sync tests' helpers
+from test_client import ALLOW_ALL, MADE_UP, Drip, Events, paths, timed  # sync tests' helpers
 from werkzeug import Request, Response
 
-from robotkit.http.client import AsyncPoliteClient
-from robotkit.http.transport import (
+from robotkit.http import (
     AddressPolicy,
     AddressRefused,
     AsyncPoliteTransport,
@@ -27,6 +26,7 @@ from robotkit.http.transport import (
     ResponseTooSlow,
     facts,
 )
+from robotkit.http.client import AsyncPoliteClient
 from robotkit.http.validators import ValidatorStore
 from robotkit.identity import Identity
 from robotkit.outcome import Outcome
@@ -287,6 +287,35 @@ def test_async_connection_to_an_address_other_than_the_screened_one_is_refused(
 
     asyncio.run(main())
     assert httpserver.log == []
+
+
+def test_async_robots_txt_hop_is_judged_by_the_transports_resolver(
+    make_server: Callable[[str], HTTPServer],
+) -> None:
+    """The async face resolves a robots.txt redirect hop with the transport's own
+    resolver too (here a coroutine): the made-up name is 10.1.2.3 to it only."""
+    public = make_server("127.0.0.2")
+    public.expect_request("/robots.txt").respond_with_data(
+        "", status=302, headers={"Location": f"http://{MADE_UP}:{public.port}/robots.txt"}
+    )
+    public.expect_request("/page").respond_with_data("public page")
+    asked: list[str] = []
+
+    async def resolver(host: str, port: int) -> list[str]:
+        asked.append(host)
+        return ["10.1.2.3"] if host == MADE_UP else []
+
+    policy = AddressPolicy(allow_private=True, public_addresses=frozenset({"127.0.0.2"}))
+
+    async def main() -> str:
+        async with client(addresses=policy, resolver=resolver) as http:
+            verdict = facts(await http.fetch(public.url_for("/page"))).verdict
+        assert verdict is not None
+        return verdict.detail
+
+    assert "redirect from a public address to 10.1.2.3" in asyncio.run(main())
+    assert asked == [MADE_UP]
+    assert paths(public) == ["/robots.txt", "/page"]
 
 
 def test_async_robots_txt_redirect_from_public_to_private_refused_and_cached(

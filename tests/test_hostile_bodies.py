@@ -29,15 +29,15 @@ from bombs import (
 )
 from pytest_httpserver import HTTPServer
 
-from robotkit.http.client import AsyncPoliteClient, PoliteClient
-from robotkit.http.decoding import BLOCK, CappedBody, UnsupportedEncoding, codings
-from robotkit.http.robots import AsyncRobotsChecker, RobotsChecker
-from robotkit.http.transport import (
+from robotkit.http import (
     AsyncPoliteTransport,
     FetchLimits,
     PoliteTransport,
     facts,
 )
+from robotkit.http.client import AsyncPoliteClient, PoliteClient
+from robotkit.http.decoding import BLOCK, CappedBody, UnsupportedEncoding, codings
+from robotkit.http.robots import AsyncRobotsChecker, RobotsChecker
 from robotkit.identity import Identity
 from robotkit.pacing import PacingPolicy
 from robotkit.reasons import Decision, Reason

@@ -12,7 +12,7 @@ from pytest_httpserver import HTTPServer
 
 import robotkit
 from robotkit import AsyncPoliteClient, Identity, PoliteClient, ValidatorStore
-from robotkit.http.transport import facts
+from robotkit.http import facts
 
 BOT = Identity.build("ExampleBot", "1.0", "https://example.org/bot", from_="bot@example.org")
 VALIDATORS = {"ETag": '"v1"', "Last-Modified": "Tue, 14 Nov 2023 22:13:20 GMT"}

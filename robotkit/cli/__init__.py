@@ -20,7 +20,7 @@ from typing import IO, Any, NoReturn
 
 from rich.console import Console
 
-from robotkit import __version__
+from robotkit._version import __version__
 
 # Each module has ``register(subparsers)`` which adds its parser and sets
 # ``handler`` (a callable taking the parsed namespace and returning an exit code).

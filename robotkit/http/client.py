@@ -17,15 +17,11 @@ from typing import Any, TypeVar
 import httpx
 
 from robotkit.guard import Guard
+from robotkit.http.core import refused_redirect
 from robotkit.http.errors import Disallowed
-from robotkit.http.transport import (
-    AsyncPoliteTransport,
-    FetchFacts,
-    GuardHook,
-    PoliteTransport,
-    facts,
-    refused_redirect,
-)
+from robotkit.http.facts import FetchFacts, facts
+from robotkit.http.settings import GuardHook
+from robotkit.http.transport import AsyncPoliteTransport, PoliteTransport
 from robotkit.http.validators import ValidatorStore
 from robotkit.identity import Identity
 from robotkit.pacing import PacingPolicy, host_key

@@ -22,7 +22,7 @@ from typing import Any
 
 import httpx
 
-from robotkit.reasons import Reason
+from robotkit.http.errors import UnsupportedEncoding as UnsupportedEncoding
 
 ACCEPT_ENCODING = "gzip, deflate"
 """The codings :class:`CappedBody` decodes (RFC 9110 section 12.5.3), so the cap
@@ -39,16 +39,6 @@ BLOCK = 64 * 1024
 _IGNORED = frozenset({"", "identity"})
 _GZIP = frozenset({"gzip", "x-gzip"})
 _DEFLATE = "deflate"
-
-
-class UnsupportedEncoding(httpx.DecodingError):
-    """A ``Content-Encoding`` robotkit does not decode (or too many stacked), so
-    the body was not read. ``reason`` is ``unsupported-encoding``."""
-
-    reason = Reason.UNSUPPORTED_ENCODING
-
-    def __init__(self, message: str, *, request: httpx.Request | None = None) -> None:
-        super().__init__(message, request=request)
 
 
 def codings(values: Iterable[str]) -> list[str]:

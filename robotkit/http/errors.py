@@ -1,4 +1,5 @@
-"""The exceptions of the polite clients and transports: one family under httpx's.
+"""The exceptions of the polite clients and transports: one family under httpx's,
+and the one reading of any network error (:func:`classify_error`).
 
 Code written for httpx catches ``httpx.HTTPError`` (or ``httpx.RequestError``) around
 a request; a request robotkit refused to send must not slip past that handler, so
@@ -15,15 +16,20 @@ code. :class:`ResponseTooSlow` is the one raised after sending (an
         │   ├── HostSkipped        the whole host is skipped (Crawl-delay too long)
         │   ├── RedirectRefused    too many redirect hops, or a loop
         │   └── AddressRefused     a private, loopback or link-local address (SSRF)
-        └── httpx.TimeoutException
-            └── ResponseTooSlow    the whole response took longer than its deadline
+        ├── httpx.TimeoutException
+        │   └── ResponseTooSlow    the whole response took longer than its deadline
+        └── httpx.DecodingError
+            └── UnsupportedEncoding  a Content-Encoding robotkit does not decode
 """
 
 from __future__ import annotations
 
+import socket
+
 import httpx
 
 from robotkit.guard import GuardVerdict
+from robotkit.outcome import NetworkErrorKind
 from robotkit.reasons import Reason
 from robotkit.robots.status import Hop
 from robotkit.robots.verdict import Verdict
@@ -88,3 +94,39 @@ class AddressRefused(PolitenessError):
 
 class ResponseTooSlow(httpx.ReadTimeout):
     """The response took longer in total than the limit (a drip-feeding tarpit)."""
+
+
+class UnsupportedEncoding(httpx.DecodingError):
+    """A ``Content-Encoding`` robotkit does not decode (or too many stacked), so
+    the body was not read (:mod:`robotkit.http.decoding`). ``reason`` is
+    ``unsupported-encoding``: the same answer the next time, so not worth a retry."""
+
+    reason = Reason.UNSUPPORTED_ENCODING
+
+    def __init__(self, message: str, *, request: httpx.Request | None = None) -> None:
+        super().__init__(message, request=request)
+
+
+def classify_error(error: BaseException) -> NetworkErrorKind:
+    """What kind of network failure an httpx/OS exception is: the one place the
+    shell reads them (the transports' callers, the robots.txt fetcher and the
+    crawler all ask here)."""
+    if isinstance(error, (httpx.TimeoutException, TimeoutError)):
+        return NetworkErrorKind.TIMEOUT
+    text = str(error).lower()
+    if (
+        isinstance(error, socket.gaierror)
+        or isinstance(error.__cause__, (socket.gaierror, UnicodeError))
+        or any(
+            marker in text
+            for marker in ("name or service", "nodename", "getaddrinfo", "name resolution")
+        )
+    ):
+        return NetworkErrorKind.DNS
+    if "ssl" in text or "certificate" in text or "tls" in text:
+        return NetworkErrorKind.TLS
+    if isinstance(error, (httpx.ConnectError, ConnectionError)):
+        return NetworkErrorKind.CONNECT
+    if isinstance(error, httpx.ProtocolError):
+        return NetworkErrorKind.PROTOCOL
+    return NetworkErrorKind.OTHER

@@ -5,9 +5,15 @@ every redirect), with the robot's identifying headers, a body cut at 500 KiB, an
 a total deadline per fetch that a drip-feeding server cannot stretch. Concurrent
 checks on one origin share one fetch; fetches for different origins run in
 parallel, up to ``max_parallel`` at once. Inside a polite transport, each redirect
-hop is judged by the transport's address rule for page redirects, and a hop it
-refuses is an answer like any other, cached. The sync and async faces differ only
+hop is judged by the transport's address rule for page redirects, with its
+resolver, before it is sent and again on the address its connection reached; a
+hop it refuses is an answer like any other, cached. The sync and async faces differ only
 in how they wait.
+
+(Why this module is a little over 500 lines: it is one concept, the fetcher, with
+a sync and an async face over the same helpers; its address rule, socket guards
+and settings already live in :mod:`~robotkit.http.addresses`,
+:mod:`~robotkit.http.sockets` and :mod:`~robotkit.http.settings`.)
 """
 
 from __future__ import annotations
@@ -15,12 +21,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
-import socket
 import threading
 import time
-from collections.abc import Sequence
 from concurrent.futures import Future
-from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
 from typing import Any, TypeVar
@@ -28,22 +31,31 @@ from typing import Any, TypeVar
 import httpx
 
 from robotkit.clock import Clock, system_clock
+from robotkit.http.addresses import ChainJudge
 from robotkit.http.decoding import ACCEPT_ENCODING, CappedBody
-from robotkit.http.errors import AddressRefused, PolitenessError
+from robotkit.http.errors import AddressRefused, PolitenessError, classify_error
+from robotkit.http.settings import DEFAULT_DEADLINE, DEFAULT_MAX_PARALLEL, RobotsOptions
+from robotkit.http.sockets import Watchdog, guard_connections, peer_check, set_deadline
+from robotkit.http.sockets import deadline as thread_deadline
 from robotkit.identity import Identity
-from robotkit.robots.cache import DEFAULT_CACHE_SIZE, OriginState
+from robotkit.outcome import NetworkErrorKind
+from robotkit.robots.cache import OriginState
 from robotkit.robots.engine import FetchNeeded, RobotsEngine, RobotsResponse, file_state
-from robotkit.robots.freshness import DEFAULT_MIN_TTL
 from robotkit.robots.rules import MAX_ROBOTS_BYTES, RobotsRules
-from robotkit.robots.status import FetchFailure, Profile
+from robotkit.robots.status import FetchFailure
 from robotkit.robots.verdict import Verdict
-from robotkit.urls import Origin, origin_of
+from robotkit.urls import Origin
 
-DEFAULT_DEADLINE = 10.0
-"""Seconds one robots.txt fetch (all its redirects included) may take in total."""
+__all__ = [
+    "DEFAULT_DEADLINE",
+    "DEFAULT_MAX_PARALLEL",
+    "READ_LIMIT",
+    "AsyncRobotsChecker",
+    "RobotsChecker",
+    "RobotsOptions",
+]
 
-DEFAULT_MAX_PARALLEL = 10
-"""robots.txt fetches for different origins in flight at once."""
+DEFAULT_OPTIONS = RobotsOptions()
 
 READ_LIMIT = MAX_ROBOTS_BYTES + 1
 """Bytes read from a body: the 500 KiB kept, and one more to know it was cut."""
@@ -55,11 +67,8 @@ def _answer(response: httpx.Response, body: bytes) -> RobotsResponse:
 
 def _failure(error: BaseException) -> RobotsResponse:
     """Map an httpx/OS error to the facts the engine needs."""
-    kind = (
-        FetchFailure.TIMEOUT
-        if isinstance(error, (httpx.TimeoutException, TimeoutError))
-        else FetchFailure.NETWORK_ERROR
-    )
+    timeout = classify_error(error) is NetworkErrorKind.TIMEOUT
+    kind = FetchFailure.TIMEOUT if timeout else FetchFailure.NETWORK_ERROR
     text = str(error) or type(error).__name__
     return RobotsResponse.failed(kind, f"{kind.value}: {text}")
 
@@ -116,75 +125,14 @@ def _read_file(path: str | os.PathLike[str]) -> OriginState:
     return file_state(RobotsRules.parse(data), source.resolve().as_uri())
 
 
-class _Hops:
-    """The address rule of page redirects, applied to the hops of one robots.txt
-    fetch: a chain that starts at a public address never turns to a non-public
-    one, even with ``allow_private`` (server-side request forgery through a
-    redirect). The polite transport screens every robots.txt request, but each
-    as a first request, since a hop we follow ourselves looks like one; so the
-    checker judges its own hops, with the transport's policy and its rule
-    (``judge_addresses``). Without ``allow_private`` the transport's own
-    screening already refuses every non-public target, hops included."""
-
-    def __init__(self, core: Any) -> None:
-        from robotkit.http.transport import _Chain  # transport imports us
-
-        self.core = core
-        self.chain = _Chain()
-
-    @staticmethod
-    def core_of(client: object, transport: object) -> Any:
-        """The polite transport's decision core behind the checker's transport
-        (or its client's), when it is one, or the robots transport of one, that
-        allows private targets."""
-        from robotkit.http import transport as polite  # transport imports us
-
-        if client is not None:
-            transport = getattr(client, "_transport", None)  # httpx has no public hook
-        core: Any = None
-        if isinstance(transport, (polite.PacedTransport, polite.AsyncPacedTransport)):
-            core = transport.slots.core
-        elif isinstance(transport, (polite.PoliteTransport, polite.AsyncPoliteTransport)):
-            core = transport.core
-        return core if core is not None and core.addresses.allow_private else None
-
-    @staticmethod
-    def target(event: FetchNeeded) -> tuple[str, int]:
-        """The host and port whose addresses :meth:`refusal` needs."""
-        origin = origin_of(event.url)
-        return origin.host, origin.port
-
-    def refusal(self, event: FetchNeeded, addresses: Sequence[str] | None) -> str | None:
-        """Why the hop to ``event.url`` must not be sent, or None. ``addresses``
-        are its host's; None when they could not be resolved (the fetch then
-        fails as any unreachable host does)."""
-        if addresses is None:
-            return None
-        try:
-            self.core.judge_addresses(event.url, addresses, self.chain, bool(event.redirects))
-        except AddressRefused as refused:
-            return refused.detail
-        return None
-
-
-def _literal_address(host: str) -> list[str] | None:
-    """``host`` as the one address it spells, or None when it is a name."""
-    from robotkit.http.transport import _literal  # transport imports us
-
-    return _literal(host)
-
-
-def _resolve(host: str, port: int) -> list[str] | None:
-    """The addresses of ``host``, as the transport's system resolver gives them."""
-    from robotkit.http.transport import system_resolver  # transport imports us
-
-    literal = _literal_address(host)
-    if literal is not None:
-        return literal
-    try:
-        return system_resolver(host, port)
-    except (OSError, UnicodeError):
-        return None
+def _peer_checking(
+    event: FetchNeeded, hops: ChainJudge | None
+) -> contextlib.AbstractContextManager[None]:
+    """Inside a polite transport: judge the address each connection of this hop
+    reaches, with the chain (DNS rebinding); elsewhere nothing."""
+    if hops is None:
+        return contextlib.nullcontext()
+    return peer_check(hops.peer_judge(event.url, bool(event.redirects)))
 
 
 def _refused_hop(event: FetchNeeded, error: Exception) -> str | None:
@@ -196,30 +144,6 @@ def _refused_hop(event: FetchNeeded, error: Exception) -> str | None:
     return None
 
 
-@dataclass(frozen=True)
-class RobotsOptions:
-    """How a checker treats robots.txt: one value to share between the CLI, the
-    polite client and the crawler."""
-
-    profile: Profile = Profile.CLASSIC
-    min_ttl: float = DEFAULT_MIN_TTL
-    """Freshness floor in seconds (``--robots-min-ttl``)."""
-    deadline: float = DEFAULT_DEADLINE
-    """Total seconds one fetch, redirects included, may take (``--timeout``)."""
-    max_parallel: int = DEFAULT_MAX_PARALLEL
-    """Fetches for different origins in flight at once."""
-    cache_size: int = DEFAULT_CACHE_SIZE
-    """Origins remembered at once."""
-
-    def __post_init__(self) -> None:
-        if not self.deadline > 0:
-            raise ValueError("deadline must be positive")
-        if self.max_parallel < 1:
-            raise ValueError("max_parallel must be at least 1")
-        if not self.min_ttl >= 0:
-            raise ValueError("min_ttl must not be negative")
-
-
 _C = TypeVar("_C", bound="_Base")
 
 
@@ -228,7 +152,7 @@ class _Base:
         self,
         identity: Identity | None = None,
         *,
-        options: RobotsOptions = RobotsOptions(),
+        options: RobotsOptions = DEFAULT_OPTIONS,
         clock: Clock = system_clock,
         _fixed: OriginState | None = None,
     ) -> None:
@@ -277,7 +201,7 @@ class RobotsChecker(_Base):
         self,
         identity: Identity | None = None,
         *,
-        options: RobotsOptions = RobotsOptions(),
+        options: RobotsOptions = DEFAULT_OPTIONS,
         client: httpx.Client | None = None,
         transport: httpx.BaseTransport | None = None,
         clock: Clock = system_clock,
@@ -289,8 +213,6 @@ class RobotsChecker(_Base):
         self._own_client = client is None and transport is None
         self._client = client
         if _fixed is None:
-            from robotkit.http.transport import _guard_connections  # transport imports us
-
             # Every socket read and write of our fetches is cut to the time left
             # before the deadline (transport's deadline-bounded network backend):
             # the only bound on a reused keep-alive connection, whose socket the
@@ -298,13 +220,13 @@ class RobotsChecker(_Base):
             # so a caller's client or transport may keep serving its other requests.
             if client is None:
                 inner = transport if transport is not None else httpx.HTTPTransport()
-                _guard_connections(inner)
+                guard_connections(inner)
                 self._client = httpx.Client(transport=inner)
             else:
                 given = getattr(client, "_transport", None)  # httpx has no public hook
                 if isinstance(given, httpx.BaseTransport):
-                    _guard_connections(given)
-        self._address_core = _Hops.core_of(client, transport)
+                    guard_connections(given)
+        self._screen = ChainJudge.screen_of(client, transport)
         self._lock = threading.Lock()
         self._inflight: dict[Origin, Future[OriginState]] = {}
         self._slots = threading.BoundedSemaphore(options.max_parallel)
@@ -342,16 +264,19 @@ class RobotsChecker(_Base):
 
     def _fetch(self, event: FetchNeeded) -> OriginState:
         deadline = _Deadline(self.options.deadline)
-        hops = None if self._address_core is None else _Hops(self._address_core)
+        hops = None if self._screen is None else ChainJudge(self._screen)
         while True:
-            refused = None if hops is None else hops.refusal(event, _resolve(*hops.target(event)))
-            if refused is None:
-                try:
-                    response = self._get(event, deadline)
-                except Exception as error:
-                    refused = _refused_hop(event, error)
-                    if refused is None:
-                        raise
+            refused = None
+            try:
+                if hops is not None:
+                    hops.check(event.url, bool(event.redirects))
+                response = self._get(event, deadline, hops)
+            except httpx.ConnectError as error:  # the hop's host has no address
+                response = _failure(error)
+            except Exception as error:
+                refused = _refused_hop(event, error)
+                if refused is None:
+                    raise
             with self._lock:
                 result: FetchNeeded | OriginState
                 if refused is not None:
@@ -362,7 +287,9 @@ class RobotsChecker(_Base):
                 return result
             event = result
 
-    def _get(self, event: FetchNeeded, deadline: _Deadline) -> RobotsResponse:
+    def _get(
+        self, event: FetchNeeded, deadline: _Deadline, hops: ChainJudge | None
+    ) -> RobotsResponse:
         """One GET. From the first network I/O, a watchdog shuts the socket at
         the deadline, so neither a stalled nor a dripping server (headers or
         body) can hold us longer. On a reused keep-alive connection (no new
@@ -371,81 +298,60 @@ class RobotsChecker(_Base):
         ``httpx.HTTPTransport``, or a polite transport's). Elsewhere (a transport
         that is not httpcore) the deadline is checked between chunks and no single
         read may wait longer than the whole deadline."""
-        from robotkit.http.transport import _DEADLINE  # transport imports us
-
         if deadline.expired(time.monotonic()):
             return _timed_out(deadline.seconds)
-        streams: list[Any] = []
-        cut = threading.Event()
-        timers: list[threading.Timer] = []
-
-        done = threading.Event()  # the answer is complete: leave the socket alone
-        settle = threading.Lock()
-
-        def watchdog() -> None:
-            with settle:
-                if done.is_set():
-                    return
-                cut.set()
-            for stream in streams:
-                sock = stream.get_extra_info("socket") if stream is not None else None
-                if isinstance(sock, socket.socket):
-                    with contextlib.suppress(OSError):
-                        sock.shutdown(socket.SHUT_RDWR)
+        watchdog = Watchdog()
 
         def arm() -> None:
-            if not timers:
+            if not watchdog.armed:
                 now = time.monotonic()
                 # Called in this thread by httpcore before its first socket
                 # operation: from here on each read and write is bounded.
-                _DEADLINE.at = at = deadline.start(now)
-                timers.append(threading.Timer(at - now, watchdog))
-                timers[0].daemon = True
-                timers[0].start()
+                at = deadline.start(now)
+                set_deadline(at)
+                watchdog.arm(at - now)
 
         def trace(name: str, info: dict[str, Any]) -> None:
-            if name.endswith(("connect_tcp.complete", "start_tls.complete")):
-                streams.append(info.get("return_value"))
+            watchdog.trace(name, info)
             arm()
 
         with self._lock:
             self.fetches += 1
-        outer_deadline = getattr(_DEADLINE, "at", None)
+        outer_deadline = thread_deadline()
+        checking = _peer_checking(event, hops)
         try:
-            with _needs(self._client).stream(
-                "GET",
-                event.url,
-                headers=self._headers(event),
-                follow_redirects=False,
-                timeout=httpx.Timeout(deadline.seconds),
-                extensions={"trace": trace},
-            ) as response:
+            with (
+                watchdog,
+                checking,
+                _needs(self._client).stream(
+                    "GET",
+                    event.url,
+                    headers=self._headers(event),
+                    follow_redirects=False,
+                    timeout=httpx.Timeout(deadline.seconds),
+                    extensions={"trace": trace},
+                ) as response,
+            ):
                 arm()  # a transport that emits no trace events: the deadline starts now
                 body = _body(response)
                 if body is not None:
                     for chunk in response.iter_raw():
                         more = body.feed(chunk)
-                        if cut.is_set() or deadline.expired(time.monotonic()):
+                        if watchdog.fired.is_set() or deadline.expired(time.monotonic()):
                             return _timed_out(deadline.seconds)
                         if not more:
                             break
-                with settle:
-                    if not cut.is_set():
-                        # From here the connection may go back to the pool
-                        # (keep-alive): the watchdog must no longer shut it.
-                        done.set()
-                if not done.is_set():
+                # From here the connection may go back to the pool (keep-alive).
+                if not watchdog.stand_down():
                     return _timed_out(deadline.seconds)
                 return _answer(response, b"" if body is None else body.content())
         except PolitenessError:
             raise  # refused by our own pacing, not a failure of the site
         except (httpx.HTTPError, OSError) as error:
-            late = cut.is_set() or deadline.expired(time.monotonic())
+            late = watchdog.fired.is_set() or deadline.expired(time.monotonic())
             return _timed_out(deadline.seconds) if late else _failure(error)
         finally:
-            _DEADLINE.at = outer_deadline
-            for timer in timers:
-                timer.cancel()
+            set_deadline(outer_deadline)
 
     def close(self) -> None:
         if self._own_client and self._client is not None:
@@ -475,7 +381,7 @@ class AsyncRobotsChecker(_Base):
         self,
         identity: Identity | None = None,
         *,
-        options: RobotsOptions = RobotsOptions(),
+        options: RobotsOptions = DEFAULT_OPTIONS,
         client: httpx.AsyncClient | None = None,
         transport: httpx.AsyncBaseTransport | None = None,
         clock: Clock = system_clock,
@@ -486,7 +392,7 @@ class AsyncRobotsChecker(_Base):
         self._client = client
         if client is None and _fixed is None:
             self._client = httpx.AsyncClient(transport=transport)
-        self._address_core = _Hops.core_of(client, transport)
+        self._screen = ChainJudge.screen_of(client, transport)
         self._inflight: dict[Origin, asyncio.Future[OriginState]] = {}
         self._slots: asyncio.Semaphore | None = None
 
@@ -525,22 +431,19 @@ class AsyncRobotsChecker(_Base):
             self._slots = asyncio.Semaphore(self.options.max_parallel)
         async with self._slots:
             deadline = _Deadline(self.options.deadline)
-            hops = None if self._address_core is None else _Hops(self._address_core)
+            hops = None if self._screen is None else ChainJudge(self._screen)
             while True:
                 refused = None
-                if hops is not None:
-                    host, port = hops.target(event)
-                    addresses = _literal_address(host)
-                    if addresses is None:  # a name: the system resolver blocks
-                        addresses = await asyncio.to_thread(_resolve, host, port)
-                    refused = hops.refusal(event, addresses)
-                if refused is None:
-                    try:
-                        response = await self._get_within(event, deadline)
-                    except Exception as error:
-                        refused = _refused_hop(event, error)
-                        if refused is None:
-                            raise
+                try:
+                    if hops is not None:
+                        await hops.acheck(event.url, bool(event.redirects))
+                    response = await self._get_within(event, deadline, hops)
+                except httpx.ConnectError as error:  # the hop's host has no address
+                    response = _failure(error)
+                except Exception as error:
+                    refused = _refused_hop(event, error)
+                    if refused is None:
+                        raise
                 result: FetchNeeded | OriginState
                 if refused is not None:
                     result = self.engine.refuse(event, refused, self.clock())
@@ -550,7 +453,9 @@ class AsyncRobotsChecker(_Base):
                     return result
                 event = result
 
-    async def _get_within(self, event: FetchNeeded, deadline: _Deadline) -> RobotsResponse:
+    async def _get_within(
+        self, event: FetchNeeded, deadline: _Deadline, hops: ChainJudge | None
+    ) -> RobotsResponse:
         """One GET under the fetch's deadline, which starts at the first network
         I/O (a trace event), so a pacing transport's wait does not count."""
         loop = asyncio.get_running_loop()
@@ -561,7 +466,7 @@ class AsyncRobotsChecker(_Base):
         async def trace(name: str, info: dict[str, Any]) -> None:
             started.set()
 
-        task = asyncio.ensure_future(self._get(event, trace))
+        task = asyncio.ensure_future(self._get(event, trace, hops))
         waiter = asyncio.ensure_future(started.wait())
         try:
             await asyncio.wait({task, waiter}, return_when=asyncio.FIRST_COMPLETED)
@@ -575,27 +480,29 @@ class AsyncRobotsChecker(_Base):
             waiter.cancel()
             task.cancel()
 
-    async def _get(self, event: FetchNeeded, trace: Any) -> RobotsResponse:
+    async def _get(self, event: FetchNeeded, trace: Any, hops: ChainJudge | None) -> RobotsResponse:
         self.fetches += 1
+        checking = _peer_checking(event, hops)
         try:
-            async with _needs(self._client).stream(
-                "GET",
-                event.url,
-                headers=self._headers(event),
-                follow_redirects=False,
-                timeout=httpx.Timeout(self.options.deadline),
-                extensions={"trace": trace},
-            ) as response:
-                # A transport that emits no trace events: the deadline starts now.
-                await trace("robotkit.response_headers", {})
-                body = _body(response)
-                if body is not None:
-                    async for chunk in response.aiter_raw():
-                        if not body.feed(chunk):
-                            break
-                return _answer(response, b"" if body is None else body.content())
+            with checking:
+                async with _needs(self._client).stream(
+                    "GET",
+                    event.url,
+                    headers=self._headers(event),
+                    follow_redirects=False,
+                    timeout=httpx.Timeout(self.options.deadline),
+                    extensions={"trace": trace},
+                ) as response:
+                    # A transport that emits no trace events: the deadline starts now.
+                    await trace("robotkit.response_headers", {})
+                    body = _body(response)
+                    if body is not None:
+                        async for chunk in response.aiter_raw():
+                            if not body.feed(chunk):
+                                break
+                    return _answer(response, b"" if body is None else body.content())
         except PolitenessError:
-            raise  # refused by our own pacing, not a failure of the site
+            raise  # refused by our own pacing or address rule, not a failure of the site
         except (httpx.HTTPError, OSError) as error:
             return _failure(error)
 

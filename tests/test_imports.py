@@ -1,0 +1,145 @@
+"""The package's import graph, read from the source with ``ast``: no module reaches
+into another's private names, nothing imports the package root, and no two modules
+import each other, however indirectly (lazy imports inside functions included:
+a cycle hidden in a function is still a cycle; imports for type checkers only,
+under ``if TYPE_CHECKING:``, are not run and do not count)."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import robotkit
+
+ROOT = Path(robotkit.__file__).parent
+
+
+def _modules() -> dict[str, Path]:
+    found = {}
+    for path in ROOT.rglob("*.py"):
+        parts = list(path.relative_to(ROOT.parent).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts.pop()
+        found[".".join(parts)] = path
+    return found
+
+
+MODULES = _modules()
+
+
+def _type_checking(node: ast.AST) -> bool:
+    test = node.test if isinstance(node, ast.If) else None
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
+
+
+def _run_time_nodes(tree: ast.AST) -> list[ast.AST]:
+    """Every node of ``tree`` outside ``if TYPE_CHECKING:`` blocks."""
+    found, todo = [], [tree]
+    while todo:
+        node = todo.pop()
+        found.append(node)
+        if _type_checking(node):
+            assert isinstance(node, ast.If)
+            todo += node.orelse
+        else:
+            todo += ast.iter_child_nodes(node)
+    return found
+
+
+def _imports(name: str, path: Path) -> list[tuple[str, list[str], int]]:
+    """(module imported, names taken from it, line) for every import in ``path``
+    that runs."""
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found = []
+    for node in _run_time_nodes(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found += [(alias.name, [], node.lineno) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join([*anchor, base] if base else anchor)
+            found.append((base, [alias.name for alias in node.names], node.lineno))
+    return found
+
+
+def _edges() -> dict[str, set[str]]:
+    """Which robotkit modules each robotkit module imports (``from a import b``
+    counts as importing ``a.b`` when that is a module)."""
+    graph: dict[str, set[str]] = {name: set() for name in MODULES}
+    for name, path in MODULES.items():
+        for module, names, _ in _imports(name, path):
+            if module not in MODULES:
+                continue
+            targets = [f"{module}.{n}" for n in names if f"{module}.{n}" in MODULES]
+            if len(targets) < len(names) or not names:
+                targets.append(module)
+            graph[name].update(t for t in targets if t != name)
+    return graph
+
+
+def test_the_walk_sees_the_package() -> None:
+    graph = _edges()
+    assert "robotkit.http.transport" in graph
+    assert "robotkit.http.errors" in graph["robotkit.http.client"]
+    # robotkit/__init__.py imports every export for type checkers only
+    assert "robotkit.crawl" not in graph["robotkit"]
+
+
+def test_no_module_imports_a_private_name_of_another() -> None:
+    private = [
+        f"{path.relative_to(ROOT.parent)}:{line}: {module}.{n}"
+        for name, path in MODULES.items()
+        for module, names, line in _imports(name, path)
+        if module.startswith("robotkit")
+        for n in names
+        if n.startswith("_") and not n.startswith("__")
+    ]
+    assert private == []
+
+
+def test_nothing_imports_the_package_root() -> None:
+    """The root only re-exports; a module importing it would import every
+    module's exports back (and the version lives in ``robotkit._version``)."""
+    upward = [
+        f"{path.relative_to(ROOT.parent)}:{line}"
+        for name, path in MODULES.items()
+        if name != "robotkit"
+        for module, names, line in _imports(name, path)
+        if module == "robotkit" and not all(f"robotkit.{n}" in MODULES for n in names)
+    ]
+    assert upward == []
+
+
+def _cycle(graph: dict[str, set[str]]) -> list[str] | None:
+    """One cycle of ``graph``, or None (depth-first search, three colours)."""
+    state: dict[str, int] = {}
+    stack: list[str] = []
+
+    def visit(node: str) -> list[str] | None:
+        state[node] = 1
+        stack.append(node)
+        for nxt in sorted(graph[node]):
+            if state.get(nxt) == 1:
+                return [*stack[stack.index(nxt) :], nxt]
+            if nxt not in state and (found := visit(nxt)) is not None:
+                return found
+        stack.pop()
+        state[node] = 2
+        return None
+
+    for node in sorted(graph):
+        if node not in state and (found := visit(node)) is not None:
+            return found
+    return None
+
+
+def test_the_cycle_finder_finds_a_cycle() -> None:
+    assert _cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
+    assert _cycle({"a": {"b"}, "b": set()}) is None
+
+
+def test_the_import_graph_has_no_cycle() -> None:
+    assert _cycle(_edges()) is None
