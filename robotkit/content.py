@@ -31,9 +31,9 @@ from hashlib import blake2b
 from itertools import pairwise
 from typing import Any
 
+from robotkit.normalization import NormalizedURL, normalize, normalize_or_none
 from robotkit.reasons import CodeEnum, Reason
 from robotkit.snapshot import header, listed, opened, reading, typed
-from robotkit.urls import NormalizedURL, normalize, normalize_or_none
 
 __all__ = [
     "ContentConfig",

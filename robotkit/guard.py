@@ -27,9 +27,10 @@ from hashlib import blake2b
 from pathlib import Path
 from typing import Any
 
+from robotkit.normalization import NormalizedURL, NormalizePolicy, normalize, normalize_key
 from robotkit.reasons import CodeEnum, Reason
 from robotkit.snapshot import header, listed, opened, reading, typed
-from robotkit.urls import InvalidURL, NormalizedURL, NormalizePolicy, normalize, normalize_key
+from robotkit.urls import InvalidURL
 
 __all__ = [
     "Blacklist",
@@ -284,7 +285,7 @@ class BlacklistSyntaxError(ValueError):
 
 
 def _norm_host(host: str) -> str:
-    """A host as :func:`robotkit.urls.normalize` spells it (lower case, punycode, no
+    """A host as :func:`robotkit.normalization.normalize` spells it (lower case, punycode, no
     trailing dot), so ``host:bücher.example`` matches ``xn--bcher-kva.example``."""
     text = host.strip().rstrip(".").lower()
     try:
@@ -313,7 +314,7 @@ class Blacklist:
     (``re.search``) and globs (``fnmatch``, ``*`` crosses ``/``).
 
     Prefixes, regular expressions and globs are matched against the URL key: scheme
-    and host lower-cased (and, once ``urls.normalize`` is used, fully normalized).
+    and host lower-cased (and, once ``normalization.normalize`` is used, fully normalized).
 
     File format, one rule per line, ``#`` starts a comment line, blank lines ignored::
 
@@ -430,7 +431,7 @@ class _RegionSignals:
 class Guard:
     """Applies the URL-shape rules and the blacklist to URLs, one ``check`` at a time.
 
-    Rules look at the URL's de-duplication key (:func:`robotkit.urls.normalize` with
+    Rules look at the URL's de-duplication key (:func:`robotkit.normalization.normalize` with
     ``policy``): dot segments resolved, percent-encoding normalized, tracking and
     session parameters removed, so junk a site appends cannot push a good page over a
     limit, and ``/a/./a/%61`` is seen as ``/a/a/a``.

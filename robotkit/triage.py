@@ -67,11 +67,12 @@ from robotkit.content import (
 )
 from robotkit.copies import Copies
 from robotkit.guard import Guard, GuardVerdict, Rule, find_repeated_run, path_segments
+from robotkit.normalization import NormalizedURL, normalize, normalize_or_none
 from robotkit.reasons import Reason
 from robotkit.regions import FailureKind, Regions, region_of
 from robotkit.snapshot import header, listed, opened, reading, typed
 from robotkit.urlrules import LearnedRules
-from robotkit.urls import InvalidURL, NormalizedURL, normalize, normalize_or_none
+from robotkit.urls import InvalidURL
 
 __all__ = [
     "FailureKind",
@@ -200,7 +201,7 @@ class Triage:
     # -- keys -------------------------------------------------------------------------
 
     def normalize(self, url: str) -> NormalizedURL:
-        """:func:`robotkit.urls.normalize` with the guard's policy; raises
+        """:func:`robotkit.normalization.normalize` with the guard's policy; raises
         :class:`InvalidURL`."""
         return normalize(url, self.guard.policy)
 
