@@ -107,6 +107,7 @@ _CLEAN_SHAPE = re.compile(
     r"(?:\?([^#]*))?(?:#(.*))?",
     re.S,
 )
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 _SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+\-.]*:")
 
 
@@ -128,12 +129,15 @@ class _Split(NamedTuple):
 def _preprocess(url: str) -> str:
     """WHATWG basic URL parser, first steps: strip leading and trailing C0 controls
     and spaces, remove every ASCII tab and newline (an attribute wrapped over two
-    lines); any other control character left inside is escaped later, as a browser
-    escapes it (or refused in a host). A lone surrogate is no URL."""
+    lines). Any other control character left inside makes no URL a robot should
+    send (a browser would escape it; a robot refuses it, and says so); a lone
+    surrogate is no URL either."""
     if url and (url[0] <= " " or url[-1] <= " "):
         url = url.strip(_C0_AND_SPACE)
     if "\t" in url or "\n" in url or "\r" in url:
         url = url.translate(_TAB_NEWLINE)
+    if _CONTROL.search(url):
+        raise _Bad(Reason.INVALID_URL, "control character in URL")
     if not url.isascii():
         try:
             url.encode("utf-8")

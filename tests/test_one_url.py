@@ -50,6 +50,7 @@ AWKWARD: list[tuple[str, str | None, str | None]] = [
     ("http://exa\tmple.com/pa\nth?q=\r1", "http://example.com", "http://example.com/path?q=1"),
     ("  http://example.com/x  ", "http://example.com", "http://example.com/x"),
     ("http://example.com/a b", "http://example.com", "http://example.com/a%20b"),
+    ("http://example.com/a\x1bb", None, None),
     ("http://Example.COM./", "http://example.com", "http://example.com/"),
     ("https://example.com:443/?b=1&a=2#top", "https://example.com", "https://example.com/?a=2&b=1"),
     ("http://[::1/", None, None),

@@ -44,7 +44,7 @@ def _hot_prefix(url: str) -> str | None:
     That holds when the URL has a path (the authority ends at its first ``/``,
     RFC 3986 section 3.2, and holds no ``?`` or ``#`` that would end it sooner),
     no control or other unprintable character anywhere, and no trailing space
-    (the parser strips at both ends and escapes them inside), and
+    (the parser strips, and rejects control characters wherever they are), and
     nothing the parser rewrites in the path (see :func:`_as_parsed`).
     The prefix is cut at the first ``/`` from :data:`_AUTHORITY_FROM`; where that
     is not where the authority ends, the prefix itself is no valid URL, and only
