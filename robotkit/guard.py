@@ -26,7 +26,7 @@ from hashlib import blake2b
 from typing import Any
 
 from robotkit.blacklist import Blacklist, BlacklistEntry, BlacklistKind, BlacklistSyntaxError
-from robotkit.normalization import NormalizedURL, NormalizePolicy, normalize
+from robotkit.normalization import NormalizedURL, NormalizePolicy, normalize, normalize_or_none
 from robotkit.reasons import CodeEnum, Reason
 from robotkit.snapshot import header, listed, opened, reading, typed
 from robotkit.urls import InvalidURL
@@ -459,9 +459,4 @@ class Guard:
         return f"{norm.origin}/{tail}"
 
     def _normalized(self, url: str | NormalizedURL) -> NormalizedURL | None:
-        if isinstance(url, NormalizedURL):
-            return url
-        try:
-            return normalize(url, self.policy)
-        except InvalidURL:
-            return None
+        return normalize_or_none(url, self.policy)

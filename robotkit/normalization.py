@@ -279,9 +279,15 @@ def normalize(url: str, policy: NormalizePolicy | None = None) -> NormalizedURL:
     )  # fmt: skip
 
 
-def normalize_or_none(url: str, policy: NormalizePolicy | None = None) -> NormalizedURL | None:
+def normalize_or_none(
+    url: str | NormalizedURL, policy: NormalizePolicy | None = None
+) -> NormalizedURL | None:
     """:func:`normalize`, or ``None`` for a URL that cannot be fetched: for the
-    callers that only skip such URLs (links of a page, learned state)."""
+    callers that only skip such URLs (links of a page, learned state). A
+    :class:`NormalizedURL` passes as it is: it was parsed once, under the policy of
+    whoever parsed it, and is never parsed again."""
+    if isinstance(url, NormalizedURL):
+        return url
     try:
         return normalize(url, policy)
     except InvalidURL:

@@ -335,8 +335,8 @@ class Triage:
             self._rekey(norm)
         canonical = self._canonical(page, norm, in_scope)
         text = page.text
-        soft = self.soft404.classify(final, page.status, text, final)
-        echo = echo_free_fingerprint(final, text)
+        soft = self.soft404.classify(norm, page.status, text, norm)
+        echo = echo_free_fingerprint(norm, text)
         reason: Reason | None = None
         copy_of: str | None = None
         if soft is not None:

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from hashlib import blake2b
 from itertools import pairwise
 
-from robotkit.normalization import normalize_or_none
+from robotkit.normalization import NormalizedURL, normalize_or_none
 
 # --------------------------------------------------------------------------------------
 # Visible text
@@ -215,7 +215,9 @@ class SimHashIndex:
                     yield entry[1], distance
 
 
-def echo_free_fingerprint(url: str, text_or_html: str, shingle_size: int = 3) -> Fingerprint:
+def echo_free_fingerprint(
+    url: str | NormalizedURL, text_or_html: str, shingle_size: int = 3
+) -> Fingerprint:
     """The fingerprint of a page at ``url`` without the words of its own path and
     query. Pages that differ only by echoing their URL (``Index of /a/b/c/`` in a
     directory listing, a catch-all template that prints the path) come out equal,
@@ -223,7 +225,7 @@ def echo_free_fingerprint(url: str, text_or_html: str, shingle_size: int = 3) ->
     return fingerprint(text_or_html, shingle_size, path_words(url))
 
 
-def path_words(url: str) -> frozenset[str]:
+def path_words(url: str | NormalizedURL) -> frozenset[str]:
     """Words of the path and query, the parts of a URL that error pages echo back
     ("Sorry, /blog/robotkit-probe-1f2e was not found"). They are left out when a page
     is compared with a probe's answer, so the echo of a different path does not make

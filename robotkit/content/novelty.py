@@ -35,7 +35,7 @@ def url_template(url: str | NormalizedURL) -> str | None:
     long hex ids by ``{id}``, query values by ``{n}`` or ``{v}``, query names sorted
     (``http://x/item/42?page=3`` is ``http://x/item/{n}?page={n}``). ``None`` for an
     invalid URL."""
-    norm = url if isinstance(url, NormalizedURL) else normalize_or_none(url)
+    norm = normalize_or_none(url)
     if norm is None:
         return None
     path = _template_text(norm.path)

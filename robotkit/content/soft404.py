@@ -149,9 +149,15 @@ class Soft404Detector:
         )
 
     def classify(
-        self, url: str, status: int, body: str, final_url: str | None = None
+        self,
+        url: str | NormalizedURL,
+        status: int,
+        body: str,
+        final_url: str | NormalizedURL | None = None,
     ) -> Reason | None:
-        """``soft-404`` if this 2xx answer looks like the directory's probe answer."""
+        """``soft-404`` if this 2xx answer looks like the directory's probe answer.
+        The URLs may come already parsed (the crawler's own keys), never parsed
+        again."""
         if not 200 <= status < 300:
             return None
         norm = normalize_or_none(url)
@@ -172,7 +178,7 @@ class Soft404Detector:
         # Both answers lose the words of both paths: removing "to" or "a" that the
         # page's path echoes from the page alone would change the template's
         # shingles around every other "to" and hide the likeness.
-        skip = path_words(url) | probe.echo
+        skip = path_words(norm) | probe.echo
         size = self.config.shingle_size
         words = visible_words(body)[:PROBE_MAX_WORDS]
         fp = fingerprint_words(words, size, skip)
@@ -249,6 +255,6 @@ class Soft404Detector:
         return None
 
 
-def _key(url: str) -> str | None:
+def _key(url: str | NormalizedURL) -> str | None:
     norm = normalize_or_none(url)
     return norm.key if norm is not None else None
