@@ -14,13 +14,13 @@ from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from operator import itemgetter
 
+from robotkit.hosts import BadHost, parse_host
 from robotkit.urls import (
     DEFAULT_PORTS,
     InvalidURL,
     Origin,
     _Bad,
     _host,
-    _normalize_host,
     _port,
     _split,
     remove_dot_segments,
@@ -200,9 +200,9 @@ class NormalizePolicy:
         for domain, params in self.sites.items():
             key = domain.strip().lower().lstrip("*").strip(".")
             try:
-                key = _normalize_host(key)
-            except _Bad as exc:
-                raise ValueError(f"bad site {domain!r} in NormalizePolicy: {exc.detail}") from None
+                key = parse_host(key)
+            except BadHost as exc:
+                raise ValueError(f"bad site {domain!r} in NormalizePolicy: {exc}") from None
             sites[key] = params
         object.__setattr__(self, "sites", sites)
         object.__setattr__(self, "_global_filter", self._filter_for(""))

@@ -13,16 +13,12 @@ policy lives in :mod:`robotkit.normalization` and robots.txt matching never uses
 
 from __future__ import annotations
 
-import encodings.idna
-import ipaddress
 import re
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, NamedTuple
-from urllib.parse import unquote_to_bytes
 
-import idna
-
+from robotkit.hosts import BadHost, parse_host
 from robotkit.reasons import Reason
 
 SUPPORTED_SCHEMES = ("http", "https")
@@ -195,10 +191,14 @@ def _split_hierarchy(scheme: str, rest: str, query: str | None, fragment: str | 
 
 
 def _host(raw: str) -> str:
-    """:func:`_normalize_host`, remembered: a crawl sees few hosts many times."""
+    """:func:`robotkit.hosts.parse_host`, remembered: a crawl sees few hosts many
+    times."""
     host = _HOST_CACHE.get(raw)
     if host is None:
-        host = _normalize_host(raw)
+        try:
+            host = parse_host(raw)
+        except BadHost as exc:
+            raise _Bad(Reason.INVALID_URL, str(exc)) from None
         if len(_HOST_CACHE) > 50_000:
             _HOST_CACHE.clear()
         _HOST_CACHE[raw] = host
@@ -402,111 +402,6 @@ def _joined(parts: _Split) -> str:
     port = f":{parts.port}" if parts.port else ""
     text = f"{parts.scheme}://{userinfo}{parts.host}{port}{parts.path}"
     return text if parts.query is None else f"{text}?{parts.query}"
-
-
-# --------------------------------------------------------------------------------------
-# Hosts: WHATWG host parsing.
-# --------------------------------------------------------------------------------------
-
-_ASCII_HOST = re.compile(r"[a-z0-9\-._~!$&'()*+,;=]+")
-_ENDS_IN_NUMBER = re.compile(r"(?:^|\.)(?:[0-9]+|0[xX][0-9A-Fa-f]*)$")
-
-
-def _normalize_host(raw: str) -> str:
-    """Host per WHATWG host parsing and RFC 3986 section 6.2.2.1: percent-decoded,
-    IDNA to punycode (UTS 46 non-transitional, falling back to IDNA 2003 for labels
-    IDNA 2008 refuses but browsers resolve, such as emoji), lowercase, trailing dot
-    removed, IPv4 in any WHATWG spelling as a dotted quad, IPv6 compressed."""
-    if raw.startswith("["):
-        return _ipv6(raw[1:-1])
-    host = raw
-    if "%" in host:
-        try:
-            host = unquote_to_bytes(host).decode("utf-8")
-        except UnicodeDecodeError:
-            raise _Bad(Reason.INVALID_URL, "percent-encoded host is not UTF-8") from None
-    if not host.isascii():
-        host = _idna_to_ascii(host)
-    host = host.lower().rstrip(".")
-    if not host:
-        raise _Bad(Reason.INVALID_URL, "no host")
-    if not _ASCII_HOST.fullmatch(host):
-        raise _Bad(Reason.INVALID_URL, f"invalid character in host {raw!r}")
-    if _ENDS_IN_NUMBER.search(host):
-        return _ipv4(host)
-    if "xn--" in host:
-        for label in host.split("."):
-            if label.startswith("xn--"):
-                _check_punycode(label)
-    return host
-
-
-def _idna_to_ascii(host: str) -> str:
-    try:
-        mapped = idna.uts46_remap(host, std3_rules=False, transitional=False)
-    except (idna.IDNAError, ValueError):
-        mapped = host
-    labels = []
-    for label in mapped.split("."):
-        if label.isascii():
-            labels.append(label)
-            continue
-        try:
-            labels.append(idna.alabel(label).decode("ascii"))
-        except (idna.IDNAError, UnicodeError, ValueError):
-            try:
-                labels.append(encodings.idna.ToASCII(label).decode("ascii"))
-            except (UnicodeError, ValueError):
-                raise _Bad(Reason.INVALID_URL, f"invalid international host {host!r}") from None
-    return ".".join(labels)
-
-
-def _check_punycode(label: str) -> None:
-    """An ``xn--`` label must decode (WHATWG domain to ASCII fails otherwise)."""
-    try:
-        idna.ulabel(label)
-    except (idna.IDNAError, UnicodeError, ValueError):
-        try:  # IDNA 2003 (emoji labels): the label must round-trip
-            decoded = label[4:].encode("ascii").decode("punycode")
-            if encodings.idna.ToASCII(decoded).decode("ascii").lower() != label:
-                raise ValueError(label)
-        except (UnicodeError, ValueError):
-            raise _Bad(Reason.INVALID_URL, f"invalid punycode label {label!r}") from None
-
-
-def _ipv4(host: str) -> str:
-    """WHATWG IPv4 parser: 1 to 4 parts, each decimal, ``0x`` hex or ``0`` octal, the
-    last filling the remaining bytes (``http://0x7f.1/`` is ``127.0.0.1``)."""
-    parts = host.split(".")
-    if len(parts) > 4:
-        raise _Bad(Reason.INVALID_URL, f"bad IPv4 address {host!r}")
-    numbers = []
-    for part in parts:
-        try:
-            if part[:2] in ("0x", "0X"):
-                numbers.append(int(part[2:], 16) if len(part) > 2 else 0)
-            elif len(part) > 1 and part[0] == "0":
-                numbers.append(int(part[1:], 8))
-            else:
-                numbers.append(int(part, 10))
-        except ValueError:
-            raise _Bad(Reason.INVALID_URL, f"bad IPv4 address {host!r}") from None
-    last = numbers.pop()
-    if any(n > 255 for n in numbers) or last >= 256 ** (4 - len(numbers)):
-        raise _Bad(Reason.INVALID_URL, f"IPv4 address out of range {host!r}")
-    value = last
-    for i, n in enumerate(numbers):
-        value += n << (8 * (3 - i))
-    return str(ipaddress.IPv4Address(value))
-
-
-def _ipv6(inner: str) -> str:
-    if "%" in inner:
-        raise _Bad(Reason.INVALID_URL, "IPv6 zone identifiers are not fetchable")
-    try:
-        return ipaddress.IPv6Address(inner).compressed
-    except ValueError:
-        raise _Bad(Reason.INVALID_URL, f"bad IPv6 address {inner!r}") from None
 
 
 if TYPE_CHECKING:
