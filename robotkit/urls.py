@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple, Protocol
 
 from robotkit.hosts import BadHost, parse_host
 from robotkit.reasons import Reason
@@ -305,11 +305,25 @@ def parse_url(url: str) -> ParsedURL:
         raise exc.for_url(url) from None
 
 
-def origin_of(url: str) -> Origin:
+class HasOrigin(Protocol):
+    """A URL parsed already (:class:`ParsedURL`, a normalized URL): it knows its
+    origin, and nobody parses it again."""
+
+    @property
+    def origin(self) -> Origin: ...
+
+
+def origin_of(url: str | HasOrigin) -> Origin:
     """The (scheme, host, port) of a URL, default port filled in, host spelled as
     :func:`robotkit.normalization.normalize` spells it (lowercase, punycode, no
-    trailing dot, canonical IP): robots.txt, pacing and frontier keys all agree."""
-    return parse_url(url).origin
+    trailing dot, canonical IP): robots.txt, pacing and frontier keys all agree. A URL
+    parsed already gives its own origin."""
+    if isinstance(url, str):
+        return parse_url(url).origin
+    origin = getattr(url, "origin", None)
+    if isinstance(origin, Origin):
+        return origin
+    raise InvalidURL(repr(url), Reason.INVALID_URL, "not a string")
 
 
 def robots_url(url: str) -> str:

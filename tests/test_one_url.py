@@ -100,6 +100,8 @@ def test_one_answer_everywhere(url: str, origin: str | None, key: str | None) ->
         parsed = parse_url(url)
         assert str(parsed.origin) == origin and _origin(parsed.href) == origin
         assert _key(parsed.href) == key  # the URL fetched has the URL's key
+        # A URL parsed once gives its origin without being parsed again.
+        assert origin_of(parsed) == origin_of(normalize(url)) == parsed.origin
     # Links: an absolute href is the same URL, or no link at all.
     links = _links(url)
     if origin is None:
