@@ -16,6 +16,7 @@ from operator import itemgetter
 
 from robotkit.hosts import BadHost, parse_host
 from robotkit.urls import (
+    _HOST_CACHE,
     DEFAULT_PORTS,
     InvalidURL,
     Origin,
@@ -326,8 +327,8 @@ def _normalize_parts(
     url: str, policy: NormalizePolicy
 ) -> tuple[str, str, int, str, str, str | None, str | None]:
     scheme, userinfo_raw, host_raw, port_raw, path, query, fragment, clean_path = _split(url)
-    host = _host(host_raw)
-    port = _port(scheme, port_raw)
+    host = _HOST_CACHE.get(host_raw) or _host(host_raw)
+    port = _port(scheme, port_raw) if port_raw else DEFAULT_PORTS[scheme]
     userinfo = _userinfo(userinfo_raw) if userinfo_raw else ""
 
     param_filter = policy._filter_for(host) if policy.sites else policy._global_filter

@@ -107,19 +107,12 @@ _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 _SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+\-.]*:")
 
 
-class _Split(NamedTuple):
-    """A URL cut into its raw parts: scheme lowercase, everything else as written
-    (after WHATWG preprocessing, ``\\`` read as ``/``), path never empty. ``clean``
-    says the path holds only characters no rule rewrites."""
-
-    scheme: str
-    userinfo: str  # as written, without its "@"; "" when absent
-    host: str
-    port: str
-    path: str
-    query: str | None
-    fragment: str | None
-    clean: bool
+_Split = tuple[str, str, str, str, str, "str | None", "str | None", bool]
+"""A URL cut into its raw parts: scheme (lowercase), userinfo (as written, without
+its ``@``), host, port, path (never empty), query and fragment as written after
+WHATWG preprocessing (``\\`` read as ``/``), and whether the path holds only
+characters no rule rewrites. A plain tuple, not a NamedTuple: the split runs once
+per URL on every crawl's hot path, and building a NamedTuple costs as much again."""
 
 
 def _preprocess(url: str) -> str:
@@ -146,13 +139,16 @@ def _split(url: object) -> _Split:
     """The raw parts of any http(s) URL the WHATWG parser accepts, or :class:`_Bad`."""
     if not isinstance(url, str):
         raise _Bad(Reason.INVALID_URL, "not a string")
-    url = _preprocess(url)
+    if not url.isprintable() or url[:1] == " " or url[-1:] == " ":
+        # Anything to strip, remove or refuse is unprintable or a space at an end
+        # (a lone surrogate too); the common URL skips the preprocessing.
+        url = _preprocess(url)
     fast = _CLEAN_SHAPE.fullmatch(url)
     if fast is not None:
         # Already-clean URL (lowercase scheme and host, plain path): nothing to split
         # further and nothing to percent-encode in the path.
         scheme, host, port, path, query, fragment = fast.groups()
-        return _Split(scheme, "", host, port or "", path or "/", query, fragment, True)
+        return (scheme, "", host, port or "", path or "/", query, fragment, True)
     shape = _URL_SHAPE.fullmatch(url)
     if shape is None:
         raise _Bad(Reason.INVALID_URL, "not an absolute URL" if url else "empty URL")
@@ -187,7 +183,7 @@ def _split_hierarchy(scheme: str, rest: str, query: str | None, fragment: str | 
         port = port[1:]
     else:
         host, _, port = authority.partition(":")
-    return _Split(scheme, userinfo, host, port, path, query, fragment, False)
+    return (scheme, userinfo, host, port, path, query, fragment, False)
 
 
 def _host(raw: str) -> str:
@@ -276,23 +272,18 @@ class ParsedURL(NamedTuple):
 def _parse_cached(url: str) -> ParsedURL:
     """The one cache of parsed URLs (and so of URL -> origin): bounded, since a
     crawl meets millions of URLs and re-asks about the recent few."""
-    split = _split(url)
-    path = split.path
-    if not split.clean:
+    scheme, userinfo, host, port, path, query, fragment, clean = _split(url)
+    if not clean:
         if _PATH_ESCAPE.search(path):
             path = _PATH_ESCAPE.sub(_escape, path)
         if "/." in path:
             path = remove_dot_segments(path)
     elif "/." in path:
         path = remove_dot_segments(path)
-    query = split.query
     if query and _QUERY_ESCAPE.search(query):
         query = _QUERY_ESCAPE.sub(_escape, query)
-    userinfo = "" if split.userinfo in ("", ":") else split.userinfo.removesuffix(":")
-    return ParsedURL(
-        url, split.scheme, userinfo, _host(split.host), _port(split.scheme, split.port),
-        path, query, split.fragment,
-    )  # fmt: skip
+    userinfo = "" if userinfo in ("", ":") else userinfo.removesuffix(":")
+    return ParsedURL(url, scheme, userinfo, _host(host), _port(scheme, port), path, query, fragment)
 
 
 def parse_url(url: str) -> ParsedURL:
@@ -376,7 +367,7 @@ def resolve(base: str, reference: str) -> str | None:
             if scheme not in DEFAULT_PORTS:
                 return None
             rest = ref[scheme_match.end() :]
-            if rest[:1] in ("/", "\\") or _split(base).scheme != scheme:
+            if rest[:1] in ("/", "\\") or _split(base)[0] != scheme:
                 return _joined(_split(ref))
             ref = rest  # WHATWG: same special scheme without slashes is relative
         return _joined(_relative(_split(base), ref))
@@ -392,30 +383,31 @@ def _relative(base: _Split, ref: str) -> _Split:
     query = query_ if question else None
     if "\\" in head:
         head = head.replace("\\", "/")
+    scheme, userinfo, host, port, base_path, base_query, _, _ = base
     if head.startswith("//"):
-        return _split_hierarchy(base.scheme, head, query, fragment)
+        return _split_hierarchy(scheme, head, query, fragment)
     if not head:
-        path = base.path
+        path = base_path
         if query is None:
-            query = base.query
+            query = base_query
     elif head.startswith("/"):
         path = head
     else:
-        path = base.path[: base.path.rfind("/") + 1] + head
+        path = base_path[: base_path.rfind("/") + 1] + head
     if "/." in path or path.startswith("."):
         path = remove_dot_segments(path if path.startswith("/") else "/" + path)
-    return base._replace(path=path, query=query, fragment=fragment, clean=False)
+    return (scheme, userinfo, host, port, path, query, fragment, False)
 
 
 def _joined(parts: _Split) -> str:
     """The resolved URL as text (authority as written), once its host and port
     are known to be valid."""
-    _host(parts.host)
-    _port(parts.scheme, parts.port)
-    userinfo = f"{parts.userinfo}@" if parts.userinfo else ""
-    port = f":{parts.port}" if parts.port else ""
-    text = f"{parts.scheme}://{userinfo}{parts.host}{port}{parts.path}"
-    return text if parts.query is None else f"{text}?{parts.query}"
+    scheme, userinfo, host, port, path, query, _, _ = parts
+    _host(host)
+    _port(scheme, port)
+    authority = f"{userinfo}@{host}" if userinfo else host
+    text = f"{scheme}://{authority}:{port}{path}" if port else f"{scheme}://{authority}{path}"
+    return text if query is None else f"{text}?{query}"
 
 
 if TYPE_CHECKING:
