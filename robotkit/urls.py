@@ -156,12 +156,8 @@ def _split(url: object) -> _Split:
     scheme = scheme_raw if scheme_raw in DEFAULT_PORTS else scheme_raw.lower()
     if scheme not in DEFAULT_PORTS:
         raise _Bad(Reason.UNSUPPORTED_SCHEME, f"unsupported scheme {scheme!r}")
-    return _split_hierarchy(scheme, rest, query, fragment)
-
-
-def _split_hierarchy(scheme: str, rest: str, query: str | None, fragment: str | None) -> _Split:
-    """Authority and path of a special URL: ``\\`` is ``/``, and any run of slashes
-    starts the authority (WHATWG "special authority ignore slashes state")."""
+    # Authority and path of a special URL: "\\" is "/", and any run of slashes
+    # starts the authority (WHATWG "special authority ignore slashes state").
     if "\\" in rest:
         rest = rest.replace("\\", "/")
     rest = rest.lstrip("/")
@@ -377,6 +373,8 @@ def resolve(base: str, reference: str) -> str | None:
 
 def _relative(base: _Split, ref: str) -> _Split:
     """RFC 3986 section 5.2.2 for a reference without a scheme."""
+    if ref[:2] in ("//", "\\\\", "/\\", "\\/"):  # network-path: the base's scheme only
+        return _split(f"{base[0]}:{ref}")
     ref, hash_, fragment_ = ref.partition("#")
     fragment = fragment_ if hash_ else None
     head, question, query_ = ref.partition("?")
@@ -384,8 +382,6 @@ def _relative(base: _Split, ref: str) -> _Split:
     if "\\" in head:
         head = head.replace("\\", "/")
     scheme, userinfo, host, port, base_path, base_query, _, _ = base
-    if head.startswith("//"):
-        return _split_hierarchy(scheme, head, query, fragment)
     if not head:
         path = base_path
         if query is None:
