@@ -1,10 +1,10 @@
 """Page triage: what a crawl learns from each page, and which URLs it still fetches.
 
-Over 500 lines on purpose: what is left here is one state machine, the judge that
-composes the tools (regions, copies, learned URL rules, content fingerprints, the
-guard) over the links it parsed once per page; each tool already lives in its own
-module, and cutting the judge apart would hand those parsed links and signals
-between modules for no reader's benefit.
+Over 500 lines (and :class:`Triage` over 300) on purpose: what is left here is one
+state machine, the judge that composes the tools (regions, copies, learned URL
+rules, content fingerprints, the guard) over the links it parsed once per page; each
+tool already lives in its own module, and cutting the judge apart would hand those
+parsed links and signals between modules for no reader's benefit.
 
 The crawler (:mod:`robotkit.crawl`) keeps the loop and the fetch; every decision
 about *what a page means* lives here, as a pure state machine fed with facts (a URL
