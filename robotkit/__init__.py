@@ -21,10 +21,10 @@ _EXPORTS = {
     "Identity": "robotkit.identity",
     "IdentityError": "robotkit.identity",
     "InvalidURL": "robotkit.urls",
-    "NormalizePolicy": "robotkit.urls",
-    "NormalizedURL": "robotkit.urls",
+    "NormalizePolicy": "robotkit.normalization",
+    "NormalizedURL": "robotkit.normalization",
     "Origin": "robotkit.urls",
-    "normalize": "robotkit.urls",
+    "normalize": "robotkit.normalization",
     "RobotsRules": "robotkit.robots.rules",
     "Profile": "robotkit.robots.status",
     "Verdict": "robotkit.robots.verdict",
@@ -114,11 +114,12 @@ if TYPE_CHECKING:
     from robotkit.http.transport import AsyncPoliteTransport, PoliteTransport
     from robotkit.http.validators import ValidatorStore
     from robotkit.identity import Identity, IdentityError
+    from robotkit.normalization import NormalizedURL, NormalizePolicy, normalize
     from robotkit.reasons import Decision, Reason
     from robotkit.robots.rules import RobotsRules
     from robotkit.robots.status import Profile
     from robotkit.robots.verdict import Verdict
-    from robotkit.urls import InvalidURL, NormalizedURL, NormalizePolicy, Origin, normalize
+    from robotkit.urls import InvalidURL, Origin
 
 
 def __getattr__(name: str) -> Any:

@@ -23,8 +23,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from robotkit.content import url_template
+from robotkit.normalization import NormalizedURL, normalize_or_none
 from robotkit.snapshot import header, listed, opened, reading, typed
-from robotkit.urls import NormalizedURL, normalize_or_none
 
 __all__ = ["Copies"]
 

@@ -73,7 +73,7 @@ from robotkit.pacing import PacingPolicy, host_key
 from robotkit.reasons import Reason
 from robotkit.snapshot import listed, reading, typed
 from robotkit.triage import FailureKind, PageFacts, Triage, TriageConfig
-from robotkit.urls import DEFAULT_PORTS, InvalidURL, Origin, normalize
+from robotkit.urls import InvalidURL, Origin, normalize
 
 __all__ = [
     "CrawlConfig",
@@ -158,8 +158,7 @@ def _scope_key(origin: Origin) -> tuple[str, int | None]:
     """Scope is per host: ``http`` and ``https`` on their default ports are one
     site (a link from ``http://x/`` to ``https://x/a`` stays in scope), other ports
     are other sites (two loopback servers are two sites)."""
-    default = DEFAULT_PORTS.get(origin.scheme) == origin.port
-    return (origin.host, None if default else origin.port)
+    return origin.scope_key
 
 
 class Crawler:

@@ -37,12 +37,12 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from types import MappingProxyType
 from typing import Any
-from urllib.parse import urljoin, urlsplit, urlunsplit
 
 from selectolax.lexbor import LexborHTMLParser
 
 from robotkit.headervalues import parse_http_date
 from robotkit.markup import bounded
+from robotkit.urls import resolve
 
 _IMAGE_PREVIEW_ORDER = {"none": 0, "standard": 1, "large": 2}
 
@@ -299,19 +299,13 @@ _URL_WHITESPACE = re.compile(r"[\t\n\r]")
 
 def resolve_link(base: str, href: str) -> str | None:
     """The absolute http(s) URL of ``href`` on a page at ``base`` (RFC 3986 section
-    5.2), fragment dropped; None for ``javascript:``, ``mailto:``, ``data:`` and any
+    5.2, by :func:`robotkit.urls.resolve`: the parser every other entry point uses),
+    fragment dropped; None for ``javascript:``, ``mailto:``, ``data:`` and any
     other scheme a robot cannot fetch, or for a URL that cannot be parsed."""
     href = _URL_WHITESPACE.sub("", href.strip())
     if not href or href.startswith("#"):
         return None
-    try:
-        absolute = urljoin(base, href)
-        parts = urlsplit(absolute)
-    except ValueError:
-        return None
-    if parts.scheme.lower() not in ("http", "https") or not parts.netloc:
-        return None
-    return urlunsplit((parts.scheme.lower(), parts.netloc, parts.path or "/", parts.query, ""))
+    return resolve(base, href)
 
 
 _LINK_SELECTOR = ", ".join(_LINK_ATTRS)

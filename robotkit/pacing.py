@@ -38,8 +38,7 @@ http and https on the same host and port are one server to be gentle with."""
 
 def host_key(url: str) -> HostKey:
     """The pacing key of a URL (raises :class:`robotkit.urls.InvalidURL`)."""
-    origin = origin_of(url)
-    return (origin.host, origin.port)
+    return origin_of(url).pacing_key
 
 
 @dataclass(frozen=True)

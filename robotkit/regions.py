@@ -22,9 +22,9 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
+from robotkit.normalization import NormalizedURL
 from robotkit.reasons import CodeEnum, Reason
 from robotkit.snapshot import header, listed, opened, reading, typed
-from robotkit.urls import NormalizedURL
 
 __all__ = ["FailureKind", "Regions", "family_of", "region_of"]
 

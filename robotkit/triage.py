@@ -1,5 +1,11 @@
 """Page triage: what a crawl learns from each page, and which URLs it still fetches.
 
+Over 500 lines (and :class:`Triage` over 300) on purpose: what is left here is one
+state machine, the judge that composes the tools (regions, copies, learned URL
+rules, content fingerprints, the guard) over the links it parsed once per page; each
+tool already lives in its own module, and cutting the judge apart would hand those
+parsed links and signals between modules for no reader's benefit.
+
 The crawler (:mod:`robotkit.crawl`) keeps the loop and the fetch; every decision
 about *what a page means* lives here, as a pure state machine fed with facts (a URL
 offered, a page fetched, a fetch that failed) and answering with verdicts. No I/O,
@@ -67,11 +73,12 @@ from robotkit.content import (
 )
 from robotkit.copies import Copies
 from robotkit.guard import Guard, GuardVerdict, Rule, find_repeated_run, path_segments
+from robotkit.normalization import NormalizedURL, normalize, normalize_or_none
 from robotkit.reasons import Reason
 from robotkit.regions import FailureKind, Regions, region_of
 from robotkit.snapshot import header, listed, opened, reading, typed
 from robotkit.urlrules import LearnedRules
-from robotkit.urls import InvalidURL, NormalizedURL, normalize, normalize_or_none
+from robotkit.urls import InvalidURL
 
 __all__ = [
     "FailureKind",
@@ -200,7 +207,7 @@ class Triage:
     # -- keys -------------------------------------------------------------------------
 
     def normalize(self, url: str) -> NormalizedURL:
-        """:func:`robotkit.urls.normalize` with the guard's policy; raises
+        """:func:`robotkit.normalization.normalize` with the guard's policy; raises
         :class:`InvalidURL`."""
         return normalize(url, self.guard.policy)
 
@@ -334,8 +341,8 @@ class Triage:
             self._rekey(norm)
         canonical = self._canonical(page, norm, in_scope)
         text = page.text
-        soft = self.soft404.classify(final, page.status, text, final)
-        echo = echo_free_fingerprint(final, text)
+        soft = self.soft404.classify(norm, page.status, text, norm)
+        echo = echo_free_fingerprint(norm, text)
         reason: Reason | None = None
         copy_of: str | None = None
         if soft is not None:

@@ -1,6 +1,6 @@
 """URL rules a crawl learns from a site: session segments, ignorable parameters, order.
 
-:func:`robotkit.urls.normalize` knows the session and tracking parameters every
+:func:`robotkit.normalization.normalize` knows the session and tracking parameters every
 crawler knows (``jsessionid``, ``utm_*``). Sites invent their own: a session id as a
 path segment (``/x8Kq2.../catalog``), a share parameter (``?share=tw``), ``/amp/`` and
 ``/print/`` forms of every article. :class:`LearnedRules` learns them from evidence
@@ -32,8 +32,9 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from robotkit.normalization import NormalizedURL, normalize
 from robotkit.snapshot import header, listed, opened, reading, typed
-from robotkit.urls import InvalidURL, NormalizedURL, normalize
+from robotkit.urls import InvalidURL
 
 __all__ = ["LearnedRules", "is_token"]
 

@@ -181,12 +181,26 @@ def test_a_known_origin_does_not_make_a_bad_url_good() -> None:
     engine = RobotsEngine()
     load(engine, "http://a.test/", RobotsResponse.http(200, {}, RULES))
     assert check(engine, "http://a.test/public", NOW).allowed
-    for url in ("http://a.test/pub\x00lic", "http://a.test/pub\nlic", "http://a.test/\x7f"):
+    for url in ("http://a.test/pub\x00lic", "http://a.test/\x7f", "http://a.test/\x1b[2J"):
         got = check(engine, url, NOW)
         assert not got.allowed and got.reason is Reason.INVALID_URL, url
         assert got.detail == "control character in URL"
     assert check(engine, "http://a.test:99999/x", NOW).reason is Reason.INVALID_URL
-    assert check(engine, "http:///a.test/private", NOW).reason is Reason.INVALID_URL
+
+
+def test_the_engine_reads_a_url_as_the_parser_does() -> None:
+    """One parser: a newline inside is removed and extra slashes start the
+    authority (WHATWG), so the hot path and the slow path judge the parsed URL."""
+    engine = RobotsEngine()
+    load(engine, "http://a.test/", RobotsResponse.http(200, {}, RULES))
+    for _ in range(2):  # the second round takes the cache's front
+        assert check(engine, "http://a.test/pub\nlic", NOW).allowed
+        got = check(engine, "http:///a.test/private", NOW)
+        assert got.reason is Reason.ROBOTS_DISALLOW and got.robots_url == "http://a.test/robots.txt"
+        assert check(engine, "http:\\\\a.test\\private", NOW).reason is Reason.ROBOTS_DISALLOW
+        assert (
+            check(engine, "http://a.test/public/../private", NOW).reason is Reason.ROBOTS_DISALLOW
+        )
 
 
 def test_a_one_letter_host_is_cut_where_its_authority_ends() -> None:

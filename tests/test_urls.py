@@ -20,8 +20,10 @@ from robotkit.urls import (
     normalize,
     normalize_key,
     origin_of,
+    parse_url,
     path_and_query,
     remove_dot_segments,
+    resolve,
     robots_url,
 )
 
@@ -42,7 +44,6 @@ RFC3986 = [
     ('http://example.com/"<>`{}|^[]', "http://example.com/%22%3C%3E%60%7B%7D%7C%5E%5B%5D"),
     ("http://example.com/100%", "http://example.com/100%25"),
     ("http://example.com/%zz", "http://example.com/%25zz"),
-    ("http://example.com/a\x01b", "http://example.com/a%01b"),
     # 6.2.2.3 dot segments (5.2.4 examples)
     ("http://a/b/c/./../../g", "http://a/g"),
     ("http://a/mid/content=5/../6", "http://a/mid/6"),
@@ -262,6 +263,9 @@ INVALID = [
     ("http://%ff.com/", Reason.INVALID_URL),
     ("http://.../", Reason.INVALID_URL),
     ("http://exa\ud800mple.com/", Reason.INVALID_URL),
+    # One parser: a control character other than tab, CR and LF is refused by every
+    # entry point (a robot does not send it; check-url always refused it).
+    ("http://example.com/a\x01b", Reason.INVALID_URL),
     ("ftp://example.com/file", Reason.UNSUPPORTED_SCHEME),
     ("mailto:bot@example.com", Reason.UNSUPPORTED_SCHEME),
     ("javascript:alert(1)", Reason.UNSUPPORTED_SCHEME),
@@ -469,3 +473,51 @@ def test_arbitrary_text_raises_only_invalid_url(text: str) -> None:
             assert exc.reason in (Reason.INVALID_URL, Reason.UNSUPPORTED_SCHEME)
         else:
             assert normalize_key(key) == key
+
+
+# -- the one parser: resolution and the host identity ------------------------------
+
+RFC3986_BASE = "http://a/b/c/d;p?q"
+#: RFC 3986 sections 5.4.1 and 5.4.2, fragments dropped (a robot never fetches one)
+#: and ``http:g`` read as the WHATWG parser (and RFC 3986's backward-compatible
+#: parsers) read it, relative to an ``http`` base.
+RFC3986_EXAMPLES = [
+    ("g", "http://a/b/c/g"), ("./g", "http://a/b/c/g"), ("g/", "http://a/b/c/g/"),
+    ("/g", "http://a/g"), ("//g", "http://g/"), ("?y", "http://a/b/c/d;p?y"),
+    ("g?y", "http://a/b/c/g?y"), ("#s", "http://a/b/c/d;p?q"), ("g#s", "http://a/b/c/g"),
+    ("g?y#s", "http://a/b/c/g?y"), (";x", "http://a/b/c/;x"), ("g;x", "http://a/b/c/g;x"),
+    ("g;x?y#s", "http://a/b/c/g;x?y"), ("", "http://a/b/c/d;p?q"), (".", "http://a/b/c/"),
+    ("./", "http://a/b/c/"), ("..", "http://a/b/"), ("../", "http://a/b/"),
+    ("../g", "http://a/b/g"), ("../..", "http://a/"), ("../../", "http://a/"),
+    ("../../g", "http://a/g"), ("../../../g", "http://a/g"), ("../../../../g", "http://a/g"),
+    ("/./g", "http://a/g"), ("/../g", "http://a/g"), ("g.", "http://a/b/c/g."),
+    (".g", "http://a/b/c/.g"), ("g..", "http://a/b/c/g.."), ("..g", "http://a/b/c/..g"),
+    ("./../g", "http://a/b/g"), ("./g/.", "http://a/b/c/g/"), ("g/./h", "http://a/b/c/g/h"),
+    ("g/../h", "http://a/b/c/h"), ("g;x=1/./y", "http://a/b/c/g;x=1/y"),
+    ("g;x=1/../y", "http://a/b/c/y"), ("g?y/./x", "http://a/b/c/g?y/./x"),
+    ("g#s/../x", "http://a/b/c/g"), ("http:g", "http://a/b/c/g"), ("g:h", None),
+    ("https:g", "https://g/"), ("\\g\\h", "http://a/g/h"), ("//[::1", None),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("reference", "expected"), RFC3986_EXAMPLES)
+def test_resolve_follows_rfc3986_section_5_4(reference: str, expected: str | None) -> None:
+    assert resolve(RFC3986_BASE, reference) == expected
+
+
+def test_a_parsed_url_is_what_a_browser_sends() -> None:
+    parsed = parse_url("HTTP://User@EXAMPLE.com:80/a/./b/../c d?x=<1>#frag")
+    assert parsed.origin == Origin("http", "example.com", 80)
+    assert parsed.target == "/a/c%20d?x=%3C1%3E"
+    assert parsed.href == "http://User@example.com/a/c%20d?x=%3C1%3E"
+    assert parse_url(parsed.href) == parse_url(parsed.href)._replace(original=parsed.href)
+    with pytest.raises(InvalidURL):
+        parse_url("http:///")
+
+
+def test_origin_keys_for_pacing_and_scope() -> None:
+    http, https = Origin("http", "x.test", 80), Origin("https", "x.test", 443)
+    assert http.pacing_key == ("x.test", 80) and https.pacing_key == ("x.test", 443)
+    assert http.scope_key == https.scope_key == ("x.test", None)
+    assert Origin("http", "x.test", 8080).scope_key == ("x.test", 8080)
+    assert Origin("https", "x.test", 80).pacing_key == http.pacing_key

@@ -17,7 +17,8 @@ from typing import IO, Any
 
 from robotkit.cli import EXIT_USAGE, error
 from robotkit.cli.inputs import arguments, close_input, lines, open_input, shown
-from robotkit.urls import InvalidURL, normalize_key
+from robotkit.normalization import normalize_key
+from robotkit.urls import InvalidURL
 
 
 def register(subparsers: Any) -> None:

@@ -24,8 +24,8 @@ from robotkit.http.settings import GuardHook
 from robotkit.http.transport import AsyncPoliteTransport, PoliteTransport
 from robotkit.http.validators import ValidatorStore
 from robotkit.identity import Identity
-from robotkit.pacing import PacingPolicy, host_key
-from robotkit.urls import InvalidURL
+from robotkit.pacing import PacingPolicy
+from robotkit.urls import InvalidURL, parse_url
 
 _Polite = TypeVar("_Polite", PoliteTransport, AsyncPoliteTransport)
 
@@ -71,13 +71,13 @@ def _client_options(
 
 
 def _checked(url: str) -> str:
-    """``url`` if a robot can fetch it; else :class:`Disallowed` (``invalid-url`` or
-    ``unsupported-scheme``) naming the URL as given, before httpx reshapes it."""
+    """``url`` as robotkit's parser reads it (httpx reads some URLs otherwise); else
+    :class:`Disallowed` (``invalid-url`` or ``unsupported-scheme``) naming the URL as
+    given, before httpx reshapes it."""
     try:
-        host_key(url)
+        return parse_url(url).href
     except InvalidURL as error:
         raise Disallowed(url, error.reason, error.detail) from None
-    return url
 
 
 def _referer(referer: str | None) -> dict[str, str] | None:

@@ -9,7 +9,7 @@ from robotkit.robots.engine import file_state as file_state
 from robotkit.robots.freshness import Headers as Headers
 from robotkit.robots.freshness import Validators as Validators
 from robotkit.robots.rules import MAX_ROBOTS_BYTES as MAX_ROBOTS_BYTES
-from robotkit.robots.rules import RobotRules as RobotRules
+from robotkit.robots.rules import GroupRules as GroupRules
 from robotkit.robots.rules import RobotsRules as RobotsRules
 from robotkit.robots.rules import RuleMatch as RuleMatch
 from robotkit.robots.rules import RuleRef as RuleRef
@@ -24,6 +24,7 @@ __all__ = [
     "MAX_ROBOTS_BYTES",
     "FetchFailure",
     "FetchNeeded",
+    "GroupRules",
     "Headers",
     "Hop",
     "OriginState",
@@ -41,3 +42,6 @@ __all__ = [
     "decode_body",
     "file_state",
 ]
+
+RobotRules = GroupRules
+"""The former name of :class:`GroupRules` (too close to :class:`RobotsRules`)."""

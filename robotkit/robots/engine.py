@@ -13,8 +13,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
-from functools import lru_cache
-from urllib.parse import urljoin
 
 from robotkit.robots import freshness
 from robotkit.robots.cache import DEFAULT_CACHE_SIZE, OriginState, RobotsCache
@@ -31,7 +29,7 @@ from robotkit.robots.status import (
     is_redirect,
 )
 from robotkit.robots.verdict import Verdict, decide, decide_rest, invalid_verdict
-from robotkit.urls import InvalidURL, Origin, origin_of, split_url
+from robotkit.urls import InvalidURL, Origin, origin_of, parse_url, resolve
 
 _AUTHORITY_FROM = len("https://")
 """Where a hot URL's authority ends is looked for from here on: a valid URL is
@@ -46,7 +44,8 @@ def _hot_prefix(url: str) -> str | None:
     That holds when the URL has a path (the authority ends at its first ``/``,
     RFC 3986 section 3.2, and holds no ``?`` or ``#`` that would end it sooner),
     no control or other unprintable character anywhere, and no trailing space
-    (``split_url`` strips, and rejects control characters wherever they are).
+    (the parser strips, and rejects control characters wherever they are), and
+    nothing the parser rewrites in the path (see :func:`_as_parsed`).
     The prefix is cut at the first ``/`` from :data:`_AUTHORITY_FROM`; where that
     is not where the authority ends, the prefix itself is no valid URL, and only
     valid prefixes are remembered. Only such prefixes enter the cache's front, and
@@ -54,17 +53,24 @@ def _hot_prefix(url: str) -> str | None:
     prefix that either is one of them or is in no front at all.
     """
     end = url.find("/", _AUTHORITY_FROM)
-    if end < 0 or not url.isprintable() or url[-1] == " ":
+    if end < 0 or not _as_parsed(url):
         return None
     prefix = url[:end]
     return None if "?" in prefix or "#" in prefix else prefix
 
 
-@lru_cache(maxsize=4096)
+def _as_parsed(url: str) -> bool:
+    """Whether the text after the authority is already the parsed request target
+    (:attr:`robotkit.urls.ParsedURL.target`, up to escapes the matcher makes anyway):
+    no control or unprintable character, no trailing space, no ``\\`` and no dot
+    segment. Then the raw text may be matched as it is."""
+    return url.isprintable() and url[-1] != " " and "/." not in url and "\\" not in url
+
+
 def _origin_of_prefix(prefix: str) -> Origin | None:
-    """:func:`robotkit.urls.origin_of` of ``scheme://authority``, memoized (a crawl
-    checks many URLs of few origins, and a hot URL's authority alone decides);
-    None when invalid, for the caller to raise the error for the whole URL."""
+    """:func:`robotkit.urls.origin_of` of ``scheme://authority`` (the parser's own
+    cache remembers it: a crawl checks many URLs of few origins); None when invalid,
+    for the caller to raise the error for the whole URL."""
     try:
         return origin_of(prefix)
     except InvalidURL:
@@ -147,12 +153,7 @@ class RobotsEngine:
         end = url.find("/", _AUTHORITY_FROM)
         if end > 0:
             state = self._front.get(url[:end])
-            if (
-                state is not None
-                and now < state.expires_at
-                and url.isprintable()
-                and url[-1] != " "
-            ):
+            if state is not None and now < state.expires_at and _as_parsed(url):
                 return decide_rest(url, url[end:], state, product_token)
         found = self.lookup(url, now)
         if isinstance(found, OriginState):
@@ -294,12 +295,13 @@ class RobotsEngine:
         """RFC 9309 section 2.3.1.2: follow up to five redirects, to any host; the
         rules still govern the original origin. A loop, a 6th redirect or an
         unusable target count as "no file" (allow all), like a 404."""
-        target = urljoin(request.url, location)
+        joined = resolve(request.url, location)
+        target = location if joined is None else joined
         chain = (*request.redirects, Hop(request.url, status, target))
         visited = {request.robots_url, request.url, *(hop.url for hop in request.redirects)}
         problem = ""
         try:
-            split_url(target)
+            target = parse_url(target).href
         except InvalidURL as error:
             problem = f"redirect to an unusable URL ({error.detail})"
         if not problem and target in visited:

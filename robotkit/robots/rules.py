@@ -186,7 +186,7 @@ def robot_name(user_agent: str) -> str:
 _Record = tuple[str, str, int, str]  # (field, value, line number, line as written)
 
 
-class _Prepared(NamedTuple):
+class _CompiledGroup(NamedTuple):
     """What a consulted group needs to answer: its rule index and its pacing, read
     once from protego's parse of the group (it never changes for a parsed file)."""
 
@@ -238,9 +238,9 @@ class _Group:
         self.name = name
         self.blocks: list[list[_Record]] = []
         self.no_match = RuleMatch(True, name, None)
-        self.prepared: _Prepared | None = None
+        self.prepared: _CompiledGroup | None = None
 
-    def prepare(self) -> _Prepared:
+    def prepare(self) -> _CompiledGroup:
         """Built on first use, like protego's own index: a file declares many
         groups and a robot consults one."""
         records = [record for block in self.blocks for record in block]
@@ -252,7 +252,7 @@ class _Group:
                 entries.extend(
                     (pattern, is_allow, match) for pattern in rule_patterns(is_allow, value)
                 )
-        self.prepared = _Prepared(RuleIndex(entries), *_pacing(records))
+        self.prepared = _CompiledGroup(RuleIndex(entries), *_pacing(records))
         return self.prepared
 
     def match(self, rest: str) -> RuleMatch:
@@ -293,8 +293,10 @@ def _no_group(rest: str) -> RuleMatch:
     return _NO_GROUP
 
 
-class RobotRules(NamedTuple):
-    """What a robots.txt says to one robot (:meth:`RobotsRules.for_robot`)."""
+class GroupRules(NamedTuple):
+    """What a robots.txt says to one robot: the rules of the group that applies to
+    it (:meth:`RobotsRules.for_robot`). Named apart from :class:`RobotsRules`, the
+    whole file."""
 
     match: Callable[[str], RuleMatch]
     """:meth:`RobotsRules.match_target` for this robot: the part of a URL after
@@ -305,7 +307,7 @@ class RobotRules(NamedTuple):
     """Seconds per request (1 / ``Request-rate``), or None."""
 
 
-_NO_RULES = RobotRules(_no_group, None, None)
+_NO_RULES = GroupRules(_no_group, None, None)
 _ROBOTS_TXT = "/robots.txt"
 _ABSOLUTE = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://[^/?#]*").match
 # A path and query that need no work but encoding '?' and '&' (the common shape:
@@ -346,7 +348,7 @@ class RobotsRules:
         self, groups: dict[str, _Group], sitemaps: tuple[str, ...], truncated: bool
     ) -> None:
         self._groups = groups
-        self._robots: dict[str, RobotRules] = {}
+        self._robots: dict[str, GroupRules] = {}
         self.sitemaps = sitemaps
         self.truncated = truncated
 
@@ -418,7 +420,7 @@ class RobotsRules:
         that decided it. ``/robots.txt`` itself is always allowed (RFC 9309 2.2.2)."""
         return self.match_target(after_authority(url), product_token)
 
-    def for_robot(self, product_token: str) -> RobotRules:
+    def for_robot(self, product_token: str) -> GroupRules:
         """What this file says to the robot: the group that applies (RFC 9309
         section 2.2.1), as a matcher, and its pacing. Remembered per token, so a
         caller deciding many URLs for one robot pays the choice once."""
@@ -433,7 +435,7 @@ class RobotsRules:
             robot = _NO_RULES
         else:
             prepared = group.prepared or group.prepare()
-            robot = RobotRules(group.match, prepared.crawl_delay, prepared.request_rate)
+            robot = GroupRules(group.match, prepared.crawl_delay, prepared.request_rate)
         self._robots[product_token] = robot
         return robot
 

@@ -11,9 +11,9 @@ from typing import NamedTuple
 
 from robotkit.reasons import Decision, Reason
 from robotkit.robots.cache import OriginState
-from robotkit.robots.rules import RuleRef, after_authority
+from robotkit.robots.rules import RuleRef
 from robotkit.robots.status import Hop, RobotsOutcome
-from robotkit.urls import InvalidURL, split_url
+from robotkit.urls import InvalidURL, parse_url
 
 ROBOTS_PATH = "/robots.txt"
 
@@ -96,7 +96,7 @@ def decide(url: str, state: OriginState, product_token: str, now: float) -> Verd
     ``url`` must be a valid http(s) URL (the engine checks it first). ``now`` is
     not needed today: a state is judged fresh before it is applied.
     """
-    return decide_rest(url, after_authority(url.strip()), state, product_token)
+    return decide_rest(url, parse_url(url).target, state, product_token)
 
 
 def decide_rest(url: str, rest: str, state: OriginState, product_token: str) -> Verdict:
@@ -130,7 +130,7 @@ def decide_rest(url: str, rest: str, state: OriginState, product_token: str) -> 
     decision, reason, retry_at = _ALLOW, _ALLOWED, None
     if outcome is _DEFERRED:
         decision, reason, retry_at = Decision.DEFER, Reason.ROBOTS_DEFERRED, state.expires_at
-    elif outcome is _DENY_ALL and split_url(url).path != ROBOTS_PATH:
+    elif outcome is _DENY_ALL and parse_url(url).path != ROBOTS_PATH:
         # The file itself stays fetchable: it is how the robot learns the rules.
         decision, reason = _DISALLOW, Reason.ROBOTS_DENY_ALL
     return Verdict(

@@ -1,0 +1,237 @@
+"""Page fingerprints: visible text, exact hashes and 64-bit SimHash (Charikar 2002;
+Manku, Jain and Das Sarma, WWW 2007), and an index that finds near fingerprints.
+The measure every content tool of :mod:`robotkit.content` compares pages with."""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from hashlib import blake2b
+from itertools import pairwise
+
+from robotkit.normalization import NormalizedURL, normalize_or_none
+
+# --------------------------------------------------------------------------------------
+# Visible text
+
+_HIDDEN_OPEN = re.compile(r"<!--|<(script|style|template|noscript)\b", re.IGNORECASE)
+_HIDDEN_CLOSE = {
+    name: re.compile(rf"</{name}\s*>", re.IGNORECASE)
+    for name in ("script", "style", "template", "noscript")
+}
+_COMMENT_CLOSE = re.compile(r"-->")
+# A tag: ``<`` then a letter, ``/``, ``!`` or ``?``, up to the next ``>``, never across
+# another ``<``, so a stray ``<`` costs a bounded scan (no quadratic backtracking).
+_TAG = re.compile(r"<[A-Za-z/!?][^<>]*>")
+_TITLE = re.compile(r"<title\b[^<>]*>([^<]*)", re.IGNORECASE)
+_WORD = re.compile(r"\w+")
+_DIGITS = re.compile(r"\d+")
+
+MAX_TEXT_CHARS = 2_000_000
+"""Only the first 2 million characters of a body are read: enough for any real page,
+and a bound on the work a hostile 10 MB body can cause."""
+
+
+def visible_text(markup: str, max_chars: int = MAX_TEXT_CHARS) -> str:
+    """The text a reader sees, normalized: script, style, template, noscript and
+    comments removed, tags removed, entities decoded, whitespace collapsed, lower
+    case. Linear in the input; plain text passes through unchanged but normalized."""
+    markup = markup[:max_chars]
+    pieces: list[str] = []
+    pos = 0
+    while True:
+        found = _HIDDEN_OPEN.search(markup, pos)
+        if found is None:
+            pieces.append(markup[pos:])
+            break
+        pieces.append(markup[pos : found.start()])
+        name = found.group(1)
+        closer = _COMMENT_CLOSE if name is None else _HIDDEN_CLOSE[name.lower()]
+        end = closer.search(markup, found.end())
+        if end is None:
+            break  # an unclosed script or comment hides the rest, as in a browser
+        pos = end.end()
+    text = _TAG.sub(" ", " ".join(pieces))
+    return " ".join(html.unescape(text).lower().split())
+
+
+def page_title(markup: str) -> str:
+    """The normalized ``<title>`` text, or ``""``."""
+    found = _TITLE.search(markup[:MAX_TEXT_CHARS])
+    return " ".join(html.unescape(found.group(1)).lower().split()) if found else ""
+
+
+# --------------------------------------------------------------------------------------
+# Fingerprints
+
+_MASK64 = (1 << 64) - 1
+
+
+def _hash64(text: str) -> int:
+    data = text.encode("utf-8", "surrogatepass")
+    return int.from_bytes(blake2b(data, digest_size=8).digest(), "big")
+
+
+def _shingles(words: list[str], size: int) -> set[str]:
+    """The distinct runs of ``size`` consecutive words; a page shorter than that is
+    one shingle of all its words."""
+    if len(words) <= size:
+        return {" ".join(words)} if words else set()
+    return {" ".join(words[i : i + size]) for i in range(len(words) - size + 1)}
+
+
+def simhash(features: Iterable[int]) -> int:
+    """Charikar's SimHash of 64-bit feature hashes, each weighing 1: bit ``b`` of the
+    result is set when more than half of the features have bit ``b`` set.
+
+    The per-bit counts are kept bit-sliced: ``planes[i]`` holds bit ``i`` of all 64
+    counters, and adding a feature is a ripple-carry addition over the planes, a few
+    big-integer operations instead of 64 Python steps per feature."""
+    planes: list[int] = []
+    count = 0
+    for feature in features:
+        count += 1
+        carry = feature & _MASK64
+        for i, plane in enumerate(planes):
+            if not carry:
+                break
+            planes[i] = plane ^ carry
+            carry &= plane
+        if carry:
+            planes.append(carry)
+    result = 0
+    for bit in range(64):
+        votes = 0
+        for i, plane in enumerate(planes):
+            votes |= ((plane >> bit) & 1) << i
+        if 2 * votes > count:
+            result |= 1 << bit
+    return result
+
+
+def hamming(a: int, b: int) -> int:
+    """Number of differing bits between two 64-bit fingerprints."""
+    return (a ^ b).bit_count()
+
+
+@dataclass(frozen=True)
+class Fingerprint:
+    """``exact``: blake2b (8 bytes) of the words of the normalized visible text
+    (punctuation and markup do not count); ``simhash``: over
+    its distinct ``shingle_size``-word shingles, each hashed with blake2b (8 bytes);
+    ``words``: how many words the text has."""
+
+    exact: int
+    simhash: int
+    words: int
+
+    def distance(self, other: Fingerprint) -> int:
+        return hamming(self.simhash, other.simhash)
+
+
+def fingerprint(
+    text_or_html: str,
+    shingle_size: int = 3,
+    ignore_words: Iterable[str] = (),
+    max_chars: int = MAX_TEXT_CHARS,
+    mask_digits: bool = True,
+) -> Fingerprint:
+    """Fingerprint a page (HTML or plain text).
+
+    With ``mask_digits`` every run of digits counts as ``0`` in the SimHash (never in
+    the exact hash): pages that differ only in counters, dates, prices or page
+    numbers, the usual difference between the pages of a calendar or a pagination
+    trap, come out as near duplicates at distance 0 instead of a dozen bits apart on
+    a small page. ``ignore_words`` are left out of both hashes: the soft-404 detector
+    uses it to ignore the requested path that error pages echo back."""
+    words = visible_words(text_or_html, max_chars)
+    return fingerprint_words(words, shingle_size, frozenset(ignore_words), mask_digits)
+
+
+def visible_words(text_or_html: str, max_chars: int = MAX_TEXT_CHARS) -> list[str]:
+    """The words of a page's visible text, in order."""
+    return _WORD.findall(visible_text(text_or_html, max_chars))
+
+
+def fingerprint_words(
+    words: list[str], shingle_size: int, skip: frozenset[str], mask_digits: bool = True
+) -> Fingerprint:
+    if skip:
+        words = [w for w in words if w not in skip]
+    tokens = [_DIGITS.sub("0", w) for w in words] if mask_digits else words
+    features = (_hash64(s) for s in _shingles(tokens, shingle_size))
+    return Fingerprint(_hash64(" ".join(words)), simhash(features), len(words))
+
+
+class SimHashIndex:
+    """Finds stored 64-bit fingerprints within Hamming distance ``k`` of a query
+    without scanning them all.
+
+    Split the 64 bits into ``k + 1`` bands: two fingerprints differing in at most
+    ``k`` bits agree exactly on at least one band (pigeonhole), so only the entries
+    sharing a band value with the query are compared. With 16-bit bands (``k = 3``)
+    a query looks at about ``4 N / 65536`` candidates for random fingerprints (the
+    table method of Manku et al., WWW 2007, with one table per band)."""
+
+    def __init__(self, k: int = 3) -> None:
+        if not 0 <= k <= 15:
+            raise ValueError("k must be between 0 and 15")
+        self.k = k
+        bands = k + 1
+        edges = [round(i * 64 / bands) for i in range(bands + 1)]
+        self._bands: list[tuple[int, int, dict[int, list[tuple[int, str]]]]] = [
+            (lo, (1 << (hi - lo)) - 1, {}) for lo, hi in pairwise(edges)
+        ]
+        self._size = 0
+        self.comparisons = 0
+        """How many candidates were compared, for tests and benchmarks."""
+
+    def __len__(self) -> int:
+        return self._size
+
+    def add(self, value: int, item: str) -> None:
+        for shift, mask, table in self._bands:
+            table.setdefault((value >> shift) & mask, []).append((value, item))
+        self._size += 1
+
+    def items(self) -> Iterator[tuple[int, str]]:
+        """Every stored ``(value, item)``, each once (the first band holds them all)."""
+        for bucket in self._bands[0][2].values():
+            yield from bucket
+
+    def near(self, value: int, k: int | None = None) -> Iterator[tuple[str, int]]:
+        """Stored items within ``k`` (default the index's ``k``, at most that) of
+        ``value``, each once, as ``(item, distance)``."""
+        limit = self.k if k is None else min(k, self.k)
+        seen: set[tuple[int, str]] = set()
+        for shift, mask, table in self._bands:
+            for entry in table.get((value >> shift) & mask, ()):
+                self.comparisons += 1
+                distance = hamming(entry[0], value)
+                if distance <= limit and entry not in seen:
+                    seen.add(entry)
+                    yield entry[1], distance
+
+
+def echo_free_fingerprint(
+    url: str | NormalizedURL, text_or_html: str, shingle_size: int = 3
+) -> Fingerprint:
+    """The fingerprint of a page at ``url`` without the words of its own path and
+    query. Pages that differ only by echoing their URL (``Index of /a/b/c/`` in a
+    directory listing, a catch-all template that prints the path) come out equal,
+    which the plain fingerprint cannot see."""
+    return fingerprint(text_or_html, shingle_size, path_words(url))
+
+
+def path_words(url: str | NormalizedURL) -> frozenset[str]:
+    """Words of the path and query, the parts of a URL that error pages echo back
+    ("Sorry, /blog/robotkit-probe-1f2e was not found"). They are left out when a page
+    is compared with a probe's answer, so the echo of a different path does not make
+    the same error page look different; the rest of a real page still differs."""
+    norm = normalize_or_none(url)
+    if norm is None:
+        return frozenset()
+    echoed = f"{norm.path} {norm.query or ''}"
+    return frozenset(visible_words(echoed))
