@@ -54,7 +54,6 @@ evidence that its region *grows*, never on likeness alone.
 
 from __future__ import annotations
 
-import re
 from collections import deque
 from collections.abc import Container, Iterable, Sequence
 from dataclasses import dataclass
@@ -65,11 +64,11 @@ from robotkit.content import (
     ContentIndex,
     LinkAction,
     MatchKind,
+    PageText,
     Soft404Detector,
     echo_free_fingerprint,
     hamming,
     url_template,
-    visible_text,
 )
 from robotkit.copies import Copies
 from robotkit.guard import Guard, GuardVerdict, Rule, find_repeated_run, path_segments
@@ -88,8 +87,6 @@ __all__ = [
     "TriageConfig",
     "region_of",
 ]
-
-_WORD = re.compile(r"\w+")
 
 
 @dataclass(frozen=True)
@@ -340,7 +337,7 @@ class Triage:
             signals.append(f"learned from {final}: {self.rules.describe(norm)}")
             self._rekey(norm)
         canonical = self._canonical(page, norm, in_scope)
-        text = page.text
+        text = PageText.of(page.text)  # read once, for every content rule below
         soft = self.soft404.classify(norm, page.status, text, norm)
         echo = echo_free_fingerprint(norm, text)
         reason: Reason | None = None
@@ -372,7 +369,7 @@ class Triage:
             # A non-canonical form of a page: its canonical form is what counts.
             action = LinkAction.DEPRIORITIZE
         self._simhashes[final] = echo.simhash
-        words = {w for w in _WORD.findall(visible_text(text)) if not w.isdigit()}
+        words = {w for w in text.words if not w.isdigit()}
         # Nothing but numbers and a word or two new to its region: a listing of
         # look-alikes is still fetched whole, but such pages cannot keep a growing
         # region alive.

@@ -33,12 +33,12 @@ from robotkit.content.duplicates import (
 )
 from robotkit.content.fingerprints import (
     Fingerprint,
+    PageText,
     SimHashIndex,
     echo_free_fingerprint,
     fingerprint,
     hamming,
     page_title,
-    simhash,
     visible_text,
 )
 from robotkit.content.novelty import (
@@ -49,6 +49,7 @@ from robotkit.content.novelty import (
     url_template,
 )
 from robotkit.content.soft404 import Soft404Config, Soft404Detector, soft404_probe_url
+from robotkit.shingles import simhash
 
 __all__ = [
     "ContentConfig",
@@ -59,6 +60,7 @@ __all__ = [
     "MatchKind",
     "NoveltyConfig",
     "NoveltyTracker",
+    "PageText",
     "RegionScope",
     "SimHashIndex",
     "Soft404Config",

@@ -6,7 +6,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from robotkit.content.fingerprints import MAX_TEXT_CHARS, Fingerprint, SimHashIndex, fingerprint
+from robotkit.content.fingerprints import (
+    MAX_TEXT_CHARS,
+    Fingerprint,
+    PageText,
+    SimHashIndex,
+    fingerprint,
+)
 from robotkit.reasons import CodeEnum, Reason
 from robotkit.snapshot import header, listed, opened, reading, typed
 
@@ -87,17 +93,17 @@ class ContentIndex:
     def __len__(self) -> int:
         return len(self._exact)
 
-    def fingerprint(self, text_or_html: str) -> Fingerprint:
+    def fingerprint(self, text_or_html: str | PageText) -> Fingerprint:
         cfg = self.config
         return fingerprint(
             text_or_html, cfg.shingle_size, max_chars=cfg.max_chars, mask_digits=cfg.mask_digits
         )
 
-    def lookup(self, url: str, text_or_html: str) -> ContentMatch:
+    def lookup(self, url: str, text_or_html: str | PageText) -> ContentMatch:
         """The verdict without remembering the page."""
         return self._match(url, self.fingerprint(text_or_html))
 
-    def add(self, url: str, text_or_html: str) -> ContentMatch:
+    def add(self, url: str, text_or_html: str | PageText) -> ContentMatch:
         """The verdict, remembering the page if its content is new."""
         match = self._match(url, self.fingerprint(text_or_html))
         if match.kind is MatchKind.NEW:

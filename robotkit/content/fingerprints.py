@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from hashlib import blake2b
 from itertools import pairwise
 
 from robotkit.normalization import NormalizedURL, normalize_or_none
+from robotkit.shingles import text_simhash
 
 # --------------------------------------------------------------------------------------
 # Visible text
@@ -66,49 +67,10 @@ def page_title(markup: str) -> str:
 # --------------------------------------------------------------------------------------
 # Fingerprints
 
-_MASK64 = (1 << 64) - 1
-
 
 def _hash64(text: str) -> int:
     data = text.encode("utf-8", "surrogatepass")
     return int.from_bytes(blake2b(data, digest_size=8).digest(), "big")
-
-
-def _shingles(words: list[str], size: int) -> set[str]:
-    """The distinct runs of ``size`` consecutive words; a page shorter than that is
-    one shingle of all its words."""
-    if len(words) <= size:
-        return {" ".join(words)} if words else set()
-    return {" ".join(words[i : i + size]) for i in range(len(words) - size + 1)}
-
-
-def simhash(features: Iterable[int]) -> int:
-    """Charikar's SimHash of 64-bit feature hashes, each weighing 1: bit ``b`` of the
-    result is set when more than half of the features have bit ``b`` set.
-
-    The per-bit counts are kept bit-sliced: ``planes[i]`` holds bit ``i`` of all 64
-    counters, and adding a feature is a ripple-carry addition over the planes, a few
-    big-integer operations instead of 64 Python steps per feature."""
-    planes: list[int] = []
-    count = 0
-    for feature in features:
-        count += 1
-        carry = feature & _MASK64
-        for i, plane in enumerate(planes):
-            if not carry:
-                break
-            planes[i] = plane ^ carry
-            carry &= plane
-        if carry:
-            planes.append(carry)
-    result = 0
-    for bit in range(64):
-        votes = 0
-        for i, plane in enumerate(planes):
-            votes |= ((plane >> bit) & 1) << i
-        if 2 * votes > count:
-            result |= 1 << bit
-    return result
 
 
 def hamming(a: int, b: int) -> int:
@@ -119,8 +81,8 @@ def hamming(a: int, b: int) -> int:
 @dataclass(frozen=True)
 class Fingerprint:
     """``exact``: blake2b (8 bytes) of the words of the normalized visible text
-    (punctuation and markup do not count); ``simhash``: over
-    its distinct ``shingle_size``-word shingles, each hashed with blake2b (8 bytes);
+    (punctuation and markup do not count); ``simhash``: over its distinct
+    ``shingle_size``-word shingles, hashed over arrays (:mod:`robotkit.shingles`);
     ``words``: how many words the text has."""
 
     exact: int
@@ -132,7 +94,7 @@ class Fingerprint:
 
 
 def fingerprint(
-    text_or_html: str,
+    text_or_html: str | PageText,
     shingle_size: int = 3,
     ignore_words: Iterable[str] = (),
     max_chars: int = MAX_TEXT_CHARS,
@@ -146,7 +108,7 @@ def fingerprint(
     trap, come out as near duplicates at distance 0 instead of a dozen bits apart on
     a small page. ``ignore_words`` are left out of both hashes: the soft-404 detector
     uses it to ignore the requested path that error pages echo back."""
-    words = visible_words(text_or_html, max_chars)
+    words = words_of(text_or_html, max_chars)
     return fingerprint_words(words, shingle_size, frozenset(ignore_words), mask_digits)
 
 
@@ -155,14 +117,39 @@ def visible_words(text_or_html: str, max_chars: int = MAX_TEXT_CHARS) -> list[st
     return _WORD.findall(visible_text(text_or_html, max_chars))
 
 
+@dataclass(frozen=True)
+class PageText:
+    """A page's visible words and title, read from its markup once. The content
+    tools a crawl runs on every page (duplicates, soft 404s, echoes, novelty) all
+    accept one instead of the markup, so the page is read once, not once per tool."""
+
+    words: list[str]
+    title: str
+
+    @classmethod
+    def of(cls, text_or_html: str, max_chars: int = MAX_TEXT_CHARS) -> PageText:
+        return cls(visible_words(text_or_html, max_chars), page_title(text_or_html))
+
+
+def words_of(page: str | PageText, max_chars: int = MAX_TEXT_CHARS) -> list[str]:
+    """The visible words of markup, or of a page already read."""
+    return page.words if isinstance(page, PageText) else visible_words(page, max_chars)
+
+
+def title_of(page: str | PageText) -> str:
+    """The normalized title of markup, or of a page already read."""
+    return page.title if isinstance(page, PageText) else page_title(page)
+
+
 def fingerprint_words(
-    words: list[str], shingle_size: int, skip: frozenset[str], mask_digits: bool = True
+    words: Sequence[str], shingle_size: int, skip: frozenset[str], mask_digits: bool = True
 ) -> Fingerprint:
     if skip:
         words = [w for w in words if w not in skip]
-    tokens = [_DIGITS.sub("0", w) for w in words] if mask_digits else words
-    features = (_hash64(s) for s in _shingles(tokens, shingle_size))
-    return Fingerprint(_hash64(" ".join(words)), simhash(features), len(words))
+    joined = " ".join(words)
+    # Digits never hold a space, so masking the joined text masks every word.
+    tokens = _DIGITS.sub("0", joined) if mask_digits else joined
+    return Fingerprint(_hash64(joined), text_simhash(tokens, shingle_size), len(words))
 
 
 class SimHashIndex:
@@ -216,7 +203,7 @@ class SimHashIndex:
 
 
 def echo_free_fingerprint(
-    url: str | NormalizedURL, text_or_html: str, shingle_size: int = 3
+    url: str | NormalizedURL, text_or_html: str | PageText, shingle_size: int = 3
 ) -> Fingerprint:
     """The fingerprint of a page at ``url`` without the words of its own path and
     query. Pages that differ only by echoing their URL (``Index of /a/b/c/`` in a

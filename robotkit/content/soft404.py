@@ -11,10 +11,13 @@ from typing import Any
 
 from robotkit.content.fingerprints import (
     Fingerprint,
+    PageText,
     fingerprint_words,
     page_title,
     path_words,
+    title_of,
     visible_words,
+    words_of,
 )
 from robotkit.normalization import NormalizedURL, normalize, normalize_or_none
 from robotkit.reasons import Reason
@@ -152,7 +155,7 @@ class Soft404Detector:
         self,
         url: str | NormalizedURL,
         status: int,
-        body: str,
+        body: str | PageText,
         final_url: str | NormalizedURL | None = None,
     ) -> Reason | None:
         """``soft-404`` if this 2xx answer looks like the directory's probe answer.
@@ -180,7 +183,7 @@ class Soft404Detector:
         # shingles around every other "to" and hide the likeness.
         skip = path_words(norm) | probe.echo
         size = self.config.shingle_size
-        words = visible_words(body)[:PROBE_MAX_WORDS]
+        words = words_of(body)[:PROBE_MAX_WORDS]
         fp = fingerprint_words(words, size, skip)
         ref = (
             probe.fingerprint
@@ -195,7 +198,7 @@ class Soft404Detector:
             limit is not None
             and probe.title
             and distance <= limit
-            and page_title(body) == probe.title
+            and title_of(body) == probe.title
         ):
             return Reason.SOFT_404
         return None
