@@ -30,10 +30,8 @@ from pathlib import Path
 
 from selectolax.lexbor import LexborHTMLParser
 
-try:
-    from robotkit.page import read_page
-except ImportError:
-    read_page = None  # type: ignore
+from robotkit.content import ContentConfig, fingerprint
+from robotkit.meta import read_page
 
 DEFAULT_CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "html-pages.tar.gz"
 TARGET_MS = 1.0
@@ -55,8 +53,12 @@ def load(corpus: Path) -> list[tuple[str, str]]:
     return pages
 
 
+_CONFIG = ContentConfig()
+
+
 def robotkit_page(url: str, html: str) -> object:
-    return read_page(html, url, "examplebot")
+    meta, text = read_page(html, url, "examplebot")
+    return meta, fingerprint(text, _CONFIG.shingle_size, mask_digits=_CONFIG.mask_digits)
 
 
 def bare_selectolax(url: str, html: str) -> object:

@@ -40,6 +40,7 @@ from typing import Any
 
 from selectolax.lexbor import LexborHTMLParser
 
+from robotkit.content.fingerprints import PageText
 from robotkit.headervalues import parse_http_date
 from robotkit.markup import bounded
 from robotkit.urls import resolve
@@ -314,6 +315,7 @@ MAX_LINKS = 10_000
 has (Heritrix keeps 6,000 outlinks, Nutch 100 by default), and a bound on the
 work a page made of nothing but links can cause."""
 _ASCII_SPACE = re.compile(r"[\t\n\f\r ]+")
+_WORD = re.compile(r"\w+")
 
 
 _LINK_VALUE = re.compile(r"<([^<>]*)>([^<]*)")
@@ -351,12 +353,14 @@ class _Scan:
     base: str | None = None
     title: str | None = None
     raw_links: list[tuple[str, str, frozenset[str]]] = field(default_factory=list)
+    text: PageText | None = None
 
 
-def _scan(html: str) -> _Scan:
+def _scan(html: str, with_text: bool = False) -> _Scan:
     """The elements robotkit reads, from the HTML5 tree of ``html``. The parser
     keeps the first of an attribute given twice (HTML: a parse error resolved
-    so), so a later ``name="x"`` hides nothing; it never raises on markup."""
+    so), so a later ``name="x"`` hides nothing; it never raises on markup. With
+    ``with_text``, the visible words too, from the same tree."""
     found = _Scan()
     tree = LexborHTMLParser(bounded(html))
     for node in tree.css("base, meta, title"):
@@ -382,7 +386,22 @@ def _scan(html: str) -> _Scan:
         if target is not None:
             rel = frozenset((attributes.get("rel") or "").lower().split())
             found.raw_links.append((tag, target, rel))
+    if with_text:
+        found.text = _visible(tree, found.title)
     return found
+
+
+_HIDDEN = ["script", "style", "template", "noscript"]
+
+
+def _visible(tree: LexborHTMLParser, title: str | None) -> PageText:
+    """What a reader sees of the tree, as :func:`robotkit.content.visible_text`
+    reads it from markup: scripts, styles, templates, noscript and comments left
+    out, entities decoded, lower case, cut into words."""
+    tree.strip_tags(_HIDDEN)
+    root = tree.root
+    text = root.text(separator=" ") if root is not None else ""
+    return PageText(_WORD.findall(text.lower()), " ".join((title or "").lower().split()))
 
 
 @dataclass(frozen=True)
@@ -447,7 +466,30 @@ def parse_page(
     count, so a page cannot smuggle directives through ``description`` or
     ``viewport``.
     """
-    found = _scan(html)
+    return _page_meta(_scan(html), url, product_token, x_robots_tag, link_header)
+
+
+def read_page(
+    html: str,
+    url: str,
+    product_token: str,
+    x_robots_tag: Iterable[str] = (),
+    link_header: Iterable[str] = (),
+) -> tuple[PageMeta, PageText]:
+    """:func:`parse_page` and the page's visible words from the same parse: what a
+    crawler needs of every page, for the price of one HTML5 tree."""
+    found = _scan(html, with_text=True)
+    assert found.text is not None
+    return _page_meta(found, url, product_token, x_robots_tag, link_header), found.text
+
+
+def _page_meta(
+    found: _Scan,
+    url: str,
+    product_token: str,
+    x_robots_tag: Iterable[str],
+    link_header: Iterable[str],
+) -> PageMeta:
     interesting = [(n, c) for n, c in found.meta if n == "robots" or n == product_token.lower()]
     tags = meta_tags(interesting).merge(parse_x_robots_tag(x_robots_tag))
     base = url
