@@ -57,8 +57,9 @@ _CONFIG = ContentConfig()
 
 
 def robotkit_page(url: str, html: str) -> object:
-    meta, text = read_page(html, url, "examplebot")
-    return meta, fingerprint(text, _CONFIG.shingle_size, mask_digits=_CONFIG.mask_digits)
+    meta = read_page(html, url, "examplebot")
+    assert meta.text is not None
+    return meta, fingerprint(meta.text, _CONFIG.shingle_size, mask_digits=_CONFIG.mask_digits)
 
 
 def bare_selectolax(url: str, html: str) -> object:

@@ -421,6 +421,8 @@ class PageMeta:
     canonical: str | None = None
     """The URL the page names as its preferred one (RFC 6596), absolute: from a
     ``Link`` header if it has one, else from ``<link rel="canonical">``."""
+    text: PageText | None = None
+    """The visible words and title, when read (:func:`read_page`)."""
 
     def followable_links(self, honour_rel_nofollow: bool = False) -> tuple[Link, ...]:
         """The links to follow: none when the page says nofollow; without those
@@ -475,12 +477,11 @@ def read_page(
     product_token: str,
     x_robots_tag: Iterable[str] = (),
     link_header: Iterable[str] = (),
-) -> tuple[PageMeta, PageText]:
-    """:func:`parse_page` and the page's visible words from the same parse: what a
-    crawler needs of every page, for the price of one HTML5 tree."""
+) -> PageMeta:
+    """:func:`parse_page` with the page's visible words (``.text``) from the same
+    parse: what a crawler needs of every page, for the price of one HTML5 tree."""
     found = _scan(html, with_text=True)
-    assert found.text is not None
-    return _page_meta(found, url, product_token, x_robots_tag, link_header), found.text
+    return _page_meta(found, url, product_token, x_robots_tag, link_header)
 
 
 def _page_meta(
@@ -515,4 +516,5 @@ def _page_meta(
         links=tuple(seen.values()),
         title=found.title,
         canonical=canonical,
+        text=found.text,
     )

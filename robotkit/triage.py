@@ -148,6 +148,9 @@ class PageFacts:
     """The page's ``rel=canonical`` URL (HTML or ``Link`` header), absolute."""
     referer: str | None = None
     streak: int = 0
+    words: PageText | None = None
+    """The page's visible words when the fetch read them already
+    (:func:`robotkit.meta.read_page`); else they are read from ``text``."""
 
 
 @dataclass(frozen=True)
@@ -337,7 +340,8 @@ class Triage:
             signals.append(f"learned from {final}: {self.rules.describe(norm)}")
             self._rekey(norm)
         canonical = self._canonical(page, norm, in_scope)
-        text = PageText.of(page.text)  # read once, for every content rule below
+        # Read once, for every content rule below.
+        text = page.words if page.words is not None else PageText.of(page.text)
         soft = self.soft404.classify(norm, page.status, text, norm)
         echo = echo_free_fingerprint(norm, text)
         reason: Reason | None = None

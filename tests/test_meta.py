@@ -290,3 +290,23 @@ def test_links_per_page_are_capped() -> None:
     html = "".join(f'<a href="/p{i}">x</a>' for i in range(MAX_LINKS + 5))
     links = parse_page(html, "http://e.org/", BOT).links
     assert len(links) == MAX_LINKS and links[-1].url == f"http://e.org/p{MAX_LINKS - 1}"
+
+
+def test_read_page_gives_the_visible_words_of_the_same_tree() -> None:
+    """One HTML5 parse serves links, meta robots and the words the content rules
+    fingerprint; the words are what a reader sees (no script, style or comment)."""
+    from robotkit.content.fingerprints import visible_words
+    from robotkit.meta import read_page
+
+    html = (
+        "<html><head><title>Caf&eacute; MENU</title><style>p{x:1}</style></head><body>"
+        "<script>var hidden = 1;</script><!-- not this --><p>Open 9&ndash;17, "
+        "<a href='/a'>Daily</a> specials</p><noscript>enable js</noscript></body></html>"
+    )
+    page = read_page(html, "http://x.example/", "examplebot")
+    assert page.text is not None
+    assert page.text.words == ["café", "menu", "open", "9", "17", "daily", "specials"]
+    assert page.text.words == visible_words(html)
+    assert page.text.title == "café menu"
+    assert [link.url for link in page.links] == ["http://x.example/a"]
+    assert parse_page(html, "http://x.example/", "examplebot").text is None

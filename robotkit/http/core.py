@@ -34,7 +34,7 @@ from robotkit.http.errors import (
 )
 from robotkit.http.facts import EXTENSION, FetchFacts
 from robotkit.http.settings import PoliteSettings
-from robotkit.meta import PageMeta, parse_page, parse_x_robots_tag
+from robotkit.meta import PageMeta, parse_page, parse_x_robots_tag, read_page
 from robotkit.outcome import Outcome, classify_status
 from robotkit.pacing import HostKey, Ticket, host_key
 from robotkit.reasons import Decision, Reason
@@ -81,11 +81,12 @@ class Parse:
     product_token: str
     x_robots_tag: list[str]
     link_header: list[str]
+    read_text: bool = False
+    """Also the page's visible words, from the same tree (:func:`robotkit.meta.read_page`)."""
 
     def run(self) -> PageMeta:
-        return parse_page(
-            self.html, self.url, self.product_token, self.x_robots_tag, self.link_header
-        )
+        args = (self.html, self.url, self.product_token, self.x_robots_tag, self.link_header)
+        return read_page(*args) if self.read_text else parse_page(*args)
 
 
 Step = Resolve | Robots | Sleep | Parse
@@ -352,7 +353,7 @@ class PolitenessCore:
         content_type = headers.get("content-type", "").lower()
         if self.settings.parse_html and status == 200 and "html" in content_type and content:
             links = inner.headers.get_list("link")
-            parsed = yield Parse(response.text, url, token, tags, links)
+            parsed = yield Parse(response.text, url, token, tags, links, self.settings.read_text)
             assert isinstance(parsed, PageMeta)
             page = parsed
             directives = page.robots

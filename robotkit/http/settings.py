@@ -115,6 +115,7 @@ class PoliteSettings:
     caller who keeps bodies should get one."""
     clock: Clock
     parse_html: bool
+    read_text: bool
     check_robots: bool
     robots_options: RobotsOptions
 
@@ -134,6 +135,7 @@ class PoliteSettings:
         clock: Clock = system_clock,
         resolver: AsyncResolver | None = None,
         parse_html: bool = True,
+        read_text: bool = False,
         check_robots: bool = True,
         robots_options: RobotsOptions | None = None,
     ) -> PoliteSettings:
@@ -153,6 +155,7 @@ class PoliteSettings:
             validators=validators if validators is not None else ValidatorStore(max_urls=0),
             clock=clock,
             parse_html=parse_html,
+            read_text=read_text,
             check_robots=check_robots,
             robots_options=robots_options if robots_options is not None else RobotsOptions(),
         )

@@ -125,8 +125,9 @@ _CORE_DOC = """
     a :class:`ValidatorStore` to make refetches conditional (none by default: a
     304 has no body, so only a caller who keeps bodies should ask for one);
     ``clock``; ``resolver`` ``(host, port) -> addresses``; ``parse_html`` to read
-    meta robots and links of HTML pages. They make one :class:`PoliteSettings`
-    (``transport.settings``).
+    meta robots and links of HTML pages, ``read_text`` to read their visible words
+    from the same parse too (``FetchFacts.page.text``, for content fingerprints).
+    They make one :class:`PoliteSettings` (``transport.settings``).
 """
 
 
@@ -213,6 +214,7 @@ class PoliteTransport(_PoliteBase, httpx.BaseTransport):
         clock: Clock = system_clock,
         resolver: Resolver = system_resolver,
         parse_html: bool = True,
+        read_text: bool = False,
     ) -> None:
         settings = PoliteSettings.from_arguments(locals())
         self.core = PolitenessCore(settings)
@@ -366,6 +368,7 @@ class AsyncPoliteTransport(_PoliteBase, httpx.AsyncBaseTransport):
         clock: Clock = system_clock,
         resolver: AsyncResolver | None = None,
         parse_html: bool = True,
+        read_text: bool = False,
     ) -> None:
         settings = PoliteSettings.from_arguments(locals())
         self.core = PolitenessCore(settings)
