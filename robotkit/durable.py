@@ -125,7 +125,7 @@ def atomic_write(
 
 # -- journals -------------------------------------------------------------------------
 
-JOURNAL_VERSION: Final = 2
+JOURNAL_VERSION: Final = 3  # 3: the frontier's typed events (robotkit.frontier_store)
 
 
 def _record_line(record: Any) -> bytes:

@@ -1,0 +1,131 @@
+"""What the frontier holds and the changes it reports, as typed records.
+
+A :class:`FrontierEntry` is a URL waiting in the frontier. Every change the
+frontier makes to what it holds is announced as one of the frozen records below,
+named for what happened (in the way h11 names the events of an HTTP connection):
+a subscriber (:mod:`robotkit.frontier_store`) writes them down, and
+:meth:`robotkit.frontier.Frontier.apply` replays them through the same operations
+that made them. Refusals (duplicates, too deep) change nothing and are not
+reported. Pure data: no I/O, no clock.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+from robotkit.reasons import Reason
+from robotkit.urls import Origin
+
+__all__ = [
+    "BudgetSet",
+    "Demoted",
+    "Done",
+    "FrontierEntry",
+    "FrontierEvent",
+    "Parked",
+    "Queued",
+    "Released",
+    "Requeued",
+    "Taken",
+    "Tallied",
+    "Tier",
+]
+
+
+class Tier(int, Enum):
+    """Which queue a URL waits in: links of novel pages, or demoted links, served
+    only when no main-tier URL is queued or in flight."""
+
+    MAIN = 0
+    DEMOTED = 1
+
+
+@dataclass(frozen=True, slots=True)
+class FrontierEntry:
+    """A URL waiting to be fetched: the URL as found, its de-duplication key, how
+    many links away from a seed it is, the page that linked it, its origin, and
+    its tier."""
+
+    url: str
+    key: str
+    depth: int
+    referer: str | None
+    host: Origin
+    tier: Tier = Tier.MAIN
+
+
+@dataclass(frozen=True, slots=True)
+class Queued:
+    """A new URL was admitted: queued, or parked behind a budget or a parked host."""
+
+    entry: FrontierEntry
+
+
+@dataclass(frozen=True, slots=True)
+class Taken:
+    """:meth:`~robotkit.frontier.Frontier.next` handed the URL ``key`` out."""
+
+    host: Origin
+    key: str
+
+
+@dataclass(frozen=True, slots=True)
+class Done:
+    """The URL ``key`` was fetched or given up; its host held until ``hold``."""
+
+    host: Origin
+    key: str
+    hold: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Requeued:
+    """The URL ``key`` went back to the head of its queue, its host held until
+    ``hold`` (a deferral, a Retry-After)."""
+
+    host: Origin
+    key: str
+    hold: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Demoted:
+    """The URL ``key``, in flight, moved to the back of the demoted tier."""
+
+    host: Origin
+    key: str
+
+
+@dataclass(frozen=True, slots=True)
+class BudgetSet:
+    """The URL budget of one host (``host``) or the default (``host`` None) changed."""
+
+    budget: int | None
+    host: Origin | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Parked:
+    """Every queued and future URL of ``host`` is held back with ``reason``."""
+
+    host: Origin
+    reason: Reason
+
+
+@dataclass(frozen=True, slots=True)
+class Released:
+    """``host`` is no longer parked."""
+
+    host: Origin
+
+
+@dataclass(frozen=True, slots=True)
+class Tallied:
+    """The owner's counter ``name`` grew by ``n``."""
+
+    name: str
+    n: int = 1
+
+
+FrontierEvent = Queued | Taken | Done | Requeued | Demoted | BudgetSet | Parked | Released | Tallied
