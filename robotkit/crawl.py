@@ -43,7 +43,6 @@ import os
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from enum import Enum
 from typing import Any
 
 import httpx
@@ -52,7 +51,7 @@ from robotkit.clock import Clock, system_clock
 from robotkit.content import ContentIndex, Soft404Detector
 from robotkit.crawl_report import CrawlEvent, CrawlSummary, EventKind
 from robotkit.crawl_state import CrawlState
-from robotkit.frontier import Frontier, FrontierEntry
+from robotkit.frontier import Frontier, FrontierEntry, Tier
 from robotkit.guard import Guard, GuardVerdict, Rule
 from robotkit.http.client import AsyncPoliteClient
 from robotkit.http.decoding import UnsupportedEncoding
@@ -66,7 +65,8 @@ from robotkit.http.transport import (
     PolitenessError,
 )
 from robotkit.identity import Identity
-from robotkit.pacing import PacingPolicy, host_key
+from robotkit.pacing import PacingPolicy
+from robotkit.readiness import PacerReadiness
 from robotkit.reasons import Reason
 from robotkit.snapshot import listed, reading, typed
 from robotkit.triage import FailureKind, PageFacts, Triage, TriageConfig
@@ -91,13 +91,6 @@ DEFAULT_MAX_BODY = 2 * 1024 * 1024
 _SHAPE_RULES = frozenset(
     {Rule.URL_TOO_LONG, Rule.PATH_TOO_DEEP, Rule.TOO_MANY_PARAMS, Rule.REPEATED_PATH}
 )
-
-
-class Tier(int, Enum):
-    """Which queue a URL waits in: links of novel pages, or demoted links."""
-
-    MAIN = 0
-    DEMOTED = 1
 
 
 @dataclass(frozen=True)
@@ -200,8 +193,9 @@ class Crawler:
         self._seeds = list(seeds)
         self._scope: set[tuple[str, int | None]] = set()
         cfg = self.config
-        self.main = Frontier(cfg.max_depth, cfg.host_budget)
-        self.demoted = Frontier(cfg.max_depth, cfg.host_budget)
+        self.frontier = Frontier(cfg.max_depth, cfg.host_budget)
+        """Both tiers' URLs, one seen set; it asks the client's pacer when a host is
+        ready (wired in :meth:`run`, after a resume may have replaced it)."""
         self._tasks: dict[asyncio.Task[None], FrontierEntry] = {}
         self._stopping = False
         self._retries: Counter[str] = Counter()
@@ -246,6 +240,7 @@ class Crawler:
         self.summary.started = self.clock()
         self._open_state()
         self.client = self._make_client()
+        self.frontier.readiness = PacerReadiness(self.client.polite.pacer)
         try:
             for seed in self._seeds:
                 self._offer(seed, 0, None, seed=True)
@@ -263,9 +258,9 @@ class Crawler:
             if self.state is not None:
                 self.state.close(self)
             await self.client.aclose()
-            stats_main, stats_low = self.main.stats(), self.demoted.stats()
-            self.summary.queued_left = stats_main.queued + stats_low.queued
-            self.summary.parked_left = stats_main.parked + stats_low.parked
+            stats = self.frontier.stats()
+            self.summary.queued_left = stats.queued
+            self.summary.parked_left = stats.parked
             self.summary.ended = self.clock()
         return self.summary
 
@@ -303,43 +298,22 @@ class Crawler:
 
     # -- the loop -----------------------------------------------------------------
 
-    def _next(self, now: float) -> tuple[FrontierEntry, Tier] | None:
-        entry = self.main.next(now)
-        if entry is not None:
-            return entry, Tier.MAIN
-        if self._demoted_open():
-            entry = self.demoted.next(now)
-            if entry is not None:
-                return entry, Tier.DEMOTED
-        return None
-
-    def _demoted_open(self) -> bool:
-        """The demoted tier is served only when the main tier is idle."""
-        return len(self.main) == 0 and self.main.in_flight == 0
-
-    def _next_time(self) -> float | None:
-        when = self.main.next_ready_time()
-        if when is None and self._demoted_open():
-            when = self.demoted.next_ready_time()
-        return when
-
     async def _loop(self) -> None:
         cfg = self.config
         assert self._wake is not None
         while not self._stopping:
             budget = cfg.max_pages - self.pages - len(self._tasks)
             if budget > 0 and len(self._tasks) < cfg.concurrency:
-                picked = self._next(self.clock())
-                if picked is not None:
-                    entry, tier = picked
-                    task = asyncio.create_task(self._process(entry, tier))
+                entry = self.frontier.next(self.clock())
+                if entry is not None:
+                    task = asyncio.create_task(self._process(entry))
                     self._tasks[task] = entry
                     task.add_done_callback(self._done)
                     continue
             if budget <= 0 and not self._tasks:
                 self.summary.budget_spent = True
                 return
-            when = self._next_time() if budget > 0 else None
+            when = self.frontier.next_ready_time() if budget > 0 else None
             if when is None and not self._tasks:
                 return  # nothing left anywhere
             timeout = None if when is None else max(when - self.clock(), 0.0) + 0.001
@@ -387,12 +361,12 @@ class Crawler:
         if seed:
             self._scope.add(_scope_key(norm.origin))
         key = self.triage.key(norm)
+        seen = self.frontier.seen
         if not self.in_scope(url):
-            if key not in self.main.seen:
-                self.main.seen.add(key)
+            if seen.add(key):
                 self._skip(url, Reason.OFF_SCOPE, depth, referer)
             return
-        if key in self.main.seen:
+        if key in seen:
             # Report the duplicates that normalization caught (session ids,
             # tracking parameters); a plain link seen again is not news.
             if url != key:
@@ -400,7 +374,7 @@ class Crawler:
             return
         held = self.triage.screen(norm, streak, referer)
         if held is not None:
-            self.main.seen.add(key)
+            seen.add(key)
             if isinstance(held, GuardVerdict):
                 if held.rule in _SHAPE_RULES:
                     self._signal(self.triage.shape_signal(norm, held.reason))
@@ -408,10 +382,8 @@ class Crawler:
             self._skip(url, held, depth, referer)
             return
         self.triage.remember(key, streak)
-        if streak:
-            self.main.seen.add(key)
-        frontier = self.demoted if streak else self.main
-        result = frontier.add(url, key, depth, referer, host=norm.origin)
+        tier = Tier.DEMOTED if streak else Tier.MAIN
+        result = self.frontier.add(url, key, depth, referer, host=norm.origin, tier=tier)
         if result.reason is not None and not (result.reason is Reason.DUPLICATE_URL and url == key):
             self._skip(url, result.reason, depth, referer)
 
@@ -419,48 +391,37 @@ class Crawler:
         """At the natural end, URLs held back in a parked trap region are decided:
         skipped with the region's reason (host-budget ones were reported when
         parked)."""
-        for frontier in (self.main, self.demoted):
-            for entry, reason in frontier.parked():
-                if reason is not Reason.HOST_BUDGET:
-                    self._skip(entry.url, reason, entry.depth, entry.referer)
+        for entry, reason in self.frontier.parked():
+            if reason is not Reason.HOST_BUDGET:
+                self._skip(entry.url, reason, entry.depth, entry.referer)
 
     def _signal(self, line: str | None) -> None:
         if line is not None:
             self.summary.trap_signals.append(line)
 
-    def _finish(self, entry: FrontierEntry, tier: Tier) -> None:
-        frontier = self.main if tier is Tier.MAIN else self.demoted
-        ready = None
-        try:
-            plan = self.client.polite.pacer.plan(host_key(entry.url)) if self.client else None
-            ready = None if plan is None else plan.ready_at
-        except InvalidURL:
-            pass
-        frontier.mark_done(entry, ready)
-        if ready is not None:
-            other = self.demoted if tier is Tier.MAIN else self.main
-            other.set_ready_at(entry.host, ready)
-            self.waiting[entry.host] = "pacing"
+    def _finish(self, entry: FrontierEntry) -> None:
+        self.frontier.mark_done(entry)
+        self.waiting[entry.host] = "pacing"
         self._since_checkpoint += 1
         if self._since_checkpoint >= self.config.checkpoint_every:
             self._save_state()
 
-    def _requeue(self, entry: FrontierEntry, tier: Tier, when: float, why: str) -> None:
-        frontier = self.main if tier is Tier.MAIN else self.demoted
-        frontier.requeue(entry, when)
+    def _requeue(self, entry: FrontierEntry, hold: float | None, why: str) -> None:
+        """Put ``entry`` back; ``hold``: a time only the crawler knows (a robots.txt
+        deferral), kept by the frontier; the pacer's own holds it asks for."""
+        self.frontier.requeue(entry, hold)
         self.waiting[entry.host] = why
 
-    async def _process(self, entry: FrontierEntry, tier: Tier) -> None:
+    async def _process(self, entry: FrontierEntry) -> None:
         cfg = self.config
         self.waiting.pop(entry.host, None)
         reason = self.triage.recheck(entry.url, entry.key, entry.referer)
         if reason is not None:
             self._skip(entry.url, reason, entry.depth, entry.referer)
-            self._finish(entry, tier)
+            self._finish(entry)
             return
-        if tier is Tier.MAIN and self.triage.copies.demote(entry.referer):
-            self.main.mark_done(entry)
-            self.demoted.add(entry.url, entry.key, entry.depth, entry.referer, host=entry.host)
+        if entry.tier is Tier.MAIN and self.triage.copies.demote(entry.referer):
+            self.frontier.demote(entry)
             return
         assert self.client is not None
         try:
@@ -469,14 +430,14 @@ class Crawler:
             wait = exc.retry_at - self.clock()
             if wait <= cfg.max_defer and self._retries[entry.key] < cfg.retries:
                 self._retries[entry.key] += 1
-                self._requeue(entry, tier, exc.retry_at, f"deferred: {exc.reason}")
+                self._requeue(entry, exc.retry_at, f"deferred: {exc.reason}")
                 return
             self._refused(entry, exc)
-            self._finish(entry, tier)
+            self._finish(entry)
             return
         except PolitenessError as exc:
             self._refused(entry, exc)
-            self._finish(entry, tier)
+            self._finish(entry)
             return
         except (httpx.HTTPError, OSError) as exc:
             timeout = isinstance(exc, (httpx.TimeoutException, TimeoutError))
@@ -485,7 +446,7 @@ class Crawler:
             refused = isinstance(exc, UnsupportedEncoding)
             if not timeout and not refused and self._retries[entry.key] < cfg.retries:
                 self._retries[entry.key] += 1
-                self._requeue(entry, tier, self._host_ready(entry), "backoff")
+                self._requeue(entry, None, "backoff")
                 return
             if timeout:
                 self._signal(self.triage.failed(entry.url, FailureKind.TIMEOUT))
@@ -507,22 +468,19 @@ class Crawler:
                     self.clock(),
                 )
             )
-            self._finish(entry, tier)
+            self._finish(entry)
             return
         facts = AsyncPoliteClient.facts(response)
         if facts.outcome.is_failure and self._retries[entry.key] < cfg.retries:
-            when = facts.retry_at if facts.retry_at is not None else self._host_ready(entry)
+            when = facts.retry_at
+            if when is None:
+                when = self.frontier.ready_at(entry.host)  # the pacer's backoff
             if when - self.clock() <= cfg.max_defer:
                 self._retries[entry.key] += 1
-                self._requeue(entry, tier, when, "retry-after")
+                self._requeue(entry, None, "retry-after")
                 return
         await self._page(entry, response, facts)
-        self._finish(entry, tier)
-
-    def _host_ready(self, entry: FrontierEntry) -> float:
-        assert self.client is not None
-        plan = self.client.polite.pacer.plan(host_key(entry.url))
-        return plan.ready_at if plan.ready_at is not None else self.clock()
+        self._finish(entry)
 
     def _refused(self, entry: FrontierEntry, exc: PolitenessError) -> None:
         """A request the transport would not send. With redirect hops behind it,
@@ -546,7 +504,7 @@ class Crawler:
 
     def _mark_seen(self, url: str) -> None:
         with contextlib.suppress(InvalidURL):
-            self.main.seen.add(self.triage.key(self.triage.normalize(url)))
+            self.frontier.seen.add(self.triage.key(self.triage.normalize(url)))
 
     async def _page(
         self, entry: FrontierEntry, response: httpx.Response, facts: FetchFacts
@@ -580,7 +538,7 @@ class Crawler:
                 referer=entry.referer,
                 streak=self.triage.streak_of(entry.key),
             ),
-            self.main.seen,
+            self.frontier.seen,
             self.in_scope,
         )
         for line in verdict.signals:
@@ -604,7 +562,7 @@ class Crawler:
             for url in links:
                 with contextlib.suppress(InvalidURL):
                     key = self.triage.key(self.triage.normalize(url))
-                    if key not in self.main.seen:
+                    if key not in self.frontier.seen:
                         self._skip(url, Reason.NOFOLLOW, entry.depth + 1, final)
             return
         if verdict.canonical is not None:
