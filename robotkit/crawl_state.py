@@ -10,8 +10,9 @@ What lives in the directory, and why:
   (``frontier.journal``, one checksummed record per change, see
   :mod:`robotkit.frontier_store`). The journal is the record: it is open before the
   first fetch, and a checkpoint only compacts it. The page counters (pages fetched,
-  failed, soft-404 probes) are tallies in that journal, one record per request, so a crawl killed N times refetches at most the N requests that were
-  in flight and never spends more than N requests past its page budget.
+  failed, soft-404 probes) are tallies in that journal, one record per request,
+  so a crawl killed N times refetches at most the N requests that were in flight
+  and never spends more than N requests past its page budget.
 * ``crawl.json``: the seeds (a resume with other seeds is refused unless
   ``add_seeds``) and what the crawl learned (page fingerprints, soft-404 answers,
   novelty windows, the automatic blacklist: :meth:`Crawler._learned_snapshot`),

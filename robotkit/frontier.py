@@ -667,9 +667,14 @@ def _record_of(host: HostQueues) -> HostRecord:
     )
 
 
-_APPLY: Final[dict[type[Any], Callable[[Frontier, Any], None]]] = {
+_APPLY: Final[dict[type[Any], Callable[[Frontier, Any], object]]] = {
     Queued: lambda f, e: f.add(
-        e.entry.url, e.entry.key, e.entry.depth, e.entry.referer, host=e.entry.host, tier=e.entry.tier
+        e.entry.url,
+        e.entry.key,
+        e.entry.depth,
+        e.entry.referer,
+        host=e.entry.host,
+        tier=e.entry.tier,
     ),
     Taken: Frontier._apply_taken,
     Done: Frontier._apply_done,

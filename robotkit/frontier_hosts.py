@@ -133,9 +133,9 @@ class Schedule:
         tier, _ = host.head()
         heapq.heappush(self._sleeping[tier], (when, self._seq, host.version, host))
 
-    def pop(self, tier: Tier, now: float, ready_at: Callable[[HostQueues], float] | None) -> (
-        HostQueues | None
-    ):
+    def pop(
+        self, tier: Tier, now: float, ready_at: Callable[[HostQueues], float] | None
+    ) -> HostQueues | None:
         """The ready host of ``tier`` to serve at ``now``, or None. ``ready_at``, if
         given, is asked again when a host's time comes: its owner may have moved
         the time on since the host was placed."""
@@ -158,9 +158,7 @@ class Schedule:
                 return item[4]
         return None
 
-    def next_time(
-        self, tier: Tier, ready_at: Callable[[HostQueues], float] | None
-    ) -> float | None:
+    def next_time(self, tier: Tier, ready_at: Callable[[HostQueues], float] | None) -> float | None:
         """The earliest time a host of ``tier`` is ready, or None if none waits
         (``ready_at`` as for :meth:`pop`: a sleeping host's time is asked again)."""
         ready, sleeping = self._ready[tier], self._sleeping[tier]

@@ -138,7 +138,12 @@ def _entry(entry: FrontierEntry) -> list[Any]:
 def _entry_of(origin: Origin, data: list[Any]) -> FrontierEntry:
     url, key, depth, referer, *tier = data
     return FrontierEntry(
-        url, url if key is None else key, depth, referer, origin, Tier(tier[0]) if tier else Tier.MAIN
+        url,
+        url if key is None else key,
+        depth,
+        referer,
+        origin,
+        Tier(tier[0]) if tier else Tier.MAIN,
     )
 
 
@@ -366,9 +371,7 @@ class FileStore:
         self._journal = journal
 
     @classmethod
-    def open(
-        cls, path: str, snap: FrontierSnapshot, replaced: str | None, sync: bool
-    ) -> FileStore:
+    def open(cls, path: str, snap: FrontierSnapshot, replaced: str | None, sync: bool) -> FileStore:
         """Checkpoint ``snap`` to ``path`` and start a fresh journal after it.
 
         On a path that holds no checkpoint yet, the (empty) journal is written
