@@ -33,7 +33,6 @@ thread-safe: one crawl loop owns it.
 from __future__ import annotations
 
 import os
-import re
 from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
@@ -47,6 +46,7 @@ from robotkit.frontier_events import (
     Done,
     FrontierEntry,
     FrontierEvent,
+    FrontierSnapshot,
     Parked,
     Queued,
     Released,
@@ -55,19 +55,12 @@ from robotkit.frontier_events import (
     Tallied,
     Tier,
 )
-from robotkit.frontier_hosts import UNLIMITED, HostQueues, Schedule
-from robotkit.frontier_store import (
-    FileStore,
-    FrontierSnapshot,
-    FrontierStore,
-    HostRecord,
-    load_checkpoint,
-    write_checkpoint,
-)
+from robotkit.frontier_hosts import UNLIMITED, HostQueues, HostTable, OriginCache
+from robotkit.frontier_store import FileStore, FrontierStore, load_checkpoint, write_checkpoint
 from robotkit.readiness import Readiness
 from robotkit.reasons import CodeEnum, Reason
 from robotkit.seen import BloomSeenSet, ExactSeenSet, SeenSet, seen_set_from_snapshot
-from robotkit.urls import InvalidURL, Origin, origin_of
+from robotkit.urls import InvalidURL, Origin
 
 __all__ = [
     "AddOutcome",
@@ -135,32 +128,6 @@ class FrontierStats:
     demoted: int = 0
 
 
-class _Origins:
-    """:func:`origin_of`, remembered per plain ``scheme://host[:port]`` prefix:
-    parsing a whole URL costs more than the rest of :meth:`Frontier.add`, and a
-    printable URL whose authority is plain lowercase ``host[:port]`` gets the same
-    origin (or the same error) as every other URL with that prefix."""
-
-    PLAIN: Final = re.compile(r"https?://[a-z0-9.-]+(?::[0-9]{1,5})?(?=[/?#]|\Z)")
-    SIZE: Final = 65_536
-
-    def __init__(self) -> None:
-        self._known: dict[str, Origin] = {}
-
-    def __call__(self, url: str) -> Origin:
-        match = self.PLAIN.match(url) if url.isprintable() else None
-        if match is None:
-            return origin_of(url)
-        prefix = match.group()
-        origin = self._known.get(prefix)
-        if origin is None:
-            origin = origin_of(url)
-            if len(self._known) >= self.SIZE:
-                self._known.clear()
-            self._known[prefix] = origin
-        return origin
-
-
 class Frontier:
     """Breadth-first, per-host, polite URL frontier (see the module docstring).
 
@@ -189,12 +156,8 @@ class Frontier:
         self.max_depth = max_depth
         self.host_budget = host_budget
         self.seen: SeenSet = seen if seen is not None else ExactSeenSet()
-        self.readiness = readiness
         self._clock = clock
-        self._hosts: dict[Origin, HostQueues] = {}
-        self._schedule_ = Schedule()
-        self._queued = self._in_flight = self._parked = self._done = 0
-        self._main_active = 0  # main-tier URLs queued or in flight
+        self._table = HostTable(readiness)
         self._rejected: Counter[Reason] = Counter()
         self.generation = 0  # checkpoints written or restored so far
         self.tallies: Counter[str] = Counter()
@@ -202,7 +165,16 @@ class Frontier:
         self._store: FrontierStore | None = None
         self._store_path: str | None = None  # the checkpoint path the journal continues
         self._resume_mark: str | None = None  # the store's mark of what restore() replayed
-        self._origin_of = _Origins()
+        self._origin_of = OriginCache()
+
+    @property
+    def readiness(self) -> Readiness | None:
+        """The owner of host readiness the frontier asks (None: holds only)."""
+        return self._table.readiness
+
+    @readiness.setter
+    def readiness(self, readiness: Readiness | None) -> None:
+        self._table.readiness = readiness
 
     # -- adding and serving -----------------------------------------------------
 
@@ -238,164 +210,77 @@ class Frontier:
         entry = FrontierEntry(url, key, depth, referer, host, tier)
         if self._sink is not None:
             self._sink(Queued(entry))
-        state = self._hosts.get(host)
-        if state is None:
-            state = self._hosts[host] = HostQueues(host)
+        table = self._table
+        state = table.host(host)
         if state.park_reason is not None:
-            return self._park(state, entry, state.park_reason)
+            table.park(state, entry)
+            return AddResult(AddOutcome.PARKED, state.park_reason)
         budget = self.budget_of(host)
         if budget is not None and state.admitted >= budget:
-            return self._park(state, entry, Reason.HOST_BUDGET)
-        self._enqueue(state, entry)
+            table.park(state, entry)
+            return AddResult(AddOutcome.PARKED, Reason.HOST_BUDGET)
+        table.enqueue(state, entry)
         return QUEUED
-
-    def _park(self, host: HostQueues, entry: FrontierEntry, reason: Reason) -> AddResult:
-        host.parked.append(entry)
-        self._parked += 1
-        return AddResult(AddOutcome.PARKED, reason)
-
-    def _enqueue(self, host: HostQueues, entry: FrontierEntry, front: bool = False) -> None:
-        was_head = host.head() if host.queues else None
-        host.push(entry, front)
-        if not front:
-            host.admitted += 1
-            self._main_active += entry.tier is Tier.MAIN
-        self._queued += 1
-        if was_head is None or (entry.tier, entry.depth) < was_head:
-            self._schedule(host)
-
-    def _host(self, origin: Origin) -> HostQueues:
-        host = self._hosts.get(origin)
-        if host is None:
-            host = self._hosts[origin] = HostQueues(origin)
-        return host
-
-    def _schedule(self, host: HostQueues) -> None:
-        """(Re)place a host in time; every older schedule item goes stale."""
-        host.version += 1
-        if host.busy is None and host.queues:
-            self._schedule_.place(host, self._ready_time(host))
-
-    def _ready_time(self, host: HostQueues) -> float:
-        if self.readiness is None:
-            return host.hold
-        return max(host.hold, self.readiness.ready_at(host.origin))
-
-    def _now(self, now: float | None) -> float:
-        if now is not None:
-            return now
-        if self._clock is None:
-            raise TypeError("Frontier.next() needs `now` or a frontier built with a clock")
-        return self._clock()
-
-    def _demoted_open(self) -> bool:
-        return self._main_active == 0
 
     def next(self, now: float | None = None) -> FrontierEntry | None:
         """The next URL to fetch at time ``now``, or None if no host may be served.
 
         Its host is busy until :meth:`mark_done`, :meth:`requeue` or :meth:`demote`.
         """
-        now = self._now(now)
-        ask = None if self.readiness is None else self._ready_time
-        host = self._schedule_.pop(Tier.MAIN, now, ask)
-        if host is None and self._demoted_open():
-            host = self._schedule_.pop(Tier.DEMOTED, now, ask)
-        if host is None:
-            return None
-        entry = host.pop_head()
-        self._take(host, entry)
+        if now is None:
+            if self._clock is None:
+                raise TypeError("Frontier.next() needs `now` or a frontier built with a clock")
+            now = self._clock()
+        entry = self._table.next(now)
+        if entry is not None and self._sink is not None:
+            self._sink(Taken(entry.host, entry.key))
         return entry
 
     def next_ready_time(self) -> float | None:
         """The earliest time :meth:`next` can return a URL (a time not after the
         last ``now`` means at once), or None if nothing is waiting: every host is
         busy, parked or empty. A crawler sleeps until then."""
-        ask = None if self.readiness is None else self._ready_time
-        when = self._schedule_.next_time(Tier.MAIN, ask)
-        if when is None and self._demoted_open():
-            when = self._schedule_.next_time(Tier.DEMOTED, ask)
-        return when
+        return self._table.next_time()
 
     def ready_at(self, host: Origin) -> float:
         """When ``host`` may be served: its hold, or its owner's answer if later."""
-        state = self._hosts.get(host)
-        return self._ready_time(state if state is not None else HostQueues(host))
-
-    def _take(self, host: HostQueues, entry: FrontierEntry) -> None:
-        """``entry``, already out of its queue, is in flight."""
-        if self._sink is not None:
-            self._sink(Taken(host.origin, entry.key))
-        host.busy = entry
-        host.version += 1
-        self._queued -= 1
-        self._in_flight += 1
-
-    def _release_busy(self, entry: FrontierEntry) -> HostQueues:
-        host = self._hosts.get(entry.host)
-        if host is None or host.busy is None or host.busy.key != entry.key:
-            raise ValueError(f"not in flight: {entry.url!r}")
-        host.busy = None
-        self._in_flight -= 1
-        return host
+        return self._table.ready_time(self._table.hosts.get(host) or HostQueues(host))
 
     def mark_done(self, entry: FrontierEntry, ready_at: float | None = None) -> None:
         """``entry`` was fetched (or given up): its host may be served again, not
         before ``ready_at`` if given (a hold of the frontier's own)."""
-        host = self._release_busy(entry)
+        host = self._table.release_busy(entry)
         if self._sink is not None:
             self._sink(Done(entry.host, entry.key, ready_at))
-        self._main_active -= entry.tier is Tier.MAIN
-        self._finish(host, ready_at)
-
-    def _finish(self, host: HostQueues, ready_at: float | None) -> None:
-        host.done += 1
-        self._done += 1
-        if ready_at is not None:
-            host.hold = ready_at
-        self._schedule(host)
+        self._table.main_active -= entry.tier is Tier.MAIN
+        self._table.finish(host, ready_at)
 
     def requeue(self, entry: FrontierEntry, ready_at: float | None = None) -> None:
         """``entry`` could not be fetched now (robots.txt deferred, 429/503): put it
         back at the head of its host's queue, its host held until ``ready_at``."""
-        host = self._release_busy(entry)
+        host = self._table.release_busy(entry)
         if self._sink is not None:
             self._sink(Requeued(entry.host, entry.key, ready_at))
         if ready_at is not None:
             host.hold = ready_at
-        if host.park_reason is not None:  # parked while in flight: joins the parked
-            host.parked.appendleft(entry)
-            host.admitted -= 1
-            self._parked += 1
-            self._main_active -= entry.tier is Tier.MAIN
-            self._schedule(host)
-            return
-        self._enqueue(host, entry, front=True)
-        self._schedule(host)
+        self._table.put_back(host, entry, front=True)
 
     def demote(self, entry: FrontierEntry) -> FrontierEntry:
         """Move ``entry``, in flight, to the back of the demoted tier (its referer
         turned out to be a copy); it stays admitted. Returns the demoted entry."""
-        host = self._release_busy(entry)
+        host = self._table.release_busy(entry)
         if self._sink is not None:
             self._sink(Demoted(entry.host, entry.key))
         moved = replace(entry, tier=Tier.DEMOTED)
-        self._main_active -= entry.tier is Tier.MAIN
-        if host.park_reason is not None:
-            host.parked.appendleft(moved)
-            host.admitted -= 1
-            self._parked += 1
-        else:
-            host.admitted -= 1  # _enqueue counts it again
-            self._enqueue(host, moved)
-        self._schedule(host)
+        self._table.main_active -= entry.tier is Tier.MAIN
+        self._table.put_back(host, moved, front=False)
         return moved
 
     # -- budgets and parking ----------------------------------------------------
 
     def budget_of(self, host: Origin) -> int | None:
         """The budget in force for ``host`` (None: unlimited)."""
-        state = self._hosts.get(host)
+        state = self._table.hosts.get(host)
         if state is None or state.budget is None:
             return self.host_budget
         return None if state.budget == UNLIMITED else state.budget
@@ -410,12 +295,12 @@ class Frontier:
             self._sink(BudgetSet(budget, host))
         if host is None:
             self.host_budget = budget
-            targets = list(self._hosts.values())
+            targets = list(self._table.hosts.values())
         else:
-            state = self._host(host)
+            state = self._table.host(host)
             state.budget = UNLIMITED if budget is None else budget
             targets = [state]
-        return sum(self._release(state) for state in targets)
+        return sum(self._table.release(s, self.budget_of(s.origin)) for s in targets)
 
     def park_host(self, host: Origin, reason: Reason = Reason.TRAP_HOST) -> int:
         """Hold back every queued and future URL of ``host`` (both tiers) with
@@ -423,71 +308,45 @@ class Frontier:
         URLs were parked; the one in flight, if any, is not recalled."""
         if self._sink is not None:
             self._sink(Parked(host, reason))
-        state = self._host(host)
+        state = self._table.host(host)
         state.park_reason = reason
-        moved = state.park_all()
-        state.admitted -= len(moved)
-        self._queued -= len(moved)
-        self._parked += len(moved)
-        self._main_active -= sum(entry.tier is Tier.MAIN for entry in moved)
-        self._schedule(state)
-        return len(moved)
+        return self._table.park_all(state)
 
     def unpark_host(self, host: Origin) -> int:
         """Undo :meth:`park_host`; parked URLs return within the host's budget."""
         if self._sink is not None:
             self._sink(Released(host))
-        state = self._host(host)
+        state = self._table.host(host)
         state.park_reason = None
-        return self._release(state)
-
-    def _release(self, host: HostQueues) -> int:
-        if host.park_reason is not None:
-            return 0
-        budget = self.budget_of(host.origin)
-        released = 0
-        while host.parked and (budget is None or host.admitted < budget):
-            self._enqueue(host, host.parked.popleft())
-            self._parked -= 1
-            released += 1
-        return released
+        return self._table.release(state, self.budget_of(host))
 
     def parked(self, host: Origin | None = None) -> Iterator[tuple[FrontierEntry, Reason]]:
         """Parked URLs (of one host or all) with the reason they are held."""
-        states = self._hosts.values() if host is None else [self._host(host)]
-        for state in states:
-            reason = state.park_reason or Reason.HOST_BUDGET
-            for entry in state.parked:
-                yield entry, reason
+        return self._table.parked_entries(host)
 
     # -- reporting --------------------------------------------------------------
 
     def __len__(self) -> int:
         """URLs queued for :meth:`next` (both tiers): not in flight, not parked."""
-        return self._queued
+        return self._table.queued
 
     @property
     def in_flight(self) -> int:
-        return self._in_flight
+        return self._table.in_flight
 
     def stats(self) -> FrontierStats:
-        parked: Counter[Reason] = Counter()
-        demoted = 0
-        for state in self._hosts.values():
-            if state.parked:
-                parked[state.park_reason or Reason.HOST_BUDGET] += len(state.parked)
-            for (tier, _), bucket in state.queues.items():
-                demoted += len(bucket) if tier else 0
+        table = self._table
+        parked, demoted = table.waiting_counts()
         return FrontierStats(
-            queued=self._queued,
-            in_flight=self._in_flight,
-            parked=self._parked,
-            done=self._done,
-            hosts=len(self._hosts),
+            queued=table.queued,
+            in_flight=table.in_flight,
+            parked=table.parked,
+            done=table.done,
+            hosts=len(table.hosts),
             seen=len(self.seen),
             seen_nbytes=self.seen.nbytes,
             rejected=dict(self._rejected),
-            parked_by_reason=dict(parked),
+            parked_by_reason=parked,
             demoted=demoted,
         )
 
@@ -521,17 +380,18 @@ class Frontier:
     def snapshot(self) -> FrontierSnapshot:
         """Everything the frontier holds, for a checkpoint; hosts are produced as the
         store reads them."""
+        table = self._table
         return FrontierSnapshot(
             generation=self.generation,
             tallies=dict(self.tallies),
             max_depth=self.max_depth,
             host_budget=self.host_budget,
-            done=self._done,
+            done=table.done,
             rejected=dict(self._rejected),
             seen=self.seen.snapshot(),
-            host_count=len(self._hosts),
-            entry_count=self._queued + self._in_flight + self._parked,
-            hosts=(_record_of(state) for state in list(self._hosts.values())),
+            host_count=len(table.hosts),
+            entry_count=table.queued + table.in_flight + table.parked,
+            hosts=(state.record() for state in list(table.hosts.values())),
         )
 
     def checkpoint(self, path: str | os.PathLike[str]) -> int:
@@ -568,7 +428,7 @@ class Frontier:
                 frontier.apply(event)
             # What was in flight when the process died was never finished: it goes
             # back to the head of its queue (or to the parked).
-            for state in list(frontier._hosts.values()):
+            for state in list(frontier._table.hosts.values()):
                 if state.busy is not None:
                     frontier.requeue(state.busy)
         except CheckpointError:
@@ -582,89 +442,39 @@ class Frontier:
         self.seen = seen_set_from_snapshot(snap.seen)
         self.generation = snap.generation
         self.tallies = Counter(snap.tallies)
-        self._done = snap.done
         self._rejected = Counter(snap.rejected)
+        self._table.done = snap.done
         for record in snap.hosts:
-            state = self._host(record.origin)
-            state.hold, state.done, state.budget = record.hold, record.done, record.budget
-            state.park_reason = record.park_reason
-            for entry in record.queued:
-                self._enqueue(state, entry)
-            state.parked.extend(record.parked)
-            state.admitted = record.admitted  # _enqueue counted the queued ones again
-            self._parked += len(record.parked)
-            if record.busy is not None:
-                self._in_flight_again(state, record.busy)
-
-    def _in_flight_again(self, host: HostQueues, key: str) -> None:
-        """Restore: the URL ``key`` was in flight at the checkpoint, stored as the
-        head of its queue or, its host parked, as the first parked one. It is in
-        flight again until the replay finishes it, or :meth:`restore` requeues it."""
-        entry = host.take(key)
-        if entry is None and host.parked and host.parked[0].key == key:
-            entry = host.parked.popleft()
-            self._parked -= 1
-            self._queued += 1  # _take counts it out of the queued
-            self._main_active += entry.tier is Tier.MAIN
-            host.admitted += 1  # it was admitted before its host was parked
-        if entry is None:
-            raise CheckpointError(f"in-flight URL {key!r} is not among its host's URLs")
-        self._take(host, entry)
-
-    def _busy(self, origin: Origin, key: str) -> FrontierEntry | None:
-        busy = self._host(origin).busy
-        return busy if busy is not None and busy.key == key else None
-
-    def _apply_taken(self, event: Taken) -> None:
-        state = self._host(event.host)
-        entry = state.take(event.key)
-        if entry is not None:
-            self._take(state, entry)
-
-    def _apply_done(self, event: Done) -> None:
-        busy = self._busy(event.host, event.key)
-        if busy is not None:
-            self.mark_done(busy, event.hold)
-            return
-        state = self._host(event.host)
-        entry = state.take(event.key)
-        if entry is not None:
-            self._queued -= 1
-            self._main_active -= entry.tier is Tier.MAIN
-        elif state.take_parked(event.key) is not None:
-            self._parked -= 1
-            state.admitted += 1  # it was admitted before its host was parked
-        self._finish(state, event.hold)
-
-    def _apply_requeued(self, event: Requeued) -> None:
-        busy = self._busy(event.host, event.key)
-        if busy is not None:
-            self.requeue(busy, event.hold)
-        elif event.hold is not None:  # taken before the checkpoint: already queued
-            state = self._host(event.host)
-            state.hold = event.hold
-            self._schedule(state)
-
-    def _apply_demoted(self, event: Demoted) -> None:
-        busy = self._busy(event.host, event.key)
-        if busy is not None:
-            self.demote(busy)
+            self._table.load(record)
 
 
-def _record_of(host: HostQueues) -> HostRecord:
-    queued, parked, admitted = host.persisted()
-    busy = host.busy
-    return HostRecord(
-        host.origin,
-        host.hold,
-        admitted,
-        host.done,
-        host.park_reason,
-        host.budget,
-        queued,
-        parked,
-        None if busy is None else busy.key,
-    )
+# A URL's end (done, requeued, demoted) is replayed through the same operation when
+# the URL is in flight here, as it is unless it was taken before the checkpoint the
+# replay starts from.
+
+
+def _replay_done(frontier: Frontier, event: Done) -> None:
+    busy = frontier._table.busy_with(event.host, event.key)
+    if busy is not None:
+        frontier.mark_done(busy, event.hold)
+    else:
+        frontier._table.finish_key(event.host, event.key, event.hold)
+
+
+def _replay_requeued(frontier: Frontier, event: Requeued) -> None:
+    busy = frontier._table.busy_with(event.host, event.key)
+    if busy is not None:
+        frontier.requeue(busy, event.hold)
+    elif event.hold is not None:  # already queued: only the hold is news
+        state = frontier._table.host(event.host)
+        state.hold = event.hold
+        frontier._table.reschedule(state)
+
+
+def _replay_demoted(frontier: Frontier, event: Demoted) -> None:
+    busy = frontier._table.busy_with(event.host, event.key)
+    if busy is not None:
+        frontier.demote(busy)
 
 
 _APPLY: Final[dict[type[Any], Callable[[Frontier, Any], object]]] = {
@@ -676,10 +486,10 @@ _APPLY: Final[dict[type[Any], Callable[[Frontier, Any], object]]] = {
         host=e.entry.host,
         tier=e.entry.tier,
     ),
-    Taken: Frontier._apply_taken,
-    Done: Frontier._apply_done,
-    Requeued: Frontier._apply_requeued,
-    Demoted: Frontier._apply_demoted,
+    Taken: lambda f, e: f._table.take_key(e.host, e.key),
+    Done: _replay_done,
+    Requeued: _replay_requeued,
+    Demoted: _replay_demoted,
     BudgetSet: lambda f, e: f.set_host_budget(e.budget, e.host),
     Parked: lambda f, e: f.park_host(e.host, e.reason),
     Released: lambda f, e: f.unpark_host(e.host),

@@ -1,6 +1,8 @@
 """What the frontier holds and the changes it reports, as typed records.
 
-A :class:`FrontierEntry` is a URL waiting in the frontier. Every change the
+A :class:`FrontierEntry` is a URL waiting in the frontier; a
+:class:`FrontierSnapshot` (one :class:`HostRecord` per host) is everything it holds,
+as a checkpoint keeps it. Every change the
 frontier makes to what it holds is announced as one of the frozen records below,
 named for what happened (in the way h11 names the events of an HTTP connection):
 a subscriber (:mod:`robotkit.frontier_store`) writes them down, and
@@ -11,10 +13,12 @@ reported. Pure data: no I/O, no clock.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import Enum
 
 from robotkit.reasons import Reason
+from robotkit.seen import SeenSnapshot
 from robotkit.urls import Origin
 
 __all__ = [
@@ -23,6 +27,8 @@ __all__ = [
     "Done",
     "FrontierEntry",
     "FrontierEvent",
+    "FrontierSnapshot",
+    "HostRecord",
     "Parked",
     "Queued",
     "Released",
@@ -126,6 +132,39 @@ class Tallied:
 
     name: str
     n: int = 1
+
+
+@dataclass(frozen=True, slots=True)
+class HostRecord:
+    """One host in a snapshot: its hold, counts, parking, budget override, queued
+    URLs in service order (the one in flight at the head of its queue, or first of
+    the parked if its host was parked), parked URLs, and the key in flight."""
+
+    origin: Origin
+    hold: float
+    admitted: int
+    done: int
+    park_reason: Reason | None
+    budget: int | None
+    queued: list[FrontierEntry]
+    parked: list[FrontierEntry]
+    busy: str | None
+
+
+@dataclass(frozen=True)
+class FrontierSnapshot:
+    """Everything a frontier holds. ``hosts`` may be produced lazily, one at a time."""
+
+    generation: int
+    tallies: dict[str, int]
+    max_depth: int | None
+    host_budget: int | None
+    done: int
+    rejected: dict[Reason, int]
+    seen: SeenSnapshot
+    host_count: int
+    entry_count: int
+    hosts: Iterable[HostRecord]
 
 
 FrontierEvent = Queued | Taken | Done | Requeued | Demoted | BudgetSet | Parked | Released | Tallied

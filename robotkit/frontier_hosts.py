@@ -8,21 +8,25 @@ that have URLs and none in flight: per tier, a heap of hosts sleeping until thei
 time and a heap of ready hosts by head depth, then by how long they have been
 ready (so ready hosts are served round robin and a slow host never stalls the
 others). Heap items carry the host's version; a host rescheduled since is stale
-and skipped. Pure: no I/O, no clock.
+and skipped. :class:`HostTable` holds them all with the counts across them.
+:class:`OriginCache` finds a URL's host cheaply. Pure: no I/O, no clock.
 """
 
 from __future__ import annotations
 
 import heapq
-from collections import deque
-from collections.abc import Callable
+import re
+from collections import Counter, deque
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from typing import Final
 
-from robotkit.frontier_events import FrontierEntry, Tier
+from robotkit.frontier_events import FrontierEntry, HostRecord, Tier
+from robotkit.readiness import Readiness
 from robotkit.reasons import Reason
-from robotkit.urls import Origin
+from robotkit.urls import Origin, origin_of
 
-__all__ = ["UNLIMITED", "HostQueues", "Schedule"]
+__all__ = ["UNLIMITED", "HostQueues", "HostTable", "OriginCache", "Schedule"]
 
 UNLIMITED = -1
 """A per-host budget that overrides the default with none."""
@@ -91,6 +95,22 @@ class HostQueues:
         self.queues.clear()
         return moved
 
+    def record(self) -> HostRecord:
+        """This host as a checkpoint keeps it (see :meth:`persisted`)."""
+        queued, parked, admitted = self.persisted()
+        busy = None if self.busy is None else self.busy.key
+        return HostRecord(
+            self.origin,
+            self.hold,
+            admitted,
+            self.done,
+            self.park_reason,
+            self.budget,
+            queued,
+            parked,
+            busy,
+        )
+
     def persisted(self) -> tuple[list[FrontierEntry], list[FrontierEntry], int]:
         """What a checkpoint keeps: queued entries in service order, parked ones,
         and the admitted count. The URL in flight is lost with the process, so it
@@ -113,6 +133,32 @@ class HostQueues:
                 queued.append(busy)
             queued.extend(self.queues.get(where, ()))
         return queued, parked, admitted
+
+
+class OriginCache:
+    """:func:`origin_of`, remembered per plain ``scheme://host[:port]`` prefix:
+    parsing a whole URL costs more than the rest of :meth:`robotkit.frontier.Frontier.add`, and a
+    printable URL whose authority is plain lowercase ``host[:port]`` gets the same
+    origin (or the same error) as every other URL with that prefix."""
+
+    PLAIN: Final = re.compile(r"https?://[a-z0-9.-]+(?::[0-9]{1,5})?(?=[/?#]|\Z)")
+    SIZE: Final = 65_536
+
+    def __init__(self) -> None:
+        self._known: dict[str, Origin] = {}
+
+    def __call__(self, url: str) -> Origin:
+        match = self.PLAIN.match(url) if url.isprintable() else None
+        if match is None:
+            return origin_of(url)
+        prefix = match.group()
+        origin = self._known.get(prefix)
+        if origin is None:
+            origin = origin_of(url)
+            if len(self._known) >= self.SIZE:
+                self._known.clear()
+            self._known[prefix] = origin
+        return origin
 
 
 class Schedule:
@@ -178,3 +224,208 @@ class Schedule:
         if sleeping:
             return sleeping[0][0]
         return None
+
+
+class HostTable:
+    """Every host's queues, their schedule and the counts across them: the
+    frontier's mechanics, with no policy (depth, seen set, budgets are decided by
+    :class:`robotkit.frontier.Frontier`) and no events. ``readiness``: who says
+    when a host may be fetched again, asked each time a host is placed in time."""
+
+    def __init__(self, readiness: Readiness | None = None) -> None:
+        self.readiness = readiness
+        self.hosts: dict[Origin, HostQueues] = {}
+        self.schedule = Schedule()
+        self.queued = self.in_flight = self.parked = self.done = 0
+        self.main_active = 0  # main-tier URLs queued or in flight
+
+    def host(self, origin: Origin) -> HostQueues:
+        host = self.hosts.get(origin)
+        if host is None:
+            host = self.hosts[origin] = HostQueues(origin)
+        return host
+
+    def ready_time(self, host: HostQueues) -> float:
+        """The host's own hold, or its owner's answer if later."""
+        if self.readiness is None:
+            return host.hold
+        return max(host.hold, self.readiness.ready_at(host.origin))
+
+    def _ask(self) -> Callable[[HostQueues], float] | None:
+        return None if self.readiness is None else self.ready_time
+
+    def reschedule(self, host: HostQueues) -> None:
+        """(Re)place a host in time; every older schedule item goes stale."""
+        host.version += 1
+        if host.busy is None and host.queues:
+            self.schedule.place(host, self.ready_time(host))
+
+    def enqueue(self, host: HostQueues, entry: FrontierEntry, front: bool = False) -> None:
+        """Queue ``entry``: at the back as newly admitted, or (``front``) at the head
+        as the URL that was in flight."""
+        was_head = host.head() if host.queues else None
+        host.push(entry, front)
+        if not front:
+            host.admitted += 1
+            self.main_active += entry.tier is Tier.MAIN
+        self.queued += 1
+        if was_head is None or (entry.tier, entry.depth) < was_head:
+            self.reschedule(host)
+
+    def park(self, host: HostQueues, entry: FrontierEntry) -> None:
+        host.parked.append(entry)
+        self.parked += 1
+
+    def _demoted_open(self) -> bool:
+        """The demoted tier is served only when no main-tier URL is queued or out."""
+        return self.main_active == 0
+
+    def next(self, now: float) -> FrontierEntry | None:
+        """Take the next URL to serve at ``now`` out of its queue, or None."""
+        ask = self._ask()
+        host = self.schedule.pop(Tier.MAIN, now, ask)
+        if host is None and self._demoted_open():
+            host = self.schedule.pop(Tier.DEMOTED, now, ask)
+        if host is None:
+            return None
+        entry = host.pop_head()
+        self.take(host, entry)
+        return entry
+
+    def next_time(self) -> float | None:
+        ask = self._ask()
+        when = self.schedule.next_time(Tier.MAIN, ask)
+        if when is None and self._demoted_open():
+            when = self.schedule.next_time(Tier.DEMOTED, ask)
+        return when
+
+    def take(self, host: HostQueues, entry: FrontierEntry) -> None:
+        """``entry``, already out of its queue, is in flight."""
+        host.busy = entry
+        host.version += 1
+        self.queued -= 1
+        self.in_flight += 1
+
+    def release_busy(self, entry: FrontierEntry) -> HostQueues:
+        host = self.hosts.get(entry.host)
+        if host is None or host.busy is None or host.busy.key != entry.key:
+            raise ValueError(f"not in flight: {entry.url!r}")
+        host.busy = None
+        self.in_flight -= 1
+        return host
+
+    def finish(self, host: HostQueues, hold: float | None) -> None:
+        """A URL of ``host`` is done (already out of flight)."""
+        host.done += 1
+        self.done += 1
+        if hold is not None:
+            host.hold = hold
+        self.reschedule(host)
+
+    def put_back(self, host: HostQueues, entry: FrontierEntry, front: bool) -> None:
+        """``entry``, out of flight, waits again: at the head of its queue
+        (``front``) or at the back (a move to another tier), or first of the parked
+        if its host was parked meanwhile."""
+        if host.park_reason is not None:
+            host.parked.appendleft(entry)
+            host.admitted -= 1
+            self.parked += 1
+            self.main_active -= entry.tier is Tier.MAIN
+        elif front:
+            self.enqueue(host, entry, front=True)
+        else:
+            host.admitted -= 1  # enqueue counts it again
+            self.enqueue(host, entry)
+        self.reschedule(host)
+
+    def park_all(self, host: HostQueues) -> int:
+        moved = host.park_all()
+        host.admitted -= len(moved)
+        self.queued -= len(moved)
+        self.parked += len(moved)
+        self.main_active -= sum(entry.tier is Tier.MAIN for entry in moved)
+        self.reschedule(host)
+        return len(moved)
+
+    def release(self, host: HostQueues, budget: int | None) -> int:
+        """Queue parked URLs of an unparked ``host`` while they fit ``budget``."""
+        if host.park_reason is not None:
+            return 0
+        released = 0
+        while host.parked and (budget is None or host.admitted < budget):
+            self.enqueue(host, host.parked.popleft())
+            self.parked -= 1
+            released += 1
+        return released
+
+    def parked_entries(self, origin: Origin | None) -> Iterator[tuple[FrontierEntry, Reason]]:
+        """Parked URLs (of one host or all) with the reason they are held."""
+        hosts = self.hosts.values() if origin is None else [self.host(origin)]
+        for host in hosts:
+            reason = host.park_reason or Reason.HOST_BUDGET
+            for entry in host.parked:
+                yield entry, reason
+
+    def waiting_counts(self) -> tuple[dict[Reason, int], int]:
+        """Parked URLs by reason, and queued URLs of the demoted tier."""
+        parked: Counter[Reason] = Counter()
+        demoted = 0
+        for host in self.hosts.values():
+            if host.parked:
+                parked[host.park_reason or Reason.HOST_BUDGET] += len(host.parked)
+            demoted += sum(len(queue) for (tier, _), queue in host.queues.items() if tier)
+        return dict(parked), demoted
+
+    # -- restore and replay -------------------------------------------------------
+
+    def busy_with(self, origin: Origin, key: str) -> FrontierEntry | None:
+        busy = self.host(origin).busy
+        return busy if busy is not None and busy.key == key else None
+
+    def take_key(self, origin: Origin, key: str) -> None:
+        """Replay of a URL handed out: take ``key``, wherever it is queued."""
+        host = self.host(origin)
+        entry = host.take(key)
+        if entry is not None:
+            self.take(host, entry)
+
+    def finish_key(self, origin: Origin, key: str, hold: float | None) -> None:
+        """Replay of a URL done that was not in flight here (taken before the
+        checkpoint, or parked since): take it out of its queue and finish it."""
+        host = self.host(origin)
+        entry = host.take(key)
+        if entry is not None:
+            self.queued -= 1
+            self.main_active -= entry.tier is Tier.MAIN
+        elif host.take_parked(key) is not None:
+            self.parked -= 1
+            host.admitted += 1  # it was admitted before its host was parked
+        self.finish(host, hold)
+
+    def load(self, record: HostRecord) -> None:
+        """Restore one host of a checkpoint."""
+        host = self.host(record.origin)
+        host.hold, host.done, host.budget = record.hold, record.done, record.budget
+        host.park_reason = record.park_reason
+        for entry in record.queued:
+            self.enqueue(host, entry)
+        host.parked.extend(record.parked)
+        host.admitted = record.admitted  # enqueue counted the queued ones again
+        self.parked += len(record.parked)
+        if record.busy is not None:
+            self.in_flight_again(host, record.busy)
+
+    def in_flight_again(self, host: HostQueues, key: str) -> None:
+        """Restore: the URL ``key`` was in flight at the checkpoint, stored as the
+        head of its queue or, its host parked, as the first parked one. It is in
+        flight again until the replay finishes it, or the restore requeues it."""
+        entry = host.take(key)
+        if entry is None and host.parked and host.parked[0].key == key:
+            entry = host.parked.popleft()
+            self.parked -= 1
+            self.queued += 1  # take() counts it out of the queued
+            self.main_active += entry.tier is Tier.MAIN
+            host.admitted += 1  # it was admitted before its host was parked
+        if entry is None:
+            raise ValueError(f"in-flight URL {key!r} is not among its host's URLs")
+        self.take(host, entry)

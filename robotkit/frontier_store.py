@@ -25,8 +25,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator
 from typing import Any, Final, Protocol
 
 from robotkit.durable import (
@@ -43,6 +42,8 @@ from robotkit.frontier_events import (
     Done,
     FrontierEntry,
     FrontierEvent,
+    FrontierSnapshot,
+    HostRecord,
     Parked,
     Queued,
     Released,
@@ -71,39 +72,6 @@ __all__ = [
 FORMAT: Final = b"robotkit-frontier"
 VERSION: Final = 3  # 3: typed events, tiers in one frontier, no copied readiness
 JOURNAL_MAGIC: Final = b"robotkit-frontier-journal"
-
-
-@dataclass(frozen=True, slots=True)
-class HostRecord:
-    """One host in a snapshot: its hold, counts, parking, budget override, queued
-    URLs in service order (the one in flight at the head of its queue, or first of
-    the parked if its host was parked), parked URLs, and the key in flight."""
-
-    origin: Origin
-    hold: float
-    admitted: int
-    done: int
-    park_reason: Reason | None
-    budget: int | None
-    queued: list[FrontierEntry]
-    parked: list[FrontierEntry]
-    busy: str | None
-
-
-@dataclass(frozen=True)
-class FrontierSnapshot:
-    """Everything a frontier holds. ``hosts`` may be produced lazily, one at a time."""
-
-    generation: int
-    tallies: dict[str, int]
-    max_depth: int | None
-    host_budget: int | None
-    done: int
-    rejected: dict[Reason, int]
-    seen: SeenSnapshot
-    host_count: int
-    entry_count: int
-    hosts: Iterable[HostRecord]
 
 
 class FrontierStore(Protocol):

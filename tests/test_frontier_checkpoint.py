@@ -481,7 +481,7 @@ def persisted(f: Frontier) -> tuple[list[str], list[str], list[int]]:
     parked: list[str] = []
     admitted: list[int] = []
     for host in HOSTS:
-        q, p, n = f._host(host).persisted()
+        q, p, n = f._table.host(host).persisted()
         queued += [e.key for e in q]
         parked += [e.key for e in p]
         admitted.append(n)
