@@ -1,11 +1,5 @@
 """The reference polite crawler: robotkit's components composed into a crawl.
 
-(Why this module stays near 700 lines: :class:`Crawler` is one asynchronous state
-machine, the loop, the fetch with its retries and deferrals, the soft-404 probes and
-the hand-over to the triage, whose steps share the frontier tiers and the client; its
-rules already live elsewhere, its events in :mod:`robotkit.crawl_report`, its state
-in :mod:`robotkit.crawl_state`.)
-
 Breadth-first over the seeds' hosts, one request at a time per host, every request
 through :class:`~robotkit.http.transport.AsyncPoliteTransport` (identity headers,
 robots.txt verdict, pacing, Retry-After, backoff, body cap, response deadline,
@@ -16,7 +10,9 @@ the bookkeeping; every rule lives in its own module:
 step                        decided by
 ==========================  ====================================================
 de-duplication key          :func:`robotkit.urls.normalize`
-seen set, BFS, depth limit  :class:`robotkit.frontier.Frontier`
+seen set, BFS, depth limit  :class:`robotkit.frontier.Frontier` (both tiers)
+when a host is ready        the client's pacer, asked by the frontier
+                            (:class:`robotkit.readiness.PacerReadiness`)
 URL-shape traps, blacklist  :class:`robotkit.guard.Guard` (also on redirect hops)
 robots.txt, pacing, limits  the polite transport (:mod:`robotkit.http`)
 what a page means          :class:`robotkit.triage.Triage` (duplicates, soft
@@ -24,11 +20,16 @@ what a page means          :class:`robotkit.triage.Triage` (duplicates, soft
 meta robots, X-Robots-Tag   :mod:`robotkit.meta` (read by the transport)
 ==========================  ====================================================
 
+The crawl loop is here; one URL's fetch and what follows it (retries, deferrals,
+probes, the triage's verdict) is :class:`robotkit.crawl_fetch.FetchStep`; events
+are in :mod:`robotkit.crawl_report`, the state directory in
+:mod:`robotkit.crawl_state`.
+
 Links of a page the triage judged novel go to the main tier; links of a page that
-only looks like another go to a second, demoted tier, served when the main tier is
-empty, until it is empty or the triage parks their region. The crawler asks the
-triage about every URL twice: when it is found, and just before it is fetched
-(what was learned in between may rule it out).
+only looks like another go to the demoted tier of the same frontier, served when
+the main tier is empty and idle, until it is empty or the triage parks their
+region. The crawler asks the triage about every URL twice: when it is found, and
+just before it is fetched (what was learned in between may rule it out).
 
 Every decision is reported as a :class:`CrawlEvent` (one JSON line in
 ``robotkit crawl --output``).
@@ -49,27 +50,24 @@ import httpx
 
 from robotkit.clock import Clock, system_clock
 from robotkit.content import ContentIndex, Soft404Detector
+from robotkit.crawl_fetch import FetchStep
 from robotkit.crawl_report import CrawlEvent, CrawlSummary, EventKind
 from robotkit.crawl_state import CrawlState
 from robotkit.frontier import Frontier, FrontierEntry, Tier
 from robotkit.guard import Guard, GuardVerdict, Rule
 from robotkit.http.client import AsyncPoliteClient
-from robotkit.http.decoding import UnsupportedEncoding
 from robotkit.http.robots import RobotsOptions
 from robotkit.http.transport import (
     AddressPolicy,
     AsyncPoliteTransport,
-    Deferred,
-    FetchFacts,
     FetchLimits,
-    PolitenessError,
 )
 from robotkit.identity import Identity
 from robotkit.pacing import PacingPolicy
 from robotkit.readiness import PacerReadiness
 from robotkit.reasons import Reason
 from robotkit.snapshot import listed, reading, typed
-from robotkit.triage import FailureKind, PageFacts, Triage, TriageConfig
+from robotkit.triage import Triage, TriageConfig
 from robotkit.urls import DEFAULT_PORTS, InvalidURL, Origin, normalize
 
 __all__ = [
@@ -206,6 +204,7 @@ class Crawler:
         """Hosts held back and why (``pacing``, ``retry-after``, ``deferred``), for a
         live display."""
         self.client: AsyncPoliteClient | None = None
+        self._fetch = FetchStep(self)
 
     # -- public -------------------------------------------------------------------
 
@@ -306,7 +305,7 @@ class Crawler:
             if budget > 0 and len(self._tasks) < cfg.concurrency:
                 entry = self.frontier.next(self.clock())
                 if entry is not None:
-                    task = asyncio.create_task(self._process(entry))
+                    task = asyncio.create_task(self._fetch.process(entry))
                     self._tasks[task] = entry
                     task.add_done_callback(self._done)
                     continue
@@ -411,208 +410,6 @@ class Crawler:
         deferral), kept by the frontier; the pacer's own holds it asks for."""
         self.frontier.requeue(entry, hold)
         self.waiting[entry.host] = why
-
-    async def _process(self, entry: FrontierEntry) -> None:
-        cfg = self.config
-        self.waiting.pop(entry.host, None)
-        reason = self.triage.recheck(entry.url, entry.key, entry.referer)
-        if reason is not None:
-            self._skip(entry.url, reason, entry.depth, entry.referer)
-            self._finish(entry)
-            return
-        if entry.tier is Tier.MAIN and self.triage.copies.demote(entry.referer):
-            self.frontier.demote(entry)
-            return
-        assert self.client is not None
-        try:
-            response = await self.client.fetch(entry.url, referer=entry.referer)
-        except Deferred as exc:
-            wait = exc.retry_at - self.clock()
-            if wait <= cfg.max_defer and self._retries[entry.key] < cfg.retries:
-                self._retries[entry.key] += 1
-                self._requeue(entry, exc.retry_at, f"deferred: {exc.reason}")
-                return
-            self._refused(entry, exc)
-            self._finish(entry)
-            return
-        except PolitenessError as exc:
-            self._refused(entry, exc)
-            self._finish(entry)
-            return
-        except (httpx.HTTPError, OSError) as exc:
-            timeout = isinstance(exc, (httpx.TimeoutException, TimeoutError))
-            # An answer in an encoding robotkit will not decode is the same answer
-            # the next time: reported with its reason, not retried.
-            refused = isinstance(exc, UnsupportedEncoding)
-            if not timeout and not refused and self._retries[entry.key] < cfg.retries:
-                self._retries[entry.key] += 1
-                self._requeue(entry, None, "backoff")
-                return
-            if timeout:
-                self._signal(self.triage.failed(entry.url, FailureKind.TIMEOUT))
-            why = (
-                Reason.RESPONSE_TIMEOUT
-                if timeout
-                else Reason.UNSUPPORTED_ENCODING
-                if refused
-                else Reason.NETWORK_ERROR
-            )
-            self._emit(
-                CrawlEvent(
-                    entry.url,
-                    EventKind.FAILED,
-                    None,
-                    why,
-                    entry.depth,
-                    entry.referer,
-                    self.clock(),
-                )
-            )
-            self._finish(entry)
-            return
-        facts = AsyncPoliteClient.facts(response)
-        if facts.outcome.is_failure and self._retries[entry.key] < cfg.retries:
-            when = facts.retry_at
-            if when is None:
-                when = self.frontier.ready_at(entry.host)  # the pacer's backoff
-            if when - self.clock() <= cfg.max_defer:
-                self._retries[entry.key] += 1
-                self._requeue(entry, None, "retry-after")
-                return
-        await self._page(entry, response, facts)
-        self._finish(entry)
-
-    def _refused(self, entry: FrontierEntry, exc: PolitenessError) -> None:
-        """A request the transport would not send. With redirect hops behind it,
-        the URL itself was fetched: its line carries the last status received."""
-        if exc.redirects:
-            self._emit(
-                CrawlEvent(
-                    entry.url,
-                    EventKind.FETCHED,
-                    exc.redirects[-1].status,
-                    exc.reason,
-                    entry.depth,
-                    entry.referer,
-                    self.clock(),
-                    final_url=exc.url,
-                )
-            )
-            self._mark_seen(exc.url)
-        else:
-            self._skip(entry.url, exc.reason, entry.depth, entry.referer)
-
-    def _mark_seen(self, url: str) -> None:
-        with contextlib.suppress(InvalidURL):
-            self.frontier.seen.add(self.triage.key(self.triage.normalize(url)))
-
-    async def _page(
-        self, entry: FrontierEntry, response: httpx.Response, facts: FetchFacts
-    ) -> None:
-        """Fetch the soft-404 probe a page needs, ask the triage what the page means,
-        report it and offer its links."""
-        status = response.status_code
-        final = str(response.url)
-        redirected = bool(facts.redirects)
-        if redirected:
-            self._mark_seen(final)
-        page = facts.page
-        text: str | None = None
-        if facts.truncated:
-            self._signal(self.triage.failed(entry.url, FailureKind.OVERSIZE))
-        elif page is not None:
-            text = response.text
-            if self.config.soft404_probes and 200 <= status < 300:
-                probe = self.soft404.needs_probe(final)
-                if probe is not None:
-                    await self._probe(probe, entry)
-        links = [link.url for link in page.links] if page is not None else []
-        verdict = self.triage.judge(
-            PageFacts(
-                url=entry.url,
-                final_url=final,
-                status=status,
-                text=text,
-                links=links,
-                canonical=page.canonical if page is not None else None,
-                referer=entry.referer,
-                streak=self.triage.streak_of(entry.key),
-            ),
-            self.frontier.seen,
-            self.in_scope,
-        )
-        for line in verdict.signals:
-            self._signal(line)
-        reason = Reason.BODY_TOO_LARGE if facts.truncated else verdict.reason
-        self._emit(
-            CrawlEvent(
-                entry.url,
-                EventKind.FETCHED,
-                status,
-                reason,
-                entry.depth,
-                entry.referer,
-                self.clock(),
-                final_url=final if redirected else None,
-            )
-        )
-        if page is None or not verdict.follow:
-            return
-        if facts.robots.nofollow:
-            for url in links:
-                with contextlib.suppress(InvalidURL):
-                    key = self.triage.key(self.triage.normalize(url))
-                    if key not in self.frontier.seen:
-                        self._skip(url, Reason.NOFOLLOW, entry.depth + 1, final)
-            return
-        if verdict.canonical is not None:
-            self._offer(verdict.canonical, entry.depth, final)
-        for url in verdict.follow:
-            self._offer(url, entry.depth + 1, final, verdict.streak)
-
-    async def _probe(self, probe: str, entry: FrontierEntry) -> None:
-        """Fetch a soft-404 probe (a URL that cannot exist) through the same polite
-        client, and teach the detector what the site answers."""
-        assert self.client is not None
-        status: int | None = None
-        final: str | None = None
-        body = ""
-        try:
-            response = await self.client.fetch(probe)
-        except PolitenessError as exc:
-            self._skip(probe, exc.reason, entry.depth, None, probe=True)
-            self.soft404.record_probe(probe, None)
-            return
-        except (httpx.HTTPError, OSError):
-            self._emit(
-                CrawlEvent(
-                    probe,
-                    EventKind.FAILED,
-                    None,
-                    Reason.NETWORK_ERROR,
-                    entry.depth,
-                    None,
-                    self.clock(),
-                    probe=True,
-                )
-            )
-            self.soft404.record_probe(probe, None)
-            return
-        status, final, body = response.status_code, str(response.url), response.text
-        self.soft404.record_probe(probe, status, body, final)
-        self._emit(
-            CrawlEvent(
-                probe,
-                EventKind.FETCHED,
-                status,
-                None,
-                entry.depth,
-                None,
-                self.clock(),
-                final_url=final if final != probe else None,
-                probe=True,
-            )
-        )
 
     # -- state --------------------------------------------------------------------
 
