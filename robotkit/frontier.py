@@ -211,11 +211,13 @@ class Frontier:
         if self._sink is not None:
             self._sink(Queued(entry))
         table = self._table
-        state = table.host(host)
+        state = table.hosts.get(host)
+        if state is None:
+            state = table.hosts[host] = HostQueues(host)
         if state.park_reason is not None:
             table.park(state, entry)
             return AddResult(AddOutcome.PARKED, state.park_reason)
-        budget = self.budget_of(host)
+        budget = self._budget(state)
         if budget is not None and state.admitted >= budget:
             table.park(state, entry)
             return AddResult(AddOutcome.PARKED, Reason.HOST_BUDGET)
@@ -281,7 +283,10 @@ class Frontier:
     def budget_of(self, host: Origin) -> int | None:
         """The budget in force for ``host`` (None: unlimited)."""
         state = self._table.hosts.get(host)
-        if state is None or state.budget is None:
+        return self.host_budget if state is None else self._budget(state)
+
+    def _budget(self, state: HostQueues) -> int | None:
+        if state.budget is None:
             return self.host_budget
         return None if state.budget == UNLIMITED else state.budget
 
@@ -300,7 +305,7 @@ class Frontier:
             state = self._table.host(host)
             state.budget = UNLIMITED if budget is None else budget
             targets = [state]
-        return sum(self._table.release(s, self.budget_of(s.origin)) for s in targets)
+        return sum(self._table.release(s, self._budget(s)) for s in targets)
 
     def park_host(self, host: Origin, reason: Reason = Reason.TRAP_HOST) -> int:
         """Hold back every queued and future URL of ``host`` (both tiers) with
@@ -318,7 +323,7 @@ class Frontier:
             self._sink(Released(host))
         state = self._table.host(host)
         state.park_reason = None
-        return self._table.release(state, self.budget_of(host))
+        return self._table.release(state, self._budget(state))
 
     def parked(self, host: Origin | None = None) -> Iterator[tuple[FrontierEntry, Reason]]:
         """Parked URLs (of one host or all) with the reason they are held."""

@@ -1,15 +1,16 @@
-"""One host's queues in the frontier, and the schedule of hosts in time.
+"""One host's queues in the frontier, and the table of all hosts in time.
 
-:class:`HostQueues` holds one origin's URLs: a FIFO per (tier, depth), so the
-head is the main tier's shallowest URL (breadth-first; demoted links after every
-main-tier one), the URLs parked behind a budget or a parked host, and the one URL
-in flight (one request per host at a time). :class:`Schedule` orders the hosts
-that have URLs and none in flight: per tier, a heap of hosts sleeping until their
-time and a heap of ready hosts by head depth, then by how long they have been
+:class:`HostQueues` holds one origin's URLs: a FIFO per slot (tier and depth in one
+integer, so the head is the main tier's shallowest URL: breadth-first, demoted
+links after every main-tier one), the URLs parked behind a budget or a parked
+host, and the one URL in flight (one request per host at a time).
+:class:`HostTable` holds every host and the counts across them, and orders the
+hosts that have URLs and none in flight: per tier, a heap of hosts sleeping until
+their time and a heap of ready hosts by head depth, then by how long they have been
 ready (so ready hosts are served round robin and a slow host never stalls the
 others). Heap items carry the host's version; a host rescheduled since is stale
-and skipped. :class:`HostTable` holds them all with the counts across them.
-:class:`OriginCache` finds a URL's host cheaply. Pure: no I/O, no clock.
+and skipped. :class:`OriginCache` finds a URL's host cheaply. Pure: no I/O, no
+clock; the hot paths are written out, since a crawl runs them per URL.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from __future__ import annotations
 import heapq
 import re
 from collections import Counter, deque
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Final
 
@@ -26,18 +27,23 @@ from robotkit.readiness import Readiness
 from robotkit.reasons import Reason
 from robotkit.urls import Origin, origin_of
 
-__all__ = ["UNLIMITED", "HostQueues", "HostTable", "OriginCache", "Schedule"]
+__all__ = ["TIER_STEP", "UNLIMITED", "HostQueues", "HostTable", "OriginCache", "slot_of"]
 
 UNLIMITED = -1
 """A per-host budget that overrides the default with none."""
 
-Head = tuple[int, int]  # (tier, depth)
+TIER_STEP: Final = 1 << 40
+"""Slot = depth + tier * TIER_STEP: one integer orders tier, then depth."""
+
+
+def slot_of(entry: FrontierEntry) -> int:
+    return entry.depth + entry.tier * TIER_STEP
 
 
 @dataclass(eq=False, slots=True)
 class HostQueues:
     origin: Origin
-    queues: dict[Head, deque[FrontierEntry]] = field(default_factory=dict)
+    queues: dict[int, deque[FrontierEntry]] = field(default_factory=dict)  # by slot
     parked: deque[FrontierEntry] = field(default_factory=deque)
     hold: float = 0.0  # the frontier's own hold (requeue after a deferral)
     admitted: int = 0  # queued + in flight + done: what the budget counts
@@ -46,19 +52,6 @@ class HostQueues:
     park_reason: Reason | None = None
     budget: int | None = None  # per-host override (UNLIMITED: none); None: the default
     version: int = 0  # bumped on every reschedule: older heap items are stale
-
-    def head(self) -> Head:
-        return min(self.queues)
-
-    def push(self, entry: FrontierEntry, front: bool = False) -> None:
-        where = (entry.tier, entry.depth)
-        bucket = self.queues.get(where)
-        if bucket is None:
-            bucket = self.queues[where] = deque()
-        if front:
-            bucket.appendleft(entry)
-        else:
-            bucket.append(entry)
 
     def pop_head(self) -> FrontierEntry:
         where = min(self.queues)
@@ -127,9 +120,9 @@ class HostQueues:
         queued: list[FrontierEntry] = []
         heads = set(self.queues)
         if busy is not None:
-            heads.add((busy.tier, busy.depth))
+            heads.add(slot_of(busy))
         for where in sorted(heads):
-            if busy is not None and (busy.tier, busy.depth) == where:
+            if busy is not None and slot_of(busy) == where:
                 queued.append(busy)
             queued.extend(self.queues.get(where, ()))
         return queued, parked, admitted
@@ -161,71 +154,6 @@ class OriginCache:
         return origin
 
 
-class Schedule:
-    """Hosts waiting for their time and hosts ready now, one pair of heaps per tier."""
-
-    __slots__ = ("_ready", "_seq", "_sleeping")
-
-    def __init__(self) -> None:
-        # (ready_at, seq, version, host): hosts waiting for their permitted time.
-        self._sleeping: tuple[list[tuple[float, int, int, HostQueues]], ...] = ([], [])
-        # (head depth, ready_at, seq, version, host): hosts that may be served now.
-        self._ready: tuple[list[tuple[int, float, int, int, HostQueues]], ...] = ([], [])
-        self._seq = 0
-
-    def place(self, host: HostQueues, when: float) -> None:
-        """(Re)place ``host``, whose head is queued, to be ready at ``when``."""
-        self._seq += 1
-        tier, _ = host.head()
-        heapq.heappush(self._sleeping[tier], (when, self._seq, host.version, host))
-
-    def pop(
-        self, tier: Tier, now: float, ready_at: Callable[[HostQueues], float] | None
-    ) -> HostQueues | None:
-        """The ready host of ``tier`` to serve at ``now``, or None. ``ready_at``, if
-        given, is asked again when a host's time comes: its owner may have moved
-        the time on since the host was placed."""
-        sleeping, ready = self._sleeping[tier], self._ready[tier]
-        while sleeping and sleeping[0][0] <= now:
-            when, _, version, host = heapq.heappop(sleeping)
-            if version != host.version:
-                continue
-            if ready_at is not None:
-                when = ready_at(host)
-                if when > now:
-                    self._seq += 1
-                    heapq.heappush(sleeping, (when, self._seq, version, host))
-                    continue
-            self._seq += 1
-            heapq.heappush(ready, (host.head()[1], when, self._seq, version, host))
-        while ready:
-            item = heapq.heappop(ready)
-            if item[3] == item[4].version:
-                return item[4]
-        return None
-
-    def next_time(self, tier: Tier, ready_at: Callable[[HostQueues], float] | None) -> float | None:
-        """The earliest time a host of ``tier`` is ready, or None if none waits
-        (``ready_at`` as for :meth:`pop`: a sleeping host's time is asked again)."""
-        ready, sleeping = self._ready[tier], self._sleeping[tier]
-        while ready and ready[0][3] != ready[0][4].version:
-            heapq.heappop(ready)
-        while sleeping:
-            when, seq, version, host = sleeping[0]
-            if version != host.version:
-                heapq.heappop(sleeping)
-                continue
-            later = when if ready_at is None else ready_at(host)
-            if later <= when:
-                break
-            heapq.heapreplace(sleeping, (later, seq, version, host))
-        if ready:
-            return ready[0][1]
-        if sleeping:
-            return sleeping[0][0]
-        return None
-
-
 class HostTable:
     """Every host's queues, their schedule and the counts across them: the
     frontier's mechanics, with no policy (depth, seen set, budgets are decided by
@@ -235,9 +163,13 @@ class HostTable:
     def __init__(self, readiness: Readiness | None = None) -> None:
         self.readiness = readiness
         self.hosts: dict[Origin, HostQueues] = {}
-        self.schedule = Schedule()
         self.queued = self.in_flight = self.parked = self.done = 0
         self.main_active = 0  # main-tier URLs queued or in flight
+        # Per tier: (ready_at, seq, version, host), hosts waiting for their time...
+        self._sleeping: tuple[list[tuple[float, int, int, HostQueues]], ...] = ([], [])
+        # ... and (head slot, ready_at, seq, version, host), hosts ready now.
+        self._ready: tuple[list[tuple[int, float, int, int, HostQueues]], ...] = ([], [])
+        self._seq = 0
 
     def host(self, origin: Origin) -> HostQueues:
         host = self.hosts.get(origin)
@@ -251,53 +183,106 @@ class HostTable:
             return host.hold
         return max(host.hold, self.readiness.ready_at(host.origin))
 
-    def _ask(self) -> Callable[[HostQueues], float] | None:
-        return None if self.readiness is None else self.ready_time
-
     def reschedule(self, host: HostQueues) -> None:
         """(Re)place a host in time; every older schedule item goes stale."""
         host.version += 1
         if host.busy is None and host.queues:
-            self.schedule.place(host, self.ready_time(host))
+            readiness = self.readiness
+            when = host.hold
+            if readiness is not None:
+                when = max(when, readiness.ready_at(host.origin))
+            self._seq += 1
+            sleeping = self._sleeping[min(host.queues) >= TIER_STEP]
+            heapq.heappush(sleeping, (when, self._seq, host.version, host))
 
     def enqueue(self, host: HostQueues, entry: FrontierEntry, front: bool = False) -> None:
         """Queue ``entry``: at the back as newly admitted, or (``front``) at the head
         as the URL that was in flight."""
-        was_head = host.head() if host.queues else None
-        host.push(entry, front)
-        if not front:
+        queues = host.queues
+        slot = entry.depth + entry.tier * TIER_STEP
+        was_head = min(queues) if queues else None
+        bucket = queues.get(slot)
+        if bucket is None:
+            bucket = queues[slot] = deque()
+        if front:
+            bucket.appendleft(entry)
+        else:
+            bucket.append(entry)
             host.admitted += 1
-            self.main_active += entry.tier is Tier.MAIN
+            if not entry.tier:
+                self.main_active += 1
         self.queued += 1
-        if was_head is None or (entry.tier, entry.depth) < was_head:
+        if was_head is None or slot < was_head:
             self.reschedule(host)
 
     def park(self, host: HostQueues, entry: FrontierEntry) -> None:
         host.parked.append(entry)
         self.parked += 1
 
-    def _demoted_open(self) -> bool:
-        """The demoted tier is served only when no main-tier URL is queued or out."""
-        return self.main_active == 0
-
     def next(self, now: float) -> FrontierEntry | None:
-        """Take the next URL to serve at ``now`` out of its queue, or None."""
-        ask = self._ask()
-        host = self.schedule.pop(Tier.MAIN, now, ask)
-        if host is None and self._demoted_open():
-            host = self.schedule.pop(Tier.DEMOTED, now, ask)
+        """Take the next URL to serve at ``now`` out of its queue, or None. The
+        demoted tier is served only when no main-tier URL is queued or out."""
+        host = self._pop(0, now)
+        if host is None and self.main_active == 0:
+            host = self._pop(1, now)
         if host is None:
             return None
-        entry = host.pop_head()
+        queues = host.queues
+        slot = min(queues)
+        bucket = queues[slot]
+        entry = bucket.popleft()
+        if not bucket:
+            del queues[slot]
         self.take(host, entry)
         return entry
 
+    def _pop(self, tier: int, now: float) -> HostQueues | None:
+        """The ready host of ``tier`` to serve at ``now``. The owner of readiness is
+        asked again when a host's time comes: it may have moved the time on since."""
+        sleeping, ready = self._sleeping[tier], self._ready[tier]
+        readiness = self.readiness
+        while sleeping and sleeping[0][0] <= now:
+            when, _, version, host = heapq.heappop(sleeping)
+            if version != host.version:
+                continue
+            self._seq += 1
+            if readiness is not None:
+                when = max(host.hold, readiness.ready_at(host.origin))
+                if when > now:
+                    heapq.heappush(sleeping, (when, self._seq, version, host))
+                    continue
+            heapq.heappush(ready, (min(host.queues), when, self._seq, version, host))
+        while ready:
+            item = heapq.heappop(ready)
+            if item[3] == item[4].version:
+                return item[4]
+        return None
+
     def next_time(self) -> float | None:
-        ask = self._ask()
-        when = self.schedule.next_time(Tier.MAIN, ask)
-        if when is None and self._demoted_open():
-            when = self.schedule.next_time(Tier.DEMOTED, ask)
+        """The earliest time :meth:`next` can serve a URL, or None if none waits."""
+        when = self._next_time(0)
+        if when is None and self.main_active == 0:
+            when = self._next_time(1)
         return when
+
+    def _next_time(self, tier: int) -> float | None:
+        ready, sleeping = self._ready[tier], self._sleeping[tier]
+        while ready and ready[0][3] != ready[0][4].version:
+            heapq.heappop(ready)
+        while sleeping:
+            when, seq, version, host = sleeping[0]
+            if version != host.version:
+                heapq.heappop(sleeping)
+                continue
+            later = self.ready_time(host)
+            if later <= when:
+                break
+            heapq.heapreplace(sleeping, (later, seq, version, host))
+        if ready:
+            return ready[0][1]
+        if sleeping:
+            return sleeping[0][0]
+        return None
 
     def take(self, host: HostQueues, entry: FrontierEntry) -> None:
         """``entry``, already out of its queue, is in flight."""
@@ -373,7 +358,7 @@ class HostTable:
         for host in self.hosts.values():
             if host.parked:
                 parked[host.park_reason or Reason.HOST_BUDGET] += len(host.parked)
-            demoted += sum(len(queue) for (tier, _), queue in host.queues.items() if tier)
+            demoted += sum(len(q) for slot, q in host.queues.items() if slot >= TIER_STEP)
         return dict(parked), demoted
 
     # -- restore and replay -------------------------------------------------------
