@@ -55,7 +55,7 @@ from robotkit.frontier_events import (
     Tallied,
     Tier,
 )
-from robotkit.frontier_hosts import UNLIMITED, HostQueues, HostTable, OriginCache
+from robotkit.frontier_hosts import MAIN, UNLIMITED, HostQueues, HostTable, OriginCache
 from robotkit.frontier_store import FileStore, FrontierStore, load_checkpoint, write_checkpoint
 from robotkit.readiness import Readiness
 from robotkit.reasons import CodeEnum, Reason
@@ -254,7 +254,7 @@ class Frontier:
         host = self._table.release_busy(entry)
         if self._sink is not None:
             self._sink(Done(entry.host, entry.key, ready_at))
-        self._table.main_active -= entry.tier is Tier.MAIN
+        self._table.main_active -= entry.tier is MAIN
         self._table.finish(host, ready_at)
 
     def requeue(self, entry: FrontierEntry, ready_at: float | None = None) -> None:
@@ -274,7 +274,7 @@ class Frontier:
         if self._sink is not None:
             self._sink(Demoted(entry.host, entry.key))
         moved = replace(entry, tier=Tier.DEMOTED)
-        self._table.main_active -= entry.tier is Tier.MAIN
+        self._table.main_active -= entry.tier is MAIN
         self._table.put_back(host, moved, front=False)
         return moved
 

@@ -1,14 +1,15 @@
 """What the frontier holds and the changes it reports, as typed records.
 
-A :class:`FrontierEntry` is a URL waiting in the frontier; a
-:class:`FrontierSnapshot` (one :class:`HostRecord` per host) is everything it holds,
-as a checkpoint keeps it. Every change the
-frontier makes to what it holds is announced as one of the frozen records below,
-named for what happened (in the way h11 names the events of an HTTP connection):
-a subscriber (:mod:`robotkit.frontier_store`) writes them down, and
+A :class:`FrontierEntry` is a URL waiting in the frontier; a :class:`FrontierSnapshot`
+(one :class:`HostRecord` per host) is everything it holds, as a checkpoint keeps it.
+Every change the frontier makes is announced as one of the records below, named for
+what happened (in the way h11 names the events of an HTTP connection): a subscriber
+(:mod:`robotkit.frontier_store`) writes them down, and
 :meth:`robotkit.frontier.Frontier.apply` replays them through the same operations
-that made them. Refusals (duplicates, too deep) change nothing and are not
-reported. Pure data: no I/O, no clock.
+that made them. Refusals (duplicates, too deep) change nothing and are not reported.
+The records are values, never changed once made; they are not frozen only because a
+frozen dataclass costs three times as much to build, and a journaled crawl builds
+three per URL. Pure data: no I/O, no clock.
 """
 
 from __future__ import annotations
@@ -61,14 +62,14 @@ class FrontierEntry:
     tier: Tier = Tier.MAIN
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Queued:
     """A new URL was admitted: queued, or parked behind a budget or a parked host."""
 
     entry: FrontierEntry
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Taken:
     """:meth:`~robotkit.frontier.Frontier.next` handed the URL ``key`` out."""
 
@@ -76,7 +77,7 @@ class Taken:
     key: str
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Done:
     """The URL ``key`` was fetched or given up; its host held until ``hold``."""
 
@@ -85,7 +86,7 @@ class Done:
     hold: float | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Requeued:
     """The URL ``key`` went back to the head of its queue, its host held until
     ``hold`` (a deferral, a Retry-After)."""
@@ -95,7 +96,7 @@ class Requeued:
     hold: float | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Demoted:
     """The URL ``key``, in flight, moved to the back of the demoted tier."""
 
@@ -103,7 +104,7 @@ class Demoted:
     key: str
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class BudgetSet:
     """The URL budget of one host (``host``) or the default (``host`` None) changed."""
 
@@ -111,7 +112,7 @@ class BudgetSet:
     host: Origin | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Parked:
     """Every queued and future URL of ``host`` is held back with ``reason``."""
 
@@ -119,14 +120,14 @@ class Parked:
     reason: Reason
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Released:
     """``host`` is no longer parked."""
 
     host: Origin
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Tallied:
     """The owner's counter ``name`` grew by ``n``."""
 

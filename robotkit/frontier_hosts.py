@@ -27,10 +27,12 @@ from robotkit.readiness import Readiness
 from robotkit.reasons import Reason
 from robotkit.urls import Origin, origin_of
 
-__all__ = ["TIER_STEP", "UNLIMITED", "HostQueues", "HostTable", "OriginCache", "slot_of"]
+__all__ = ["MAIN", "TIER_STEP", "UNLIMITED", "HostQueues", "HostTable", "OriginCache", "slot_of"]
 
 UNLIMITED = -1
 """A per-host budget that overrides the default with none."""
+
+MAIN: Final = Tier.MAIN  # read per URL: a module name is cheaper than an enum's attribute
 
 TIER_STEP: Final = 1 << 40
 """Slot = depth + tier * TIER_STEP: one integer orders tier, then depth."""
@@ -199,7 +201,7 @@ class HostTable:
         """Queue ``entry``: at the back as newly admitted, or (``front``) at the head
         as the URL that was in flight."""
         queues = host.queues
-        slot = entry.depth + entry.tier * TIER_STEP
+        slot = entry.depth + TIER_STEP if entry.tier else entry.depth
         was_head = min(queues) if queues else None
         bucket = queues.get(slot)
         if bucket is None:
@@ -315,7 +317,7 @@ class HostTable:
             host.parked.appendleft(entry)
             host.admitted -= 1
             self.parked += 1
-            self.main_active -= entry.tier is Tier.MAIN
+            self.main_active -= entry.tier is MAIN
         elif front:
             self.enqueue(host, entry, front=True)
         else:
@@ -328,7 +330,7 @@ class HostTable:
         host.admitted -= len(moved)
         self.queued -= len(moved)
         self.parked += len(moved)
-        self.main_active -= sum(entry.tier is Tier.MAIN for entry in moved)
+        self.main_active -= sum(entry.tier is MAIN for entry in moved)
         self.reschedule(host)
         return len(moved)
 
@@ -381,7 +383,7 @@ class HostTable:
         entry = host.take(key)
         if entry is not None:
             self.queued -= 1
-            self.main_active -= entry.tier is Tier.MAIN
+            self.main_active -= entry.tier is MAIN
         elif host.take_parked(key) is not None:
             self.parked -= 1
             host.admitted += 1  # it was admitted before its host was parked
@@ -409,7 +411,7 @@ class HostTable:
             entry = host.parked.popleft()
             self.parked -= 1
             self.queued += 1  # take() counts it out of the queued
-            self.main_active += entry.tier is Tier.MAIN
+            self.main_active += entry.tier is MAIN
             host.admitted += 1  # it was admitted before its host was parked
         if entry is None:
             raise ValueError(f"in-flight URL {key!r} is not among its host's URLs")

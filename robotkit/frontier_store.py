@@ -115,16 +115,27 @@ def _entry_of(origin: Origin, data: list[Any]) -> FrontierEntry:
     )
 
 
-_ENCODE: Final[dict[type[Any], tuple[str, Callable[[Any], list[Any]]]]] = {
-    Queued: ("q", lambda e: [*_origin(e.entry.host), *_entry(e.entry)]),
-    Taken: ("t", lambda e: [*_origin(e.host), e.key]),
-    Done: ("d", lambda e: [*_origin(e.host), e.key, e.hold]),
-    Requeued: ("r", lambda e: [*_origin(e.host), e.key, e.hold]),
-    Demoted: ("m", lambda e: [*_origin(e.host), e.key]),
-    BudgetSet: ("b", lambda e: [e.budget, None if e.host is None else _origin(e.host)]),
-    Parked: ("p", lambda e: [*_origin(e.host), str(e.reason)]),
-    Released: ("u", lambda e: _origin(e.host)),
-    Tallied: ("c", lambda e: [e.name, e.n]),
+def _queued(event: Queued) -> list[Any]:
+    entry, host = event.entry, event.entry.host
+    key = None if entry.key == entry.url else entry.key
+    out = ["q", host.scheme, host.host, host.port, entry.url, key, entry.depth, entry.referer]
+    if entry.tier:
+        out.append(int(entry.tier))
+    return out
+
+
+# Each event as a JSON list, its one-letter tag first; written out per type (no
+# helper calls), since a journaled crawl encodes three events per URL.
+_ENCODE: Final[dict[type[Any], Callable[[Any], list[Any]]]] = {
+    Queued: _queued,
+    Taken: lambda e: ["t", e.host.scheme, e.host.host, e.host.port, e.key],
+    Done: lambda e: ["d", e.host.scheme, e.host.host, e.host.port, e.key, e.hold],
+    Requeued: lambda e: ["r", e.host.scheme, e.host.host, e.host.port, e.key, e.hold],
+    Demoted: lambda e: ["m", e.host.scheme, e.host.host, e.host.port, e.key],
+    BudgetSet: lambda e: ["b", e.budget, None if e.host is None else _origin(e.host)],
+    Parked: lambda e: ["p", *_origin(e.host), str(e.reason)],
+    Released: lambda e: ["u", *_origin(e.host)],
+    Tallied: lambda e: ["c", e.name, e.n],
 }
 
 _DECODE: Final[dict[str, Callable[[list[Any]], FrontierEvent]]] = {
@@ -142,8 +153,7 @@ _DECODE: Final[dict[str, Callable[[list[Any]], FrontierEvent]]] = {
 
 def encode_event(event: FrontierEvent) -> list[Any]:
     """``event`` as a JSON list: a one-letter tag, then its fields."""
-    tag, fields = _ENCODE[type(event)]
-    return [tag, *fields(event)]
+    return _ENCODE[type(event)](event)
 
 
 def decode_event(record: Any) -> FrontierEvent:
@@ -358,7 +368,7 @@ class FileStore:
         return cls(path, journal)
 
     def record(self, event: FrontierEvent) -> None:
-        self._journal.write(encode_event(event))
+        self._journal.write(_ENCODE[type(event)](event))
 
     def compact(self, snapshot: FrontierSnapshot) -> None:
         old = self._journal
