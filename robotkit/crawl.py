@@ -1,11 +1,5 @@
 """The reference polite crawler: robotkit's components composed into a crawl.
 
-(Why this module stays near 700 lines: :class:`Crawler` is one asynchronous state
-machine, the loop, the fetch with its retries and deferrals, the soft-404 probes and
-the hand-over to the triage, whose steps share the frontier tiers and the client; its
-rules already live elsewhere, its events in :mod:`robotkit.crawl_report`, its state
-in :mod:`robotkit.crawl_state`.)
-
 Breadth-first over the seeds' hosts, one request at a time per host, every request
 through :class:`~robotkit.http.transport.AsyncPoliteTransport` (identity headers,
 robots.txt verdict, pacing, Retry-After, backoff, body cap, response deadline,
@@ -15,8 +9,10 @@ the bookkeeping; every rule lives in its own module:
 ==========================  ====================================================
 step                        decided by
 ==========================  ====================================================
-de-duplication key          :func:`robotkit.urls.normalize`
-seen set, BFS, depth limit  :class:`robotkit.frontier.Frontier`
+de-duplication key          :func:`robotkit.normalization.normalize`
+seen set, BFS, depth limit  :class:`robotkit.frontier.Frontier` (both tiers)
+when a host is ready        the client's pacer, asked by the frontier
+                            (:class:`robotkit.readiness.PacerReadiness`)
 URL-shape traps, blacklist  :class:`robotkit.guard.Guard` (also on redirect hops)
 robots.txt, pacing, limits  the polite transport (:mod:`robotkit.http`)
 what a page means          :class:`robotkit.triage.Triage` (duplicates, soft
@@ -24,11 +20,16 @@ what a page means          :class:`robotkit.triage.Triage` (duplicates, soft
 meta robots, X-Robots-Tag   :mod:`robotkit.meta` (read by the transport)
 ==========================  ====================================================
 
+The crawl loop is here; one URL's fetch and what follows it (retries, deferrals,
+probes, the triage's verdict) is :class:`robotkit.crawl_fetch.FetchStep`; events
+are in :mod:`robotkit.crawl_report`, the state directory in
+:mod:`robotkit.crawl_state`.
+
 Links of a page the triage judged novel go to the main tier; links of a page that
-only looks like another go to a second, demoted tier, served when the main tier is
-empty, until it is empty or the triage parks their region. The crawler asks the
-triage about every URL twice: when it is found, and just before it is fetched
-(what was learned in between may rule it out).
+only looks like another go to the demoted tier of the same frontier, served when
+the main tier is empty and idle, until it is empty or the triage parks their
+region. The crawler asks the triage about every URL twice: when it is found, and
+just before it is fetched (what was learned in between may rule it out).
 
 Every decision is reported as a :class:`CrawlEvent` (one JSON line in
 ``robotkit crawl --output``).
@@ -43,37 +44,33 @@ import os
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from enum import Enum
 from typing import Any
 
 import httpx
 
 from robotkit.clock import Clock, system_clock
 from robotkit.content import ContentIndex, Soft404Detector
+from robotkit.crawl_fetch import FetchStep
 from robotkit.crawl_report import CrawlEvent, CrawlSummary, EventKind
 from robotkit.crawl_state import CrawlState
-from robotkit.frontier import Frontier, FrontierEntry
+from robotkit.frontier import Frontier, FrontierEntry, Tier
 from robotkit.guard import Guard, GuardVerdict, Rule
 from robotkit.http.client import AsyncPoliteClient
-from robotkit.http.decoding import UnsupportedEncoding
-from robotkit.http.errors import classify_error
 from robotkit.http.robots import RobotsOptions
 from robotkit.http.settings import CRAWL_MAX_BODY
 from robotkit.http.transport import (
     AddressPolicy,
     AsyncPoliteTransport,
-    Deferred,
-    FetchFacts,
     FetchLimits,
-    PolitenessError,
 )
 from robotkit.identity import Identity
-from robotkit.outcome import NetworkErrorKind
-from robotkit.pacing import PacingPolicy, host_key
+from robotkit.normalization import normalize
+from robotkit.pacing import PacingPolicy
+from robotkit.readiness import PacerReadiness
 from robotkit.reasons import Reason
 from robotkit.snapshot import listed, reading, typed
-from robotkit.triage import FailureKind, PageFacts, Triage, TriageConfig
-from robotkit.urls import InvalidURL, Origin, normalize
+from robotkit.triage import Triage, TriageConfig
+from robotkit.urls import InvalidURL, Origin
 
 __all__ = [
     "CrawlConfig",
@@ -90,13 +87,6 @@ __all__ = [
 _SHAPE_RULES = frozenset(
     {Rule.URL_TOO_LONG, Rule.PATH_TOO_DEEP, Rule.TOO_MANY_PARAMS, Rule.REPEATED_PATH}
 )
-
-
-class Tier(int, Enum):
-    """Which queue a URL waits in: links of novel pages, or demoted links."""
-
-    MAIN = 0
-    DEMOTED = 1
 
 
 @dataclass(frozen=True)
@@ -198,8 +188,9 @@ class Crawler:
         self._seeds = list(seeds)
         self._scope: set[tuple[str, int | None]] = set()
         cfg = self.config
-        self.main = Frontier(cfg.max_depth, cfg.host_budget)
-        self.demoted = Frontier(cfg.max_depth, cfg.host_budget)
+        self.frontier = Frontier(cfg.max_depth, cfg.host_budget)
+        """Both tiers' URLs, one seen set; it asks the client's pacer when a host is
+        ready (wired in :meth:`run`, after a resume may have replaced it)."""
         self._tasks: dict[asyncio.Task[None], FrontierEntry] = {}
         self._stopping = False
         self._retries: Counter[str] = Counter()
@@ -210,6 +201,7 @@ class Crawler:
         """Hosts held back and why (``pacing``, ``retry-after``, ``deferred``), for a
         live display."""
         self.client: AsyncPoliteClient | None = None
+        self._fetch = FetchStep(self)
 
     # -- public -------------------------------------------------------------------
 
@@ -244,6 +236,7 @@ class Crawler:
         self.summary.started = self.clock()
         self._open_state()
         self.client = self._make_client()
+        self.frontier.readiness = PacerReadiness(self.client.polite.pacer)
         try:
             for seed in self._seeds:
                 self._offer(seed, 0, None, seed=True)
@@ -261,9 +254,9 @@ class Crawler:
             if self.state is not None:
                 self.state.close(self)
             await self.client.aclose()
-            stats_main, stats_low = self.main.stats(), self.demoted.stats()
-            self.summary.queued_left = stats_main.queued + stats_low.queued
-            self.summary.parked_left = stats_main.parked + stats_low.parked
+            stats = self.frontier.stats()
+            self.summary.queued_left = stats.queued
+            self.summary.parked_left = stats.parked
             self.summary.ended = self.clock()
         return self.summary
 
@@ -289,6 +282,7 @@ class Crawler:
             guard=self.triage.request_check,
             scope=self.in_scope,
             clock=self.clock,
+            read_text=True,  # the triage's content rules read the words of every page
         )
         return AsyncPoliteClient(transport=transport, timeout=cfg.response_timeout)
 
@@ -301,43 +295,22 @@ class Crawler:
 
     # -- the loop -----------------------------------------------------------------
 
-    def _next(self, now: float) -> tuple[FrontierEntry, Tier] | None:
-        entry = self.main.next(now)
-        if entry is not None:
-            return entry, Tier.MAIN
-        if self._demoted_open():
-            entry = self.demoted.next(now)
-            if entry is not None:
-                return entry, Tier.DEMOTED
-        return None
-
-    def _demoted_open(self) -> bool:
-        """The demoted tier is served only when the main tier is idle."""
-        return len(self.main) == 0 and self.main.in_flight == 0
-
-    def _next_time(self) -> float | None:
-        when = self.main.next_ready_time()
-        if when is None and self._demoted_open():
-            when = self.demoted.next_ready_time()
-        return when
-
     async def _loop(self) -> None:
         cfg = self.config
         assert self._wake is not None
         while not self._stopping:
             budget = cfg.max_pages - self.pages - len(self._tasks)
             if budget > 0 and len(self._tasks) < cfg.concurrency:
-                picked = self._next(self.clock())
-                if picked is not None:
-                    entry, tier = picked
-                    task = asyncio.create_task(self._process(entry, tier))
+                entry = self.frontier.next(self.clock())
+                if entry is not None:
+                    task = asyncio.create_task(self._fetch.process(entry))
                     self._tasks[task] = entry
                     task.add_done_callback(self._done)
                     continue
             if budget <= 0 and not self._tasks:
                 self.summary.budget_spent = True
                 return
-            when = self._next_time() if budget > 0 else None
+            when = self.frontier.next_ready_time() if budget > 0 else None
             if when is None and not self._tasks:
                 return  # nothing left anywhere
             timeout = None if when is None else max(when - self.clock(), 0.0) + 0.001
@@ -385,12 +358,12 @@ class Crawler:
         if seed:
             self._scope.add(_scope_key(norm.origin))
         key = self.triage.key(norm)
+        seen = self.frontier.seen
         if not self.in_scope(url):
-            if key not in self.main.seen:
-                self.main.seen.add(key)
+            if seen.add(key):
                 self._skip(url, Reason.OFF_SCOPE, depth, referer)
             return
-        if key in self.main.seen:
+        if key in seen:
             # Report the duplicates that normalization caught (session ids,
             # tracking parameters); a plain link seen again is not news.
             if url != key:
@@ -398,7 +371,7 @@ class Crawler:
             return
         held = self.triage.screen(norm, streak, referer)
         if held is not None:
-            self.main.seen.add(key)
+            seen.add(key)
             if isinstance(held, GuardVerdict):
                 if held.rule in _SHAPE_RULES:
                     self._signal(self.triage.shape_signal(norm, held.reason))
@@ -406,10 +379,8 @@ class Crawler:
             self._skip(url, held, depth, referer)
             return
         self.triage.remember(key, streak)
-        if streak:
-            self.main.seen.add(key)
-        frontier = self.demoted if streak else self.main
-        result = frontier.add(url, key, depth, referer, host=norm.origin)
+        tier = Tier.DEMOTED if streak else Tier.MAIN
+        result = self.frontier.add(url, key, depth, referer, host=norm.origin, tier=tier)
         if result.reason is not None and not (result.reason is Reason.DUPLICATE_URL and url == key):
             self._skip(url, result.reason, depth, referer)
 
@@ -417,242 +388,26 @@ class Crawler:
         """At the natural end, URLs held back in a parked trap region are decided:
         skipped with the region's reason (host-budget ones were reported when
         parked)."""
-        for frontier in (self.main, self.demoted):
-            for entry, reason in frontier.parked():
-                if reason is not Reason.HOST_BUDGET:
-                    self._skip(entry.url, reason, entry.depth, entry.referer)
+        for entry, reason in self.frontier.parked():
+            if reason is not Reason.HOST_BUDGET:
+                self._skip(entry.url, reason, entry.depth, entry.referer)
 
     def _signal(self, line: str | None) -> None:
         if line is not None:
             self.summary.trap_signals.append(line)
 
-    def _finish(self, entry: FrontierEntry, tier: Tier) -> None:
-        frontier = self.main if tier is Tier.MAIN else self.demoted
-        ready = None
-        try:
-            plan = self.client.polite.pacer.plan(host_key(entry.url)) if self.client else None
-            ready = None if plan is None else plan.ready_at
-        except InvalidURL:
-            pass
-        frontier.mark_done(entry, ready)
-        if ready is not None:
-            other = self.demoted if tier is Tier.MAIN else self.main
-            other.set_ready_at(entry.host, ready)
-            self.waiting[entry.host] = "pacing"
+    def _finish(self, entry: FrontierEntry) -> None:
+        self.frontier.mark_done(entry)
+        self.waiting[entry.host] = "pacing"
         self._since_checkpoint += 1
         if self._since_checkpoint >= self.config.checkpoint_every:
             self._save_state()
 
-    def _requeue(self, entry: FrontierEntry, tier: Tier, when: float, why: str) -> None:
-        frontier = self.main if tier is Tier.MAIN else self.demoted
-        frontier.requeue(entry, when)
+    def _requeue(self, entry: FrontierEntry, hold: float | None, why: str) -> None:
+        """Put ``entry`` back; ``hold``: a time only the crawler knows (a robots.txt
+        deferral), kept by the frontier; the pacer's own holds it asks for."""
+        self.frontier.requeue(entry, hold)
         self.waiting[entry.host] = why
-
-    async def _process(self, entry: FrontierEntry, tier: Tier) -> None:
-        cfg = self.config
-        self.waiting.pop(entry.host, None)
-        reason = self.triage.recheck(entry.url, entry.key, entry.referer)
-        if reason is not None:
-            self._skip(entry.url, reason, entry.depth, entry.referer)
-            self._finish(entry, tier)
-            return
-        if tier is Tier.MAIN and self.triage.copies.demote(entry.referer):
-            self.main.mark_done(entry)
-            self.demoted.add(entry.url, entry.key, entry.depth, entry.referer, host=entry.host)
-            return
-        assert self.client is not None
-        try:
-            response = await self.client.fetch(entry.url, referer=entry.referer)
-        except Deferred as exc:
-            wait = exc.retry_at - self.clock()
-            if wait <= cfg.max_defer and self._retries[entry.key] < cfg.retries:
-                self._retries[entry.key] += 1
-                self._requeue(entry, tier, exc.retry_at, f"deferred: {exc.reason}")
-                return
-            self._refused(entry, exc)
-            self._finish(entry, tier)
-            return
-        except PolitenessError as exc:
-            self._refused(entry, exc)
-            self._finish(entry, tier)
-            return
-        except (httpx.HTTPError, OSError) as exc:
-            timeout = classify_error(exc) is NetworkErrorKind.TIMEOUT
-            # An answer in an encoding robotkit will not decode is the same answer
-            # the next time: reported with its reason, not retried.
-            refused = isinstance(exc, UnsupportedEncoding)
-            if not timeout and not refused and self._retries[entry.key] < cfg.retries:
-                self._retries[entry.key] += 1
-                self._requeue(entry, tier, self._host_ready(entry), "backoff")
-                return
-            if timeout:
-                self._signal(self.triage.failed(entry.url, FailureKind.TIMEOUT))
-            why = (
-                Reason.RESPONSE_TIMEOUT
-                if timeout
-                else Reason.UNSUPPORTED_ENCODING
-                if refused
-                else Reason.NETWORK_ERROR
-            )
-            self._emit(
-                CrawlEvent(
-                    entry.url,
-                    EventKind.FAILED,
-                    None,
-                    why,
-                    entry.depth,
-                    entry.referer,
-                    self.clock(),
-                )
-            )
-            self._finish(entry, tier)
-            return
-        facts = AsyncPoliteClient.facts(response)
-        if facts.outcome.is_failure and self._retries[entry.key] < cfg.retries:
-            when = facts.retry_at if facts.retry_at is not None else self._host_ready(entry)
-            if when - self.clock() <= cfg.max_defer:
-                self._retries[entry.key] += 1
-                self._requeue(entry, tier, when, "retry-after")
-                return
-        await self._page(entry, response, facts)
-        self._finish(entry, tier)
-
-    def _host_ready(self, entry: FrontierEntry) -> float:
-        assert self.client is not None
-        plan = self.client.polite.pacer.plan(host_key(entry.url))
-        return plan.ready_at if plan.ready_at is not None else self.clock()
-
-    def _refused(self, entry: FrontierEntry, exc: PolitenessError) -> None:
-        """A request the transport would not send. With redirect hops behind it,
-        the URL itself was fetched: its line carries the last status received."""
-        if exc.redirects:
-            self._emit(
-                CrawlEvent(
-                    entry.url,
-                    EventKind.FETCHED,
-                    exc.redirects[-1].status,
-                    exc.reason,
-                    entry.depth,
-                    entry.referer,
-                    self.clock(),
-                    final_url=exc.url,
-                )
-            )
-            self._mark_seen(exc.url)
-        else:
-            self._skip(entry.url, exc.reason, entry.depth, entry.referer)
-
-    def _mark_seen(self, url: str) -> None:
-        with contextlib.suppress(InvalidURL):
-            self.main.seen.add(self.triage.key(self.triage.normalize(url)))
-
-    async def _page(
-        self, entry: FrontierEntry, response: httpx.Response, facts: FetchFacts
-    ) -> None:
-        """Fetch the soft-404 probe a page needs, ask the triage what the page means,
-        report it and offer its links."""
-        status = response.status_code
-        final = str(response.url)
-        redirected = bool(facts.redirects)
-        if redirected:
-            self._mark_seen(final)
-        page = facts.page
-        text: str | None = None
-        if facts.truncated:
-            self._signal(self.triage.failed(entry.url, FailureKind.OVERSIZE))
-        elif page is not None:
-            text = response.text
-            if self.config.soft404_probes and 200 <= status < 300:
-                probe = self.soft404.needs_probe(final)
-                if probe is not None:
-                    await self._probe(probe, entry)
-        links = [link.url for link in page.links] if page is not None else []
-        verdict = self.triage.judge(
-            PageFacts(
-                url=entry.url,
-                final_url=final,
-                status=status,
-                text=text,
-                links=links,
-                canonical=page.canonical if page is not None else None,
-                referer=entry.referer,
-                streak=self.triage.streak_of(entry.key),
-            ),
-            self.main.seen,
-            self.in_scope,
-        )
-        for line in verdict.signals:
-            self._signal(line)
-        reason = Reason.BODY_TOO_LARGE if facts.truncated else verdict.reason
-        self._emit(
-            CrawlEvent(
-                entry.url,
-                EventKind.FETCHED,
-                status,
-                reason,
-                entry.depth,
-                entry.referer,
-                self.clock(),
-                final_url=final if redirected else None,
-            )
-        )
-        if page is None or not verdict.follow:
-            return
-        if facts.robots.nofollow:
-            for url in links:
-                with contextlib.suppress(InvalidURL):
-                    key = self.triage.key(self.triage.normalize(url))
-                    if key not in self.main.seen:
-                        self._skip(url, Reason.NOFOLLOW, entry.depth + 1, final)
-            return
-        if verdict.canonical is not None:
-            self._offer(verdict.canonical, entry.depth, final)
-        for url in verdict.follow:
-            self._offer(url, entry.depth + 1, final, verdict.streak)
-
-    async def _probe(self, probe: str, entry: FrontierEntry) -> None:
-        """Fetch a soft-404 probe (a URL that cannot exist) through the same polite
-        client, and teach the detector what the site answers."""
-        assert self.client is not None
-        status: int | None = None
-        final: str | None = None
-        body = ""
-        try:
-            response = await self.client.fetch(probe)
-        except PolitenessError as exc:
-            self._skip(probe, exc.reason, entry.depth, None, probe=True)
-            self.soft404.record_probe(probe, None)
-            return
-        except (httpx.HTTPError, OSError):
-            self._emit(
-                CrawlEvent(
-                    probe,
-                    EventKind.FAILED,
-                    None,
-                    Reason.NETWORK_ERROR,
-                    entry.depth,
-                    None,
-                    self.clock(),
-                    probe=True,
-                )
-            )
-            self.soft404.record_probe(probe, None)
-            return
-        status, final, body = response.status_code, str(response.url), response.text
-        self.soft404.record_probe(probe, status, body, final)
-        self._emit(
-            CrawlEvent(
-                probe,
-                EventKind.FETCHED,
-                status,
-                None,
-                entry.depth,
-                None,
-                self.clock(),
-                final_url=final if final != probe else None,
-                probe=True,
-            )
-        )
 
     # -- state --------------------------------------------------------------------
 

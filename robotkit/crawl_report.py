@@ -11,8 +11,9 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
+from robotkit.normalization import normalize
 from robotkit.reasons import CodeEnum, Reason
-from robotkit.urls import InvalidURL, normalize
+from robotkit.urls import InvalidURL
 
 __all__ = ["CrawlEvent", "CrawlSummary", "EventKind"]
 

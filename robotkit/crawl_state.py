@@ -6,13 +6,13 @@ What lives in the directory, and why:
 * ``lock``: held with :func:`fcntl.flock` for the crawl's whole life (the kernel
   drops it when the process dies, however it dies), so two crawls never share a
   directory; it holds the owner's pid for the error message.
-* ``frontier`` and ``demoted``: the two tiers' checkpoints, each with its journal
-  (``*.journal``, one checksummed record per change, see
-  :mod:`robotkit.durable`). The journal is the record: it is open before the first
-  fetch, and a checkpoint only compacts it. The page counters (pages fetched,
-  failed, soft-404 probes) are tallies in the main tier's journal, one record per
-  request, so a crawl killed N times refetches at most the N requests that were
-  in flight and never spends more than N requests past its page budget.
+* ``frontier``: the frontier's checkpoint (both tiers), with its journal
+  (``frontier.journal``, one checksummed record per change, see
+  :mod:`robotkit.frontier_store`). The journal is the record: it is open before the
+  first fetch, and a checkpoint only compacts it. The page counters (pages fetched,
+  failed, soft-404 probes) are tallies in that journal, one record per request,
+  so a crawl killed N times refetches at most the N requests that were in flight
+  and never spends more than N requests past its page budget.
 * ``crawl.json``: the seeds (a resume with other seeds is refused unless
   ``add_seeds``) and what the crawl learned (page fingerprints, soft-404 answers,
   novelty windows, the automatic blacklist: :meth:`Crawler._learned_snapshot`),
@@ -38,8 +38,9 @@ from typing import TYPE_CHECKING, Any, Final
 
 from robotkit.durable import CheckpointError, atomic_write, encode_line
 from robotkit.frontier import Frontier
+from robotkit.normalization import normalize
 from robotkit.snapshot import SnapshotError
-from robotkit.urls import InvalidURL, normalize
+from robotkit.urls import InvalidURL
 
 if TYPE_CHECKING:
     from robotkit.crawl import Crawler, CrawlEvent
@@ -54,7 +55,6 @@ __all__ = [
 
 STATE_FILE: Final = "crawl.json"
 MAIN_CHECKPOINT: Final = "frontier"
-LOW_CHECKPOINT: Final = "demoted"
 LOCK_FILE: Final = "lock"
 STATE_FORMAT: Final = "robotkit-crawl"
 STATE_VERSION: Final = 2
@@ -108,7 +108,8 @@ class CrawlState:
         """Lock the directory, then resume the crawl it holds into ``crawler`` or
         start a new one there; on return the journals are open and the seeds
         recorded. Raises :class:`CrawlStateError` (the directory untouched if it is
-        locked) or :class:`OSError`."""
+        locked; one line if it holds a crawl of an older robotkit) or
+        :class:`OSError`."""
         self.directory.mkdir(parents=True, exist_ok=True)
         self._lock()
         try:
@@ -119,7 +120,6 @@ class CrawlState:
 
     def _open(self, crawler: Crawler) -> None:
         main_path = self.directory / MAIN_CHECKPOINT
-        low_path = self.directory / LOW_CHECKPOINT
         saved = self._read_state_file()
         seeds = list(crawler._seeds)
         if not main_path.exists():
@@ -129,11 +129,10 @@ class CrawlState:
                 )
             self._seeds = seeds
             self._write_state_file({})
-            crawler.demoted.open_journal(low_path)
-            crawler.main.open_journal(main_path)  # last: its presence means "a crawl"
+            crawler.frontier.open_journal(main_path)  # last: its presence means "a crawl"
             return
         try:
-            main, low = Frontier.restore(main_path), Frontier.restore(low_path)
+            frontier = Frontier.restore(main_path)
             if saved is not None and saved["learned"]:
                 crawler._learned_restore(saved["learned"])
         except (CheckpointError, SnapshotError) as exc:
@@ -148,14 +147,13 @@ class CrawlState:
             self._seeds = self._merge_seeds(saved["seeds"], seeds)
             self._saves = saved["saves"]
         crawler._seeds = list(self._seeds)
-        crawler.main, crawler.demoted = main, low
+        crawler.frontier = frontier
         summary = crawler.summary
-        summary.fetched = main.tallies["fetched"]
-        summary.failed = main.tallies["failed"]
-        summary.probes = main.tallies["probes"]
+        summary.fetched = frontier.tallies["fetched"]
+        summary.failed = frontier.tallies["failed"]
+        summary.probes = frontier.tallies["probes"]
         summary.resumed = self.resumed = True
-        low.open_journal(low_path)
-        main.open_journal(main_path)
+        frontier.open_journal(main_path)
         self._write_state_file(crawler._learned_snapshot())
         self._announce(crawler, added=len(self._seeds) > len(saved["seeds"]) if saved else False)
 
@@ -179,7 +177,7 @@ class CrawlState:
 
     def _announce(self, crawler: Crawler, added: bool) -> None:
         pages, budget = crawler.pages, crawler.config.max_pages
-        queued = len(crawler.main) + len(crawler.demoted)
+        queued = len(crawler.frontier)
         where = self.directory
         if pages >= budget:
             self._say(
@@ -202,20 +200,18 @@ class CrawlState:
         if event.event.value == "skipped":
             return
         name = "probes" if event.probe else event.event.value
-        crawler.main.tally(name)
+        crawler.frontier.tally(name)
 
     def save(self, crawler: Crawler) -> None:
-        """Checkpoint both tiers (compacting their journals), then what was learned."""
-        crawler.demoted.checkpoint(self.directory / LOW_CHECKPOINT)
-        crawler.main.checkpoint(self.directory / MAIN_CHECKPOINT)
+        """Checkpoint the frontier (compacting its journal), then what was learned."""
+        crawler.frontier.checkpoint(self.directory / MAIN_CHECKPOINT)
         self._saves += 1
         self._write_state_file(crawler._learned_snapshot())
 
     def close(self, crawler: Crawler | None = None) -> None:
-        """Close ``crawler``'s journals, then release the lock."""
+        """Close ``crawler``'s journal, then release the lock."""
         if crawler is not None:
-            crawler.main.close_journal()
-            crawler.demoted.close_journal()
+            crawler.frontier.close_journal()
         if self._lock_fd is not None:
             with contextlib.suppress(OSError):
                 fcntl.flock(self._lock_fd, fcntl.LOCK_UN)

@@ -45,14 +45,17 @@ class CheckpointError(ValueError):
     version, or a journal that does not belong to its checkpoint)."""
 
 
+# One encoder for every line: json.dumps builds a new one per call when given options.
+_JSON: Final = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
+
+
+def _compact(value: Any) -> bytes:
+    return _JSON.encode(value).encode("utf-8", "surrogatepass")
+
+
 def encode_line(value: Any) -> bytes:
     """``value`` as one line of compact JSON (UTF-8; lone surrogates kept)."""
-    return (
-        json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode(
-            "utf-8", "surrogatepass"
-        )
-        + b"\n"
-    )
+    return _compact(value) + b"\n"
 
 
 def new_journal_id() -> str:
@@ -125,11 +128,11 @@ def atomic_write(
 
 # -- journals -------------------------------------------------------------------------
 
-JOURNAL_VERSION: Final = 2
+JOURNAL_VERSION: Final = 3  # 3: the frontier's typed events (robotkit.frontier_store)
 
 
 def _record_line(record: Any) -> bytes:
-    body = encode_line(record)[:-1]
+    body = _compact(record)
     return b"%08x " % zlib.crc32(body) + body + b"\n"
 
 

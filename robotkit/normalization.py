@@ -16,15 +16,15 @@ from operator import itemgetter
 
 from robotkit.hosts import BadHost, parse_host
 from robotkit.urls import (
-    _HOST_CACHE,
     DEFAULT_PORTS,
+    HOST_CACHE,
+    BadURL,
     InvalidURL,
     Origin,
-    _Bad,
-    _host,
-    _port,
-    _split,
+    canonical_host,
+    effective_port,
     remove_dot_segments,
+    split_parts,
 )
 
 #: Query parameters that only tell an analytics tool where a click came from: they never
@@ -272,7 +272,7 @@ def normalize(url: str, policy: NormalizePolicy | None = None) -> NormalizedURL:
         scheme, host, port, userinfo, path, query, fragment = _normalize_parts(
             url, policy or DEFAULT_POLICY
         )
-    except _Bad as exc:
+    except BadURL as exc:
         raise exc.for_url(url) from None
     return NormalizedURL(
         url, _serialize(scheme, host, port, userinfo, path, query, fragment), scheme, host,
@@ -299,7 +299,7 @@ def normalize_key(url: str, policy: NormalizePolicy | None = None) -> str:
     """Only the key of :func:`normalize` (the same rules, without building the object)."""
     try:
         return _serialize(*_normalize_parts(url, policy or DEFAULT_POLICY))
-    except _Bad as exc:
+    except BadURL as exc:
         raise exc.for_url(url) from None
 
 
@@ -326,9 +326,9 @@ def _serialize(
 def _normalize_parts(
     url: str, policy: NormalizePolicy
 ) -> tuple[str, str, int, str, str, str | None, str | None]:
-    scheme, userinfo_raw, host_raw, port_raw, path, query, fragment, clean_path = _split(url)
-    host = _HOST_CACHE.get(host_raw) or _host(host_raw)
-    port = _port(scheme, port_raw) if port_raw else DEFAULT_PORTS[scheme]
+    scheme, userinfo_raw, host_raw, port_raw, path, query, fragment, clean_path = split_parts(url)
+    host = HOST_CACHE.get(host_raw) or canonical_host(host_raw)
+    port = effective_port(scheme, port_raw) if port_raw else DEFAULT_PORTS[scheme]
     userinfo = _userinfo(userinfo_raw) if userinfo_raw else ""
 
     param_filter = policy._filter_for(host) if policy.sites else policy._global_filter

@@ -2,7 +2,7 @@
 and normalization.
 
 Every entry point (:func:`parse_url`, :func:`origin_of`, :func:`resolve`, and
-:func:`robotkit.normalization.normalize` through :func:`_split`) reads a URL the way
+:func:`robotkit.normalization.normalize` through :func:`split_parts`) reads a URL the way
 the WHATWG URL Standard's parser does, because what a browser does with a link is
 what a crawler must do: ``http:///example.com/a`` and ``http:\\\\example.com\\a`` both
 name ``/a`` on ``example.com``. So a URL is valid, has an origin and a key, or is
@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import TYPE_CHECKING, NamedTuple, Protocol
+from typing import NamedTuple, Protocol
 
 from robotkit.hosts import BadHost, parse_host
 from robotkit.reasons import Reason
@@ -36,7 +36,7 @@ class InvalidURL(ValueError):
         self.detail = detail
 
 
-class _Bad(Exception):
+class BadURL(Exception):
     """Internal: why a URL is garbage; turned into :class:`InvalidURL` at the surface."""
 
     def __init__(self, reason: Reason, detail: str) -> None:
@@ -126,19 +126,19 @@ def _preprocess(url: str) -> str:
     if "\t" in url or "\n" in url or "\r" in url:
         url = url.translate(_TAB_NEWLINE)
     if _CONTROL.search(url):
-        raise _Bad(Reason.INVALID_URL, "control character in URL")
+        raise BadURL(Reason.INVALID_URL, "control character in URL")
     if not url.isascii():
         try:
             url.encode("utf-8")
         except UnicodeEncodeError:
-            raise _Bad(Reason.INVALID_URL, "lone surrogate in URL") from None
+            raise BadURL(Reason.INVALID_URL, "lone surrogate in URL") from None
     return url
 
 
-def _split(url: object) -> _Split:
-    """The raw parts of any http(s) URL the WHATWG parser accepts, or :class:`_Bad`."""
+def split_parts(url: object) -> _Split:
+    """The raw parts of any http(s) URL the WHATWG parser accepts, or :class:`BadURL`."""
     if not isinstance(url, str):
-        raise _Bad(Reason.INVALID_URL, "not a string")
+        raise BadURL(Reason.INVALID_URL, "not a string")
     if not url.isprintable() or url[:1] == " " or url[-1:] == " ":
         # Anything to strip, remove or refuse is unprintable or a space at an end
         # (a lone surrogate too); the common URL skips the preprocessing.
@@ -151,11 +151,11 @@ def _split(url: object) -> _Split:
         return (scheme, "", host, port or "", path or "/", query, fragment, True)
     shape = _URL_SHAPE.fullmatch(url)
     if shape is None:
-        raise _Bad(Reason.INVALID_URL, "not an absolute URL" if url else "empty URL")
+        raise BadURL(Reason.INVALID_URL, "not an absolute URL" if url else "empty URL")
     scheme_raw, rest, query, fragment = shape.groups()
     scheme = scheme_raw if scheme_raw in DEFAULT_PORTS else scheme_raw.lower()
     if scheme not in DEFAULT_PORTS:
-        raise _Bad(Reason.UNSUPPORTED_SCHEME, f"unsupported scheme {scheme!r}")
+        raise BadURL(Reason.UNSUPPORTED_SCHEME, f"unsupported scheme {scheme!r}")
     # Authority and path of a special URL: "\\" is "/", and any run of slashes
     # starts the authority (WHATWG "special authority ignore slashes state").
     if "\\" in rest:
@@ -172,43 +172,43 @@ def _split(url: object) -> _Split:
     if authority.startswith("["):
         end = authority.find("]")
         if end < 0:
-            raise _Bad(Reason.INVALID_URL, "unclosed IPv6 bracket")
+            raise BadURL(Reason.INVALID_URL, "unclosed IPv6 bracket")
         host, port = authority[: end + 1], authority[end + 1 :]
         if port and port[0] != ":":
-            raise _Bad(Reason.INVALID_URL, "junk after IPv6 address")
+            raise BadURL(Reason.INVALID_URL, "junk after IPv6 address")
         port = port[1:]
     else:
         host, _, port = authority.partition(":")
     return (scheme, userinfo, host, port, path, query, fragment, False)
 
 
-def _host(raw: str) -> str:
+def canonical_host(raw: str) -> str:
     """:func:`robotkit.hosts.parse_host`, remembered: a crawl sees few hosts many
     times."""
-    host = _HOST_CACHE.get(raw)
+    host = HOST_CACHE.get(raw)
     if host is None:
         try:
             host = parse_host(raw)
         except BadHost as exc:
-            raise _Bad(Reason.INVALID_URL, str(exc)) from None
-        if len(_HOST_CACHE) > 50_000:
-            _HOST_CACHE.clear()
-        _HOST_CACHE[raw] = host
+            raise BadURL(Reason.INVALID_URL, str(exc)) from None
+        if len(HOST_CACHE) > 50_000:
+            HOST_CACHE.clear()
+        HOST_CACHE[raw] = host
     return host
 
 
-_HOST_CACHE: dict[str, str] = {}
+HOST_CACHE: dict[str, str] = {}
 
 
-def _port(scheme: str, raw: str) -> int:
+def effective_port(scheme: str, raw: str) -> int:
     """The effective port: the scheme's default, or 1 to 65535 in ASCII digits."""
     if not raw:
         return DEFAULT_PORTS[scheme]
     if not (raw.isascii() and raw.isdigit()):
-        raise _Bad(Reason.INVALID_URL, f"bad port {raw!r}")
+        raise BadURL(Reason.INVALID_URL, f"bad port {raw!r}")
     port = int(raw)
     if not 0 < port <= 65535:
-        raise _Bad(Reason.INVALID_URL, f"port {port} out of range")
+        raise BadURL(Reason.INVALID_URL, f"port {port} out of range")
     return port
 
 
@@ -268,7 +268,7 @@ class ParsedURL(NamedTuple):
 def _parse_cached(url: str) -> ParsedURL:
     """The one cache of parsed URLs (and so of URL -> origin): bounded, since a
     crawl meets millions of URLs and re-asks about the recent few."""
-    scheme, userinfo, host, port, path, query, fragment, clean = _split(url)
+    scheme, userinfo, host, port, path, query, fragment, clean = split_parts(url)
     if not clean:
         if _PATH_ESCAPE.search(path):
             path = _PATH_ESCAPE.sub(_escape, path)
@@ -279,7 +279,16 @@ def _parse_cached(url: str) -> ParsedURL:
     if query and _QUERY_ESCAPE.search(query):
         query = _QUERY_ESCAPE.sub(_escape, query)
     userinfo = "" if userinfo in ("", ":") else userinfo.removesuffix(":")
-    return ParsedURL(url, scheme, userinfo, _host(host), _port(scheme, port), path, query, fragment)
+    return ParsedURL(
+        url,
+        scheme,
+        userinfo,
+        canonical_host(host),
+        effective_port(scheme, port),
+        path,
+        query,
+        fragment,
+    )
 
 
 def parse_url(url: str) -> ParsedURL:
@@ -288,7 +297,7 @@ def parse_url(url: str) -> ParsedURL:
         raise InvalidURL(repr(url), Reason.INVALID_URL, "not a string")
     try:
         return _parse_cached(url)
-    except _Bad as exc:
+    except BadURL as exc:
         raise exc.for_url(url) from None
 
 
@@ -363,18 +372,18 @@ def resolve(base: str, reference: str) -> str | None:
             if scheme not in DEFAULT_PORTS:
                 return None
             rest = ref[scheme_match.end() :]
-            if rest[:1] in ("/", "\\") or _split(base)[0] != scheme:
-                return _joined(_split(ref))
+            if rest[:1] in ("/", "\\") or split_parts(base)[0] != scheme:
+                return _joined(split_parts(ref))
             ref = rest  # WHATWG: same special scheme without slashes is relative
-        return _joined(_relative(_split(base), ref))
-    except _Bad:
+        return _joined(_relative(split_parts(base), ref))
+    except BadURL:
         return None
 
 
 def _relative(base: _Split, ref: str) -> _Split:
     """RFC 3986 section 5.2.2 for a reference without a scheme."""
     if ref[:2] in ("//", "\\\\", "/\\", "\\/"):  # network-path: the base's scheme only
-        return _split(f"{base[0]}:{ref}")
+        return split_parts(f"{base[0]}:{ref}")
     ref, hash_, fragment_ = ref.partition("#")
     fragment = fragment_ if hash_ else None
     head, question, query_ = ref.partition("?")
@@ -399,51 +408,8 @@ def _joined(parts: _Split) -> str:
     """The resolved URL as text (authority as written), once its host and port
     are known to be valid."""
     scheme, userinfo, host, port, path, query, _, _ = parts
-    _host(host)
-    _port(scheme, port)
+    canonical_host(host)
+    effective_port(scheme, port)
     authority = f"{userinfo}@{host}" if userinfo else host
     text = f"{scheme}://{authority}:{port}{path}" if port else f"{scheme}://{authority}{path}"
     return text if query is None else f"{text}?{query}"
-
-
-if TYPE_CHECKING:
-    from robotkit.normalization import (
-        DEFAULT_POLICY as DEFAULT_POLICY,
-    )
-    from robotkit.normalization import (
-        SESSION_PARAM_PREFIXES as SESSION_PARAM_PREFIXES,
-    )
-    from robotkit.normalization import (
-        SESSION_PARAMS as SESSION_PARAMS,
-    )
-    from robotkit.normalization import (
-        TRACKING_PARAM_PREFIXES as TRACKING_PARAM_PREFIXES,
-    )
-    from robotkit.normalization import (
-        TRACKING_PARAMS as TRACKING_PARAMS,
-    )
-    from robotkit.normalization import NormalizedURL as NormalizedURL
-    from robotkit.normalization import NormalizePolicy as NormalizePolicy
-    from robotkit.normalization import SiteParams as SiteParams
-    from robotkit.normalization import normalize as normalize
-    from robotkit.normalization import normalize_key as normalize_key
-    from robotkit.normalization import normalize_or_none as normalize_or_none
-
-
-def __getattr__(name: str) -> object:
-    """The normalization names README documents under ``robotkit.urls``; they live in
-    :mod:`robotkit.normalization` (imported lazily: it imports this module)."""
-    if name in _NORMALIZATION_NAMES:
-        from robotkit import normalization
-
-        return getattr(normalization, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-_NORMALIZATION_NAMES = frozenset(
-    {
-        "DEFAULT_POLICY", "NormalizePolicy", "NormalizedURL", "SiteParams", "normalize",
-        "normalize_key", "normalize_or_none", "TRACKING_PARAMS", "TRACKING_PARAM_PREFIXES",
-        "SESSION_PARAMS", "SESSION_PARAM_PREFIXES",
-    }
-)  # fmt: skip

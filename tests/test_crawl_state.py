@@ -30,6 +30,7 @@ from robotkit.content import (
     Soft404Detector,
 )
 from robotkit.crawl import CrawlConfig, Crawler, CrawlEvent, crawl
+from robotkit.frontier import CheckpointError, Frontier
 from robotkit.guard import BlacklistKind, Guard, GuardConfig
 from robotkit.reasons import Reason
 from robotkit.snapshot import SnapshotError
@@ -426,3 +427,47 @@ def test_bad_snapshots_are_a_clear_error(
 ) -> None:
     with pytest.raises(SnapshotError, match=re.escape(expected)):
         restore(data)
+
+
+# -- issue 10: a state directory of an older robotkit ----------------------------
+
+# A checkpoint as robotkit wrote it before issue 10 (format version 2, when each
+# tier had its own file and a host stored a ready time copied from the pacer).
+OLD_CHECKPOINT = (
+    b"robotkit-frontier 2\n"
+    b'{"generation":1,"journal":null,"replaced":null,"tallies":{},"max_depth'
+    b'":3,"host_budget":null,"done":0,"rejected":{},"hosts":1,"entries":1,"s'
+    b'een":{"kind":"exact","count":1,"expected_items":1,"error_rate":0.0,"by'
+    b'teorder":"little","blobs":[64]}}\n'
+    b'["http","a.example",80,0.0,1,0,null,null,[["http://a.example/",null,0,null]],[],null]\n'
+    + bytes(48)
+    + b":\x87\xae\xf1\xec6\xef\xc3"
+    + bytes(8)
+    + b"\nsha256 498afac2958657b0d2694548523b571"
+    b"27e29d720ade67db738aed1011e3067c7\n"
+)
+
+
+def test_an_old_checkpoint_is_refused_saying_what_to_do(tmp_path: Path) -> None:
+    path = tmp_path / "frontier"
+    path.write_bytes(OLD_CHECKPOINT)
+    with pytest.raises(CheckpointError, match="from an older robotkit") as caught:
+        Frontier.restore(path)
+    assert "version 2" in str(caught.value) and "new state directory" in str(caught.value)
+
+
+def test_crawl_on_an_old_state_directory_is_one_line_and_exit_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    state = tmp_path / "state"
+    state.mkdir()
+    seed = "http://127.0.0.1:9/"
+    (state / "frontier").write_bytes(OLD_CHECKPOINT)
+    (state / "crawl.json").write_text(
+        json.dumps({"version": 2, "seeds": [seed], "saves": 1, "learned": {}})
+    )
+    capsys.readouterr()
+    assert main(["crawl", seed, "--delay", "0", "--state", str(state)]) == 2
+    line = one_error_line(capsys)
+    assert "from an older robotkit" in line and "new state directory" in line, line
+    assert (state / "frontier").read_bytes() == OLD_CHECKPOINT  # left as it was

@@ -13,6 +13,8 @@ from robotkit.frontier import (
     FrontierEntry,
     SeenSet,
 )
+from robotkit.pacing import Pacer
+from robotkit.readiness import PacerReadiness
 from robotkit.reasons import Reason
 from robotkit.urls import InvalidURL, Origin, origin_of
 
@@ -32,6 +34,16 @@ def drain(f: Frontier, now: float = 0.0) -> list[str]:
         order.append(entry.url)
         f.mark_done(entry)
     return order
+
+
+def paced() -> tuple[Frontier, Pacer]:
+    """A frontier that asks a pacer when a host is ready, as the crawler's does."""
+    pacer = Pacer(ManualClock())
+    return Frontier(readiness=PacerReadiness(pacer)), pacer
+
+
+def hold(pacer: Pacer, host: Origin, until: float) -> None:
+    pacer.hold((host.host, host.port), until)
 
 
 # -- order -------------------------------------------------------------------
@@ -117,12 +129,12 @@ def test_a_slow_host_does_not_stall_the_others(clock: ManualClock) -> None:
 
 
 def test_next_ready_time_is_the_earliest_sleeping_host() -> None:
-    f = Frontier()
+    f, pacer = paced()
     assert f.next_ready_time() is None
     add(f, "http://a.example/")
     add(f, "http://b.example/")
-    f.set_ready_at(A, 50.0)
-    f.set_ready_at(B, 20.0)
+    hold(pacer, A, 50.0)
+    hold(pacer, B, 20.0)
     assert f.next_ready_time() == 20.0
     assert f.next(19.0) is None
     entry = f.next(20.0)
@@ -132,13 +144,13 @@ def test_next_ready_time_is_the_earliest_sleeping_host() -> None:
 
 
 def test_among_ready_hosts_of_equal_depth_the_longest_waiting_goes_first() -> None:
-    f = Frontier()
+    f, pacer = paced()
     add(f, "http://a.example/", 1)
     add(f, "http://b.example/", 1)
     add(f, "http://c.example/", 1)
-    f.set_ready_at(A, 30.0)
-    f.set_ready_at(B, 10.0)
-    f.set_ready_at(C, 20.0)
+    hold(pacer, A, 30.0)
+    hold(pacer, B, 10.0)
+    hold(pacer, C, 20.0)
     assert drain(f, now=100.0) == [
         "http://b.example/",
         "http://c.example/",
@@ -150,16 +162,16 @@ def test_hosts_ready_at_once_go_by_permitted_time_not_by_when_they_were_noticed(
     """a.example has been waiting (ready since 10, not yet served) when b.example,
     permitted since 2, is first looked at: b goes first, its permitted time is
     earlier."""
-    f = Frontier()
+    f, pacer = paced()
     add(f, "http://a.example/", 1)
     add(f, "http://c.example/", 1)
-    f.set_ready_at(A, 10.0)
-    f.set_ready_at(C, 9.0)
+    hold(pacer, A, 10.0)
+    hold(pacer, C, 9.0)
     first = f.next(10.0)
     assert first is not None and first.host == C  # a.example is now ready, not served
     f.mark_done(first, ready_at=50.0)
     add(f, "http://b.example/", 1)
-    f.set_ready_at(B, 2.0)
+    hold(pacer, B, 2.0)
     assert drain(f, now=10.0) == ["http://b.example/", "http://a.example/"]
 
 

@@ -52,7 +52,6 @@ def build() -> Frontier:
     f.add("http://a.example/", "http://a.example/", 1)  # refused: duplicate
     first = f.next(0.0)
     assert first is not None and first.url == "http://a.example/"
-    f.set_ready_at(B, 500.0)
     f.park_host(origin_of("http://c.example/"), Reason.TRAP_HOST)
     f.set_host_budget(4, host=B)
     return f
@@ -81,7 +80,6 @@ def test_round_trip_keeps_everything(tmp_path: Path, seen: type[ExactSeenSet]) -
     assert "http://never.example/" not in g.seen
     assert (g.max_depth, g.host_budget, g.generation) == (3, 3, 1)
     assert g.budget_of(B) == 4 and g.budget_of(A) == 3
-    assert g.ready_at(B) == 500.0
     before, after = f.stats(), g.stats()
     # The URL in flight when the checkpoint was taken comes back as queued.
     assert after.queued == before.queued + before.in_flight and after.in_flight == 0
@@ -102,6 +100,18 @@ def test_round_trip_keeps_everything(tmp_path: Path, seen: type[ExactSeenSet]) -
     # Budget accounting survived: one more slot opens one parked URL.
     assert g.set_host_budget(4) == 1
     assert g.unpark_host(origin_of("http://c.example/")) == 2
+
+
+def test_a_hold_survives_a_checkpoint(tmp_path: Path) -> None:
+    f = Frontier()
+    f.add("http://b.example/", "b")
+    entry = f.next(0.0)
+    assert entry is not None
+    f.requeue(entry, ready_at=500.0)  # 503 with Retry-After
+    f.checkpoint(tmp_path / "held")
+    g = Frontier.restore(tmp_path / "held")
+    assert g.ready_at(B) == 500.0
+    assert g.next(499.0) is None and g.next_ready_time() == 500.0
 
 
 def test_checkpoint_of_an_empty_frontier(tmp_path: Path) -> None:
@@ -173,7 +183,7 @@ def rewrite_version(path: Path, old: bytes, new: bytes) -> None:
 def test_another_format_version_is_refused_naming_it(tmp_path: Path, version: bytes) -> None:
     path = tmp_path / "c"
     build().checkpoint(path)
-    rewrite_version(path, b"robotkit-frontier 2\n", b"robotkit-frontier " + version + b"\n")
+    rewrite_version(path, b"robotkit-frontier 3\n", b"robotkit-frontier " + version + b"\n")
     with pytest.raises(CheckpointError, match=f"version {version.decode()}"):
         Frontier.restore(path)
 
@@ -199,12 +209,11 @@ def test_journal_replays_changes_since_the_last_checkpoint(tmp_path: Path) -> No
     f.add("http://b.example/x", "bx", 1)
     f.unpark_host(B)
     f.set_host_budget(3, host=A)
-    f.set_ready_at(A, 100.0)
     # No checkpoint since open_journal: everything is in the journal only.
     g = Frontier.restore(path)
     assert g.generation == 1
     assert len(g.seen) == 6 and "bx" in g.seen
-    assert g.stats().done == 1 and g.ready_at(B) == 40.0 and g.ready_at(A) == 100.0
+    assert g.stats().done == 1 and g.ready_at(B) == 40.0 and g.ready_at(A) == 90.0
     assert [e.key for e, _ in g.parked()] == ["a3"]
     assert [e.key for e in served(g, 200.0)] == ["bx", "a0", "a1", "a2"]
     f.close_journal()
@@ -223,7 +232,7 @@ def test_journal_restarts_at_each_checkpoint_and_a_torn_tail_is_skipped(tmp_path
     assert f.checkpoint(path) == 2
     journal = tmp_path / "j.journal"
     head = journal_head(journal)
-    assert head[:3] == [b"robotkit-frontier-journal", b"2", b"2"] and head[3] != first[3]
+    assert head[:3] == [b"robotkit-frontier-journal", b"3", b"2"] and head[3] != first[3]
     assert journal.read_bytes().count(b"\n") == 1  # the header alone
     f.add("http://a.example/2", "2")
     f.close_journal()
@@ -295,7 +304,7 @@ def test_a_deleted_or_foreign_journal_is_reported(tmp_path: Path) -> None:
     journal.write_bytes(foreign)
     with pytest.raises(CheckpointError, match="does not belong"):
         Frontier.restore(path)
-    journal.write_bytes(data.replace(b"journal 2 1", b"journal 1 1", 1))
+    journal.write_bytes(data.replace(b"journal 3 1", b"journal 1 1", 1))
     with pytest.raises(CheckpointError, match="version 1"):
         Frontier.restore(path)
     journal.write_bytes(data)
@@ -453,7 +462,6 @@ ops = st.lists(
         add_op,
         st.tuples(st.just("done"), st.floats(0, 100)),
         st.tuples(st.just("requeue"), st.floats(0, 100)),
-        st.tuples(st.just("ready"), host_index, st.floats(0, 100)),
         st.tuples(st.just("park"), host_index),
         st.tuples(st.just("park"), host_index),
         st.tuples(st.just("unpark"), host_index),
@@ -473,7 +481,7 @@ def persisted(f: Frontier) -> tuple[list[str], list[str], list[int]]:
     parked: list[str] = []
     admitted: list[int] = []
     for host in HOSTS:
-        q, p, n = f._host(host).persisted()
+        q, p, n = f._table.host(host).persisted()
         queued += [e.key for e in q]
         parked += [e.key for e in p]
         admitted.append(n)
@@ -514,8 +522,6 @@ def test_restore_with_journal_equals_the_live_frontier(script: list[tuple[object
                         f.requeue(entry, ready_at=float(op[1]))  # type: ignore[arg-type]
                 if (more := f.next(1000.0)) is not None:
                     busy.append(more)
-            elif name == "ready":
-                f.set_ready_at(HOSTS[int(op[1])], float(op[2]))  # type: ignore[call-overload,arg-type]
             elif name == "park":
                 f.park_host(HOSTS[int(op[1])])  # type: ignore[call-overload]
             elif name == "unpark":

@@ -21,8 +21,8 @@ from robotkit.guard import (
     find_repeated_run,
     path_segments,
 )
+from robotkit.normalization import normalize
 from robotkit.reasons import Reason
-from robotkit.urls import normalize
 
 # (url, expected reason, expected rule) for traps; look-alikes must be allowed.
 TRAPS = [

@@ -34,6 +34,10 @@ CORE = [
     "robotkit.content",
     "robotkit.meta",
     "robotkit.frontier",
+    "robotkit.frontier_events",
+    "robotkit.frontier_hosts",
+    "robotkit.frontier_store",
+    "robotkit.readiness",
     "robotkit.seen",
 ]
 

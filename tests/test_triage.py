@@ -9,10 +9,10 @@ from collections.abc import Callable
 import pytest
 
 from robotkit.content import LinkAction
+from robotkit.normalization import normalize
 from robotkit.reasons import Reason
 from robotkit.triage import FailureKind, PageFacts, Triage, TriageConfig
 from robotkit.urlrules import LearnedRules, is_token
-from robotkit.urls import normalize
 
 SITE = "http://site.test"
 WORDS = [

@@ -8,17 +8,19 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from robotkit.reasons import Reason
-from robotkit.urls import (
+from robotkit.normalization import (
     SESSION_PARAMS,
     TRACKING_PARAMS,
-    InvalidURL,
     NormalizedURL,
     NormalizePolicy,
-    Origin,
     SiteParams,
     normalize,
     normalize_key,
+)
+from robotkit.reasons import Reason
+from robotkit.urls import (
+    InvalidURL,
+    Origin,
     origin_of,
     parse_url,
     path_and_query,

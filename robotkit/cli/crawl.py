@@ -43,8 +43,9 @@ from robotkit.crawl_state import MAIN_CHECKPOINT, CrawlState
 from robotkit.frontier import CheckpointError
 from robotkit.http.robots import RobotsOptions
 from robotkit.identity import Identity, IdentityError
+from robotkit.normalization import normalize
 from robotkit.robots.status import Profile
-from robotkit.urls import InvalidURL, normalize
+from robotkit.urls import InvalidURL
 
 EXIT_INTERRUPTED = 130
 EXIT_NOTHING_FETCHED = 4
@@ -141,21 +142,21 @@ class CrawlDisplay:
         now = crawler.clock()
         waiting = []
         for origin, why in list(crawler.waiting.items()):
-            ready = max(crawler.main.ready_at(origin), crawler.demoted.ready_at(origin))
+            ready = crawler.frontier.ready_at(origin)
             if ready > now:
                 waiting.append(WaitingHost(str(origin), why, ready - now))
         return sorted(waiting, key=lambda w: (w.seconds, w.host))
 
     def __rich__(self) -> Panel:
         crawler, summary = self.crawler, self.crawler.summary
-        main, low = crawler.main.stats(), crawler.demoted.stats()
+        stats = crawler.frontier.stats()
         counts = Table.grid(padding=(0, 2))
         counts.add_row(
             f"[bold]pages[/] {crawler.pages}/{self.budget}",
             f"failed {summary.failed}",
-            f"queued {main.queued} (+{low.queued} demoted)",
-            f"in flight {main.in_flight + low.in_flight}",
-            f"parked {main.parked + low.parked}",
+            f"queued {stats.queued - stats.demoted} (+{stats.demoted} demoted)",
+            f"in flight {stats.in_flight}",
+            f"parked {stats.parked}",
             f"probes {summary.probes}",
         )
         # In a grid row, so that the bar ends its line (alone it does not).
