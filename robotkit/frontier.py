@@ -55,12 +55,12 @@ from robotkit.frontier_events import (
     Tallied,
     Tier,
 )
-from robotkit.frontier_hosts import MAIN, UNLIMITED, HostQueues, HostTable, OriginCache
+from robotkit.frontier_hosts import MAIN, UNLIMITED, HostQueues, HostTable
 from robotkit.frontier_store import FileStore, FrontierStore, load_checkpoint, write_checkpoint
 from robotkit.readiness import Readiness
 from robotkit.reasons import CodeEnum, Reason
 from robotkit.seen import BloomSeenSet, ExactSeenSet, SeenSet, seen_set_from_snapshot
-from robotkit.urls import InvalidURL, Origin
+from robotkit.urls import InvalidURL, Origin, origin_of
 
 __all__ = [
     "AddOutcome",
@@ -165,7 +165,6 @@ class Frontier:
         self._store: FrontierStore | None = None
         self._store_path: str | None = None  # the checkpoint path the journal continues
         self._resume_mark: str | None = None  # the store's mark of what restore() replayed
-        self._origin_of = OriginCache()
 
     @property
     def readiness(self) -> Readiness | None:
@@ -197,7 +196,7 @@ class Frontier:
             raise ValueError("depth must be at least 0")
         if host is None:
             try:
-                host = self._origin_of(url)
+                host = origin_of(url)
             except InvalidURL as exc:
                 self._rejected[exc.reason] += 1
                 return AddResult(AddOutcome.REJECTED, exc.reason)

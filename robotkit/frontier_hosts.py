@@ -9,14 +9,13 @@ hosts that have URLs and none in flight: per tier, a heap of hosts sleeping unti
 their time and a heap of ready hosts by head depth, then by how long they have been
 ready (so ready hosts are served round robin and a slow host never stalls the
 others). Heap items carry the host's version; a host rescheduled since is stale
-and skipped. :class:`OriginCache` finds a URL's host cheaply. Pure: no I/O, no
+and skipped. Pure: no I/O, no
 clock; the hot paths are written out, since a crawl runs them per URL.
 """
 
 from __future__ import annotations
 
 import heapq
-import re
 from collections import Counter, deque
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -25,9 +24,9 @@ from typing import Final
 from robotkit.frontier_events import FrontierEntry, HostRecord, Tier
 from robotkit.readiness import Readiness
 from robotkit.reasons import Reason
-from robotkit.urls import Origin, origin_of
+from robotkit.urls import Origin
 
-__all__ = ["MAIN", "TIER_STEP", "UNLIMITED", "HostQueues", "HostTable", "OriginCache", "slot_of"]
+__all__ = ["MAIN", "TIER_STEP", "UNLIMITED", "HostQueues", "HostTable", "slot_of"]
 
 UNLIMITED = -1
 """A per-host budget that overrides the default with none."""
@@ -128,32 +127,6 @@ class HostQueues:
                 queued.append(busy)
             queued.extend(self.queues.get(where, ()))
         return queued, parked, admitted
-
-
-class OriginCache:
-    """:func:`origin_of`, remembered per plain ``scheme://host[:port]`` prefix:
-    parsing a whole URL costs more than the rest of :meth:`robotkit.frontier.Frontier.add`, and a
-    printable URL whose authority is plain lowercase ``host[:port]`` gets the same
-    origin (or the same error) as every other URL with that prefix."""
-
-    PLAIN: Final = re.compile(r"https?://[a-z0-9.-]+(?::[0-9]{1,5})?(?=[/?#]|\Z)")
-    SIZE: Final = 65_536
-
-    def __init__(self) -> None:
-        self._known: dict[str, Origin] = {}
-
-    def __call__(self, url: str) -> Origin:
-        match = self.PLAIN.match(url) if url.isprintable() else None
-        if match is None:
-            return origin_of(url)
-        prefix = match.group()
-        origin = self._known.get(prefix)
-        if origin is None:
-            origin = origin_of(url)
-            if len(self._known) >= self.SIZE:
-                self._known.clear()
-            self._known[prefix] = origin
-        return origin
 
 
 class HostTable:

@@ -309,13 +309,32 @@ class HasOrigin(Protocol):
     def origin(self) -> Origin: ...
 
 
+_PLAIN_ORIGIN = re.compile(r"https?://[a-z0-9.-]+(?::[0-9]{1,5})?(?=[/?#]|\Z)")
+_ORIGINS: dict[str, Origin] = {}
+_ORIGINS_SIZE = 65_536
+
+
 def origin_of(url: str | HasOrigin) -> Origin:
     """The (scheme, host, port) of a URL, default port filled in, host spelled as
     :func:`robotkit.normalization.normalize` spells it (lowercase, punycode, no
     trailing dot, canonical IP): robots.txt, pacing and frontier keys all agree. A URL
     parsed already gives its own origin."""
     if isinstance(url, str):
-        return parse_url(url).origin
+        # A printable URL whose authority is plain lowercase ``host[:port]`` has the
+        # origin (or the error) of every URL with that prefix: remembered per prefix,
+        # since a crawl meets millions of URLs on a few hosts and parsing a whole URL
+        # costs more than a frontier's add.
+        plain = _PLAIN_ORIGIN.match(url) if url.isprintable() else None
+        if plain is None:
+            return parse_url(url).origin
+        prefix = plain.group()
+        found = _ORIGINS.get(prefix)
+        if found is None:
+            found = parse_url(url).origin
+            if len(_ORIGINS) >= _ORIGINS_SIZE:
+                _ORIGINS.clear()
+            _ORIGINS[prefix] = found
+        return found
     origin = getattr(url, "origin", None)
     if isinstance(origin, Origin):
         return origin

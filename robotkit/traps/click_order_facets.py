@@ -26,7 +26,9 @@ What catches it in robotkit
     once eight such pages grew it without news, the region is parked, and the
     filter names that grew it (never ``page``, which novel pages carried) are
     held at once on the sibling category. ``duplicate-url``: normalization sorts
-    the query, so click order stops mattering. The look-alikes stay: the
+    the query, so click order stops mattering. ``duplicate-content``: a filtered
+    listing that shows the same products as one fetched before is a near copy of
+    it (its SimHash within three bits), and its links go to the back of the queue. The look-alikes stay: the
     translations and items are novel pages, and a category's pagination names
     new products, so it counts as news.
 
@@ -97,7 +99,7 @@ def _page_number(pairs: list[tuple[str, str]]) -> int | None:
 class ClickOrderFacets(TrapSite):
     name = "click-order-facets"
     summary = "filters appended in click order with page=; ?lang= and ?id= are real pages"
-    caught_by = (Reason.TRAP_HOST, Reason.DUPLICATE_URL)
+    caught_by = (Reason.TRAP_HOST, Reason.DUPLICATE_URL, Reason.DUPLICATE_CONTENT)
 
     legitimate_pages = LEGIT
 
