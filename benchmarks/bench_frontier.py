@@ -7,8 +7,8 @@ process's own, so other work on a shared machine counts less) through the whole
 cycle, best of ``--repeat`` runs.
 
 ``--baseline REF`` also loads ``robotkit/frontier.py`` as it was at git ``REF``
-and times it in the same process, runs interleaved, so the ratio is fair on a
-busy machine (the old module must import with today's package).
+and times it in the same process, runs interleaved (alternating which goes
+first), so the ratio is fair on a busy machine (the old module must import with today's package).
 
 Usage: ``python benchmarks/bench_frontier.py [--urls 200000] [--hosts 1000]
 [--repeat 5] [--journal] [--baseline main]``
@@ -84,8 +84,11 @@ def main() -> None:
     if args.baseline:
         modules[args.baseline] = load_at(args.baseline)
     best = dict.fromkeys(modules, float("inf"))
-    for _ in range(args.repeat):
-        for name, module in modules.items():
+    for round_ in range(args.repeat):
+        order = list(modules.items())
+        if round_ % 2:
+            order.reverse()  # neither goes first every time
+        for name, module in order:
             best[name] = min(best[name], cycle(module, args.urls, args.hosts, args.journal))
     mode = "journal" if args.journal else "in memory"
     for name, seconds in best.items():
