@@ -19,9 +19,13 @@ import httpx
 from robotkit.crawl_report import CrawlEvent, EventKind
 from robotkit.frontier import FrontierEntry, Tier
 from robotkit.http.client import AsyncPoliteClient
-from robotkit.http.decoding import UnsupportedEncoding
-from robotkit.http.errors import classify_error
-from robotkit.http.transport import Deferred, FetchFacts, PolitenessError
+from robotkit.http.errors import (
+    Deferred,
+    PolitenessError,
+    UnsupportedEncoding,
+    classify_error,
+)
+from robotkit.http.facts import FetchFacts
 from robotkit.outcome import NetworkErrorKind
 from robotkit.reasons import Reason
 from robotkit.triage import FailureKind, PageFacts

@@ -39,5 +39,5 @@ class PacerReadiness:
         self.pacer = pacer
 
     def ready_at(self, origin: Origin) -> float:
-        ready = self.pacer.plan((origin.host, origin.port)).ready_at
+        ready = self.pacer.plan(origin.pacing_key).ready_at
         return 0.0 if ready is None else ready

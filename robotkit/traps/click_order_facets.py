@@ -28,9 +28,9 @@ What catches it in robotkit
     held at once on the sibling category. ``duplicate-url``: normalization sorts
     the query, so click order stops mattering. ``duplicate-content``: a filtered
     listing that shows the same products as one fetched before is a near copy of
-    it (its SimHash within three bits), and its links go to the back of the queue. The look-alikes stay: the
-    translations and items are novel pages, and a category's pagination names
-    new products, so it counts as news.
+    it (its SimHash within three bits), and its links go to the back of the
+    queue. The look-alikes stay: the translations and items are novel pages, and
+    a category's pagination names new products, so it counts as news.
 
 Legitimate part: the home page, two categories with pages 2-4 each, 24 product
 pages, three articles in English and in German, French and Spanish, four items
