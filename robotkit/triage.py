@@ -104,6 +104,10 @@ class TriageConfig:
     - ``min_new_words`` 3: a page is novel only if it brings at least three words
       (and a tenth of its own) that its region has not shown; numbers do not count.
       "Events in June" after "Events in May" does not; an article does.
+    - ``min_own_words`` 5: ... or at least five, however long the page. A product,
+      post or question drawn by a long template has a name and a few terms of its
+      own, far under a tenth of its words; it is news even when it is *like* its
+      siblings by SimHash (likeness only demotes its links).
     - ``farm_hosts`` 8, ``farm_novelty`` 0.3: a page linking at least this many hosts
       that no earlier page of its origin linked, with fewer than 30% words new to
       the origin, is a link-farm page.
@@ -116,6 +120,7 @@ class TriageConfig:
     farm_hosts: int = 8
     farm_novelty: float = 0.3
     min_new_words: int = 3
+    min_own_words: int = 5
     max_remembered_pages: int = 200_000
     template_window: int = 20
     max_vocabulary: int = 50_000
@@ -370,7 +375,7 @@ class Triage:
         # look-alikes is still fetched whole, but such pages cannot keep a growing
         # region alive.
         region = self._region(norm)
-        says_more = self._says_more(region, words)
+        says_more, own = self._says_more(region, words)
         if self._farm_page(norm, words, parsed, in_scope) and action is LinkAction.FOLLOW:
             action = LinkAction.DEPRIORITIZE
             reason = Reason.TRAP_HOST
@@ -378,7 +383,11 @@ class Triage:
                 self._farms.add(str(norm.origin))
                 signals.append(f"link-farm pages on {norm.origin}, first {final}")
         copy = action is not LinkAction.FOLLOW
-        novel = not copy and says_more
+        # A product, post or question of one template is near its siblings by
+        # SimHash; with words of its own it is still news, and only its links are
+        # demoted. Exact copies, soft 404s, farm pages and non-canonical forms never.
+        alike = action is LinkAction.DEPRIORITIZE and canonical is None
+        novel = says_more and (not copy or (own and alike and reason is not Reason.TRAP_HOST))
         if page.referer is not None:
             if canonical is not None and self._same(canonical, page.referer):
                 proof = 2  # the site itself says so (RFC 6596)
@@ -471,11 +480,14 @@ class Triage:
             vocabulary.update(new_words)
         return len(new_words)
 
-    def _says_more(self, region: str, words: set[str]) -> bool:
-        """Whether a page brings words its region has not shown yet: at least
-        ``min_new_words`` and a tenth of its own."""
+    def _says_more(self, region: str, words: set[str]) -> tuple[bool, bool]:
+        """Whether a page brings words its region has not shown yet (at least
+        ``min_new_words`` and a tenth of its own), and whether it brings words of its
+        own, enough to be a record of a template (``min_own_words``, however many
+        the template has)."""
         new = self._new_words(region, words)
-        return new >= self.config.min_new_words and 10 * new >= len(words)
+        own = new >= max(self.config.min_new_words, self.config.min_own_words)
+        return own or (new >= self.config.min_new_words and 10 * new >= len(words)), own
 
     def _farm_page(
         self,
