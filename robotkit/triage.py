@@ -13,7 +13,12 @@ evidence that its region *grows*, never on likeness alone.
   URL (exact or SimHash near duplicate), the same text once the words of its own URL
   are removed (``Index of /a/b/a/``), a soft 404, or a page within a few SimHash
   bits of the page that linked it or of a recent page of its URL template. It is
-  *novel* when it is no copy and brings words its region has not shown.
+  *novel* when it is no copy and brings words its region has not shown (three, and
+  a tenth of its own), or when it shows five such words, however long the rest:
+  then it is novel even when only *like* its siblings. One template writes most
+  of a catalog's product, a blog's post or a Q&A site's question; the name and
+  terms of its own are few, yet it is a record of its own, where a calendar's next
+  month or another facet order brings none.
 - Links of a page that is no copy go to the main tier. An exact copy keeps only the
   links its original did not have at the same place (:mod:`robotkit.copies`); a
   soft 404 leads nowhere. Links of a page that is only *like* another are demoted,
@@ -28,8 +33,9 @@ evidence that its region *grows*, never on likeness alone.
   happened ``growth_limit`` times, and more often than the region gave news, the
   region is parked (:mod:`robotkit.regions`). A finite list of look-alike
   pages (200 price lists, seven "p1"..."p7" pages) adds no new URLs of its own
-  region and is fetched whole; a calendar, a facet space or an endless pagination
-  does, and stops.
+  region and is fetched whole; a catalog whose items link other items at random
+  does, but each item is news; a calendar, a facet space or an endless
+  pagination grows without news, and stops.
 - What a site teaches about its URLs (:class:`~robotkit.urlrules.LearnedRules`):
   a path segment or parameter that changes on every link while the page behind it
   stays the same is a session id; parameters in another order are one page;
