@@ -312,10 +312,10 @@ draws these, so adding the section changes nothing else a seed draws) and the
 heading of the related links."""
 
 
-def related_items(plan: Plan, host: int) -> None:
+def related_items(plan: Plan, host: int) -> str:
     """A related-items section (see the module docstring): 40 to 150 templated pages
     that link each other at random, sometimes also previous / next, reachable from an
-    index that lists only the first one to three."""
+    index that lists only the first one to three. Returns the index's target."""
     rng = plan.rng
     kind = rng.choice(sorted(RELATED))
     names, heading = RELATED[kind]
@@ -352,6 +352,7 @@ def related_items(plan: Plan, host: int) -> None:
     index = f"/{base}" if "?" in shape else f"/{base}/"
     first = [Href(t, n) for t, n, _ in items[: rng.randint(1, 3)]]
     _index(plan, host, index, base.title(), first)
+    return index
 
 
 def draw(plan: Plan) -> None:
@@ -373,7 +374,7 @@ def draw(plan: Plan) -> None:
     # traps) stays what it was before this section existed.
     own = replace(plan, rng=rng_for(plan.seed, "related-items"))
     if own.rng.random() < 0.5:
-        related_items(own, own.rng.randrange(plan.hosts))
+        plan.related = related_items(own, own.rng.randrange(plan.hosts))
     _homes(plan)
 
 

@@ -82,6 +82,8 @@ class GeneratedSite(TrapSite):
         kinds = rng.sample(KINDS, rng.randint(1, 2)) if with_traps else []
         self.traps: tuple[Trap, ...] = tuple(kind(plan, rng.randrange(hosts)) for kind in kinds)
         self.pages = dict(plan.pages)
+        self.related = plan.related
+        """The index of the related-items section, if the site has one."""
         self.redirects = dict(plan.redirects)
         pairs = set(self.pages) | {(t.host, p) for t in self.traps for p in t.legit}
         self.legitimate_pages = frozenset(p for h, p in pairs if h == 0)
