@@ -185,14 +185,14 @@ def test_an_endless_calendar_is_parked_once_it_grows_without_news() -> None:
 
 
 def catalog(url: str) -> tuple[str, list[str]]:
-    """120 products of one template, each with six words of its own (far under a
+    """80 products of one template, each with six words of its own (far under a
     tenth of its words, and SimHash-like its siblings), linking six others at
     random and the next one; the index lists only the first."""
     if url == f"{SITE}/shop":
         return html("Shop", "our products", [f"{SITE}/product/1"]), [f"{SITE}/product/1"]
     n = int(url.rpartition("/")[2])
     rng = random.Random(n)
-    others = rng.sample(range(1, 121), 6) + ([n + 1] if n < 120 else [])
+    others = rng.sample(range(1, 81), 6) + ([n + 1] if n < 80 else [])
     links = [f"{SITE}/product/{m}" for m in others]
     own = " ".join(coined(rng, 6))
     return html(f"Product {n}", f"{own}. {TEMPLATE}", links), links
@@ -201,7 +201,7 @@ def catalog(url: str) -> tuple[str, list[str]]:
 def test_a_catalog_whose_items_link_each_other_is_fetched_whole() -> None:
     crawl = Crawl()
     crawl.run(catalog, f"{SITE}/shop", budget=500)
-    assert len(crawl.fetched) == 121, crawl.triage.parked_regions
+    assert len(crawl.fetched) == 81, crawl.triage.parked_regions
     assert crawl.triage.parked_regions == {}
     assert crawl.refused == {}
 
