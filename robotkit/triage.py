@@ -110,7 +110,8 @@ class TriageConfig:
     - ``min_new_words`` 3: a page is novel only if it brings at least three words
       (and a tenth of its own) that its region has not shown; numbers do not count.
       "Events in June" after "Events in May" does not; an article does.
-    - ``min_own_words`` 5: ... or at least five, however long the page. A product,
+    - ``min_own_words`` 5: a page with at least five words new to its region is
+      novel however long it is (no tenth asked). A product,
       post or question drawn by a long template has a name and a few terms of its
       own, far under a tenth of its words; it is news even when it is *like* its
       siblings by SimHash (likeness only demotes its links).
@@ -488,9 +489,9 @@ class Triage:
 
     def _says_more(self, region: str, words: set[str]) -> tuple[bool, bool]:
         """Whether a page brings words its region has not shown yet (at least
-        ``min_new_words`` and a tenth of its own), and whether it brings words of its
-        own, enough to be a record of a template (``min_own_words``, however many
-        the template has)."""
+        ``min_new_words`` and a tenth of its own, or ``min_own_words`` however long
+        it is), and whether the latter holds: words enough of its own to be a record
+        of a template, however many words the template has."""
         new = self._new_words(region, words)
         own = new >= max(self.config.min_new_words, self.config.min_own_words)
         return own or (new >= self.config.min_new_words and 10 * new >= len(words)), own
