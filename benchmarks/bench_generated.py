@@ -10,8 +10,9 @@ Three groups are measured with ``robotkit traps bench``'s machinery
 (its defaults, no delay) and by the naive breadth-first crawler, each on a fresh
 copy, and cut at 60 s. For each group and crawler it prints: legitimate pages found
 (%), trap fetches (total and median), sites passed, and crawls that ended within
-60 s. With ``--by-kind`` it also prints, per trap kind of the tuning seeds, the
-sites robotkit failed and the trap fetches they cost.
+60 s. With ``--by-kind`` it also prints, per trap kind of the tuning seeds (and for
+the sites with a related-items section), the sites robotkit failed and the trap
+fetches they cost.
 
 Usage: ``python benchmarks/bench_generated.py [--tuning 100] [--held-out 100]
 [--jobs 4] [--max-pages 1000] [--no-naive] [--no-hand-written] [--by-kind]`` (100 + 100 sites take a
@@ -43,11 +44,15 @@ def by_kind(results: list[SiteResult]) -> list[str]:
     for result in results:
         seed = int(result.site.removeprefix(traps.GENERATED_PREFIX))
         run = result.runs["robotkit"]
-        for trap in GeneratedSite(seed).traps:
-            drawn[trap.kind] += 1
-            failed[trap.kind] += not run.passed
-            spent[trap.kind] += run.score.trap_fetched
-            missed[trap.kind] += run.score.legit_total - run.score.legit_found
+        site = GeneratedSite(seed)
+        # A related-items section is no trap, but a shape the trap rules must not
+        # mistake for one: counted as a kind of its own.
+        kinds = [t.kind for t in site.traps] + (["(related-items)"] if site.related else [])
+        for kind in kinds:
+            drawn[kind] += 1
+            failed[kind] += not run.passed
+            spent[kind] += run.score.trap_fetched
+            missed[kind] += run.score.legit_total - run.score.legit_found
     rows = sorted(drawn, key=lambda k: (-spent[k], -failed[k]))
     return [
         f"  {k:<20} sites {drawn[k]:>3}  failed {failed[k]:>3}  trap fetches {spent[k]:>6}"

@@ -19,7 +19,12 @@ evidence that its region *grows*, never on likeness alone.
   URL (exact or SimHash near duplicate), the same text once the words of its own URL
   are removed (``Index of /a/b/a/``), a soft 404, or a page within a few SimHash
   bits of the page that linked it or of a recent page of its URL template. It is
-  *novel* when it is no copy and brings words its region has not shown.
+  *novel* when it is no copy and brings words its region has not shown (three, and
+  a tenth of its own), or when it shows five such words, however long the rest:
+  then it is novel even when only *like* its siblings. One template writes most
+  of a catalog's product, a blog's post or a Q&A site's question; the name and
+  terms of its own are few, yet it is a record of its own, where a calendar's next
+  month or another facet order brings none.
 - Links of a page that is no copy go to the main tier. An exact copy keeps only the
   links its original did not have at the same place (:mod:`robotkit.copies`); a
   soft 404 leads nowhere. Links of a page that is only *like* another are demoted,
@@ -34,8 +39,9 @@ evidence that its region *grows*, never on likeness alone.
   happened ``growth_limit`` times, and more often than the region gave news, the
   region is parked (:mod:`robotkit.regions`). A finite list of look-alike
   pages (200 price lists, seven "p1"..."p7" pages) adds no new URLs of its own
-  region and is fetched whole; a calendar, a facet space or an endless pagination
-  does, and stops.
+  region and is fetched whole; a catalog whose items link other items at random
+  does, but each item is news; a calendar, a facet space or an endless
+  pagination grows without news, and stops.
 - What a site teaches about its URLs (:class:`~robotkit.urlrules.LearnedRules`):
   a path segment or parameter that changes on every link while the page behind it
   stays the same is a session id; parameters in another order are one page;
@@ -108,6 +114,11 @@ class TriageConfig:
     - ``min_new_words`` 3: a page is novel only if it brings at least three words
       (and a tenth of its own) that its region has not shown; numbers do not count.
       "Events in June" after "Events in May" does not; an article does.
+    - ``min_own_words`` 5: a page with at least five words new to its region is
+      novel however long it is (no tenth asked). A product,
+      post or question drawn by a long template has a name and a few terms of its
+      own, far under a tenth of its words; it is news even when it is *like* its
+      siblings by SimHash (likeness only demotes its links).
     - ``farm_hosts`` 8, ``farm_novelty`` 0.3: a page linking at least this many hosts
       that no earlier page of its origin linked, with fewer than 30% words new to
       the origin, is a link-farm page.
@@ -120,6 +131,7 @@ class TriageConfig:
     farm_hosts: int = 8
     farm_novelty: float = 0.3
     min_new_words: int = 3
+    min_own_words: int = 5
     max_remembered_pages: int = 200_000
     template_window: int = 20
     max_vocabulary: int = 50_000
@@ -378,7 +390,7 @@ class Triage:
         # look-alikes is still fetched whole, but such pages cannot keep a growing
         # region alive.
         region = self._region(norm)
-        says_more = self._says_more(region, words)
+        says_more, own = self._says_more(region, words)
         if self._farm_page(norm, words, parsed, in_scope) and action is LinkAction.FOLLOW:
             action = LinkAction.DEPRIORITIZE
             reason = Reason.TRAP_HOST
@@ -386,7 +398,11 @@ class Triage:
                 self._farms.add(str(norm.origin))
                 signals.append(f"link-farm pages on {norm.origin}, first {final}")
         copy = action is not LinkAction.FOLLOW
-        novel = not copy and says_more
+        # A product, post or question of one template is near its siblings by
+        # SimHash; with words of its own it is still news, and only its links are
+        # demoted. Exact copies, soft 404s, farm pages and non-canonical forms never.
+        alike = action is LinkAction.DEPRIORITIZE and canonical is None
+        novel = says_more and (not copy or (own and alike and reason is not Reason.TRAP_HOST))
         if page.referer is not None:
             if canonical is not None and self._same(canonical, page.referer):
                 proof = 2  # the site itself says so (RFC 6596)
@@ -479,11 +495,14 @@ class Triage:
             vocabulary.update(new_words)
         return len(new_words)
 
-    def _says_more(self, region: str, words: set[str]) -> bool:
-        """Whether a page brings words its region has not shown yet: at least
-        ``min_new_words`` and a tenth of its own."""
+    def _says_more(self, region: str, words: set[str]) -> tuple[bool, bool]:
+        """Whether a page brings words its region has not shown yet (at least
+        ``min_new_words`` and a tenth of its own, or ``min_own_words`` however long
+        it is), and whether the latter holds: words enough of its own to be a record
+        of a template, however many words the template has."""
         new = self._new_words(region, words)
-        return new >= self.config.min_new_words and 10 * new >= len(words)
+        own = new >= max(self.config.min_new_words, self.config.min_own_words)
+        return own or (new >= self.config.min_new_words and 10 * new >= len(words)), own
 
     def _farm_page(
         self,

@@ -16,6 +16,7 @@ from robotkit import traps
 from robotkit.meta import parse_page
 from robotkit.traps import PageKind, RunningSite
 from robotkit.traps.generated import KINDS, GeneratedSite
+from robotkit.traps.generated.legit import RELATED
 from robotkit.traps.generated.trap import MAX_LEGIT
 from robotkit.traps.naive import naive_crawl
 
@@ -96,13 +97,40 @@ def test_trap_responses_are_deterministic(served: list[RunningSite]) -> None:
     assert "sid=" in bodies[0] or "session" in bodies[0].lower()
 
 
+def related_section(site: GeneratedSite) -> set[str]:
+    """The targets of a site's related-items section (index and items), if any."""
+    names = {n for pool, _ in RELATED.values() for n in pool}
+    return {t for _, t in site.pages if t.lstrip("/").split("/")[0].split("?")[0] in names}
+
+
 @pytest.mark.parametrize("seed", range(0, 400, 7))
 def test_legitimate_part_has_30_to_60_pages(seed: int) -> None:
     site = GeneratedSite(seed)
-    assert 30 <= len(site.legitimate_keys) <= 60
+    related = len(related_section(site))
+    assert related == 0 or 41 <= related <= 151
+    assert 30 <= len(site.legitimate_keys) - related <= 60
     assert 1 <= len(site.traps) <= 2
     assert all(len(t.legit) <= MAX_LEGIT for t in site.traps)
     assert len(site.seed_paths) == 1 + len(site.extra_hosts) >= 2
+
+
+def test_related_items_link_each_other_and_hide_behind_their_index() -> None:
+    """About half the sites have a related-items section; its index lists at most
+    three items, and every item links 3 to 8 other items of the section."""
+    sites = [GeneratedSite(seed) for seed in range(20)]
+    with_section = [(s, related_section(s)) for s in sites if related_section(s)]
+    assert 5 <= len(with_section) <= 15
+    assert all(s.related in targets for s, targets in with_section)
+    for site, targets in with_section:
+        index = min(targets, key=len)
+        for (_, target), spec in site.pages.items():
+            if target not in targets:
+                continue
+            inside = {h.target for h in spec.links} & targets - {index}  # the menu's
+            if target == index:
+                assert 1 <= len(inside) <= 3
+            else:
+                assert 3 <= len(inside) <= 10, target
 
 
 @pytest.mark.parametrize("name", [*KIND_NAMES, *SHAPES])

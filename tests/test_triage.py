@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from collections import deque
 from collections.abc import Callable
+from functools import partial
 
 import pytest
 
@@ -139,16 +140,34 @@ def test_a_chain_of_seven_look_alike_pages_is_followed_to_its_end() -> None:
     assert crawl.triage.parked_regions == {}
 
 
+def coined(rng: random.Random, count: int) -> list[str]:
+    """Made-up words: the names and terms one page has and no other."""
+    return [
+        "".join(rng.choice("bdgklmnprstvz") + rng.choice("aeiou") for _ in range(3))
+        for _ in range(count)
+    ]
+
+
+TEMPLATE_RNG = random.Random("template")
+TEMPLATE = " ".join([TEMPLATE_RNG.choice(WORDS) for _ in range(240)] + coined(TEMPLATE_RNG, 60))
+"""What one template writes on every page of a shop: 300 words, 71 distinct."""
+
+
 MONTHS = "january february march april may june july august september october november december"
 
 
-def calendar(url: str) -> tuple[str, list[str]]:
+def calendar(url: str, templated: bool = False) -> tuple[str, list[str]]:
     """An endless calendar: every month links the next and the previous, and says
-    the same nothing in other words (the month's name)."""
+    the same nothing in other words (the month's name). ``templated``: inside a
+    shop's long template (:func:`catalog`), with listings in words the site always
+    uses, so that no month is a copy of another and none says anything new."""
     month = int(url.rpartition("=")[2]) if "=" in url else 0
     name = MONTHS.split()[month % 12]
     links = [f"{SITE}/events?m={month + 1}", f"{SITE}/events?m={month - 1}", f"{SITE}/about"]
     text = f"Events in {name} {2030 + month // 12}: nothing planned yet, check {name} again."
+    if templated:
+        rng = random.Random(month)
+        text += " ".join(rng.choice(WORDS) for _ in range(300)) + f". {TEMPLATE}"
     return html(f"{name} events", text, links), links
 
 
@@ -163,6 +182,37 @@ def test_an_endless_calendar_is_parked_once_it_grows_without_news() -> None:
     )
     # The plain page of the same path is another region: never parked with it.
     assert crawl.triage.screen(normalize(f"{SITE}/events")) is None
+
+
+def catalog(url: str) -> tuple[str, list[str]]:
+    """80 products of one template, each with six words of its own (far under a
+    tenth of its words, and SimHash-like its siblings), linking six others at
+    random and the next one; the index lists only the first."""
+    if url == f"{SITE}/shop":
+        return html("Shop", "our products", [f"{SITE}/product/1"]), [f"{SITE}/product/1"]
+    n = int(url.rpartition("/")[2])
+    rng = random.Random(n)
+    others = rng.sample(range(1, 81), 6) + ([n + 1] if n < 80 else [])
+    links = [f"{SITE}/product/{m}" for m in others]
+    own = " ".join(coined(rng, 6))
+    return html(f"Product {n}", f"{own}. {TEMPLATE}", links), links
+
+
+def test_a_catalog_whose_items_link_each_other_is_fetched_whole() -> None:
+    crawl = Crawl()
+    crawl.run(catalog, f"{SITE}/shop", budget=500)
+    assert len(crawl.fetched) == 81, crawl.triage.parked_regions
+    assert crawl.triage.parked_regions == {}
+    assert crawl.refused == {}
+
+
+def test_a_templated_calendar_is_still_parked() -> None:
+    crawl = Crawl()
+    crawl.run(partial(calendar, templated=True), f"{SITE}/events?m=0", budget=200)
+    months = [u for u in crawl.fetched if "?m=" in u]
+    assert len(months) <= 20, months
+    assert f"{SITE}/events?" in crawl.triage.parked_regions
+    assert f"{SITE}/about" in crawl.fetched
 
 
 def pagination(url: str) -> tuple[str, list[str]]:

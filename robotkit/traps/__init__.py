@@ -47,6 +47,7 @@ from robotkit.traps.pagination import Pagination
 from robotkit.traps.path_session import PathSession
 from robotkit.traps.redirect_chain import RedirectChain
 from robotkit.traps.redirect_loop import RedirectLoop
+from robotkit.traps.related_items import RelatedItems
 from robotkit.traps.relative_loop import RelativeLoop
 from robotkit.traps.robots_sites import (
     RobotsDenied,
@@ -115,6 +116,7 @@ SITES: dict[str, Callable[..., TrapSite]] = {
     "slow-paths": SlowPaths,
     "scope-farm": ScopeFarm,
     "loop-lookalikes": LoopLookalikes,
+    "related-items": RelatedItems,
 }
 """Every site by name; the factories take the site's options as keywords."""
 

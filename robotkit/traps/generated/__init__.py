@@ -15,7 +15,10 @@ What one seed draws (``GeneratedSite(seed)``, from ``random.Random(seed)`` only)
       length, pages that differ only in numbers, date archives, versioned docs
       with repeated path segments, pagination that ends, ``?lang=`` translations,
       ids in queries and hex ids in paths, a long faceted search URL, a partners
-      page, moved pages; menus link everything.
+      page, moved pages; menus link everything. Half the sites add a
+      related-items section of 40 to 150 templated pages (catalog, blog,
+      recipes, Q&A) that link each other at random, drawn from a stream of its
+      own so the rest of the seed's site is unchanged.
     - One or two traps of randomised shape (:mod:`.loops`, :mod:`.endless`,
       :mod:`.hostile`): directory, relative and PATH_INFO loops, redirect loops
       and lengthening chains, calendars, endless pagination, growing queries,

@@ -10,14 +10,33 @@ paths (``/commit/3fa9c2e1``); one long faceted search URL with dozens of repeate
 array parameters; a partners page linking many other hosts; moved pages behind a
 permanent redirect. Every page is linked from its host's menu or a section index,
 so everything is reachable from the hosts' home pages.
+
+Half the sites also carry a *related-items* section of 40 to 150 pages (a product
+catalog, a blog, recipes, questions and answers): one template writes most of every
+page, each page has a name and a few words of its own, and it links 3 to 8 other
+items of the section drawn at random ("customers also bought"). The section's index
+lists only the first item or a few, so most items are reachable only through those
+links, and every page adds new URLs of its own section: the shape of a growing trap,
+but finite and all real.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from urllib.parse import quote
 
-from robotkit.traps.generated.pages import WORDS, Href, PageSpec, slug, text_of, token
+from robotkit.traps.base import prose
+from robotkit.traps.generated.pages import (
+    WORDS,
+    Href,
+    PageSpec,
+    coined,
+    rng_for,
+    slug,
+    text_of,
+    token,
+)
 from robotkit.traps.generated.plan import Plan
 
 LANGUAGES = ("de", "fr", "es", "it", "nl", "pt", "pl", "sv")
@@ -282,8 +301,63 @@ MIN_PAGES, MAX_BASE_PAGES = 30, 48
 has 30 to 60 legitimate pages)."""
 
 
+RELATED = {
+    "catalog": (("product", "goods", "item", "model"), "Customers also bought"),
+    "blog": (("post", "weblog", "diary", "notes"), "Related posts"),
+    "recipes": (("recipe", "cooking", "dishes", "kitchen"), "You may also like"),
+    "questions": (("questions", "q", "ask", "answers"), "Related questions"),
+}
+"""Kinds of related-items sections: first path segments (no other section or trap
+draws these, so adding the section changes nothing else a seed draws) and the
+heading of the related links."""
+
+
+def related_items(plan: Plan, host: int) -> str:
+    """A related-items section (see the module docstring): 40 to 150 templated pages
+    that link each other at random, sometimes also previous / next, reachable from an
+    index that lists only the first one to three. Returns the index's target."""
+    rng = plan.rng
+    kind = rng.choice(sorted(RELATED))
+    names, heading = RELATED[kind]
+    base = plan.name(names)
+    count = rng.randint(40, 150)
+    shape = rng.choice(("/{b}/{n}", "/{b}/{n}/{s}", "/{b}/{s}", "/{b}?id={n}"))
+    chained = rng.random() < 0.4
+    # The template: filler sentences and the section's own boilerplate terms (brand,
+    # shipping, site names), from 100 to 300 words on every page.
+    boilerplate = " ".join(coined(rng, rng.randint(10, 60)))
+    template = (prose(f"related {plan.seed} {host} {base}", rng.randint(8, 20)), boilerplate + ".")
+    items: list[tuple[str, str, tuple[str, ...]]] = []
+    for number in rng.sample(range(100, 100_000), count):
+        own = coined(rng, rng.randint(5, 20))
+        name = " ".join(own[:2]).title()
+        target = shape.format(b=base, n=number, s="-".join(own[:2]))
+        details = f"{name}, {kind} {number}: {', '.join(own[2:])}."
+        extra = text_of(plan.seed, host, target, rng.choice((0, 0, 1, 2)))
+        items.append((target, name, (details, *extra, *template)))
+    for i, (target, name, paragraphs) in enumerate(items):
+        others = [j for j in range(count) if j != i]
+        picks = set(rng.sample(others, rng.randint(3, 8)))
+        links: list[Href] = []
+        if chained:
+            links += [
+                Href(items[j][0], label)
+                for j, label in ((i - 1, "Previous"), (i + 1, "Next"))
+                if 0 <= j < count
+            ]
+        elif i + 1 < count:
+            picks.add(i + 1)  # a path through every item, hidden among the related ones
+        links += [Href(items[j][0], f"{heading}: {items[j][1]}") for j in sorted(picks)]
+        plan.add(host, target, PageSpec(name, paragraphs, tuple(links)))
+    index = f"/{base}" if "?" in shape else f"/{base}/"
+    first = [Href(t, n) for t, n, _ in items[: rng.randint(1, 3)]]
+    _index(plan, host, index, base.title(), first)
+    return index
+
+
 def draw(plan: Plan) -> None:
-    """Fill ``plan`` with homes, sections and menus: between 30 and 48 pages."""
+    """Fill ``plan`` with homes, sections and menus: between 30 and 48 pages, and in
+    half the sites a related-items section of 40 to 150 more."""
     rng = plan.rng
     goal = rng.randint(MIN_PAGES, MAX_BASE_PAGES - 4)
     for host in range(plan.hosts):
@@ -296,6 +370,11 @@ def draw(plan: Plan) -> None:
         if room < 3:
             break
         rng.choice(SECTIONS)(plan, host, room)
+    # Drawn from a stream of its own, so every other part of a seed's site (and its
+    # traps) stays what it was before this section existed.
+    own = replace(plan, rng=rng_for(plan.seed, "related-items"))
+    if own.rng.random() < 0.5:
+        plan.related = related_items(own, own.rng.randrange(plan.hosts))
     _homes(plan)
 
 

@@ -113,3 +113,40 @@ def text_of(seed: int, host: int, target: str, sentences: int) -> tuple[str, ...
 
 def slug(rng: random.Random, words: int = 3) -> str:
     return "-".join(rng.sample(WORDS, words))
+
+
+_ONSETS = [
+    "b",
+    "d",
+    "f",
+    "g",
+    "k",
+    "l",
+    "m",
+    "n",
+    "p",
+    "r",
+    "s",
+    "t",
+    "v",
+    "z",
+    "br",
+    "dr",
+    "gl",
+    "kr",
+    "pl",
+    "st",
+    "tr",
+]
+_VOWELS = ["a", "e", "i", "o", "u", "ai", "ei", "ou"]
+
+
+def coined(rng: random.Random, count: int) -> list[str]:
+    """``count`` made-up words (``zorvak``, ``teliburn``): the names, brands and terms
+    a real page has and no other page of its site; the prose vocabulary is small,
+    so only such words make a page's own vocabulary."""
+    return [
+        "".join(rng.choice(_ONSETS) + rng.choice(_VOWELS) for _ in range(rng.randint(2, 3)))
+        + rng.choice(("", "n", "k", "r", "s", "x"))
+        for _ in range(count)
+    ]

@@ -27,6 +27,8 @@ class Plan:
     menus: dict[int, list[Href]] = field(default_factory=dict)
     """Each host's navigation menu, shown on every page of that host."""
     used: set[str] = field(default_factory=set)
+    related: str | None = None
+    """The index of the site's related-items section, if it has one."""
 
     def name(self, pool: Sequence[str]) -> str:
         """A first path segment from ``pool`` that nothing else uses yet."""

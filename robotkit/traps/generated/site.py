@@ -63,8 +63,9 @@ SISTER_ADDRESSES = tuple(f"127.0.0.{n}" for n in range(2, 10))
 
 
 class GeneratedSite(TrapSite):
-    """A site drawn from ``seed``: 30 to 60 legitimate pages on two to four hosts, and
-    one or two traps. The same seed gives the same site, byte for byte;
+    """A site drawn from ``seed``: 30 to 60 legitimate pages on two to four hosts (and
+    in half the sites a related-items section of 40 to 150 more), and one or two
+    traps. The same seed gives the same site, byte for byte;
     ``with_traps=False`` draws the same legitimate part alone (a baseline)."""
 
     caught_by = ()
@@ -81,6 +82,8 @@ class GeneratedSite(TrapSite):
         kinds = rng.sample(KINDS, rng.randint(1, 2)) if with_traps else []
         self.traps: tuple[Trap, ...] = tuple(kind(plan, rng.randrange(hosts)) for kind in kinds)
         self.pages = dict(plan.pages)
+        self.related = plan.related
+        """The index of the related-items section, if the site has one."""
         self.redirects = dict(plan.redirects)
         pairs = set(self.pages) | {(t.host, p) for t in self.traps for p in t.legit}
         self.legitimate_pages = frozenset(p for h, p in pairs if h == 0)
