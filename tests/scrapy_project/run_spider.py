@@ -12,8 +12,11 @@ offered the same links.
 from __future__ import annotations
 
 import json
+import subprocess
 import sys
+import tempfile
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -43,6 +46,30 @@ class LinkSpider(scrapy.Spider):
         for link in page.links:
             if urlsplit(link.url).netloc in self.hosts:
                 yield scrapy.Request(link.url, callback=self.parse)
+
+
+ROBOT = {"USER_AGENT": "TestBot/1.0 (+https://example.org/bot)", "ROBOTKIT_FROM": "ops@example.org"}
+"""An honest identity for test crawls."""
+ADDON = {"ADDONS": {"robotkit.scrapy.RobotkitAddon": 0}}
+
+
+def crawl(seeds: list[str], settings: dict[str, Any], timeout: float = 120.0) -> dict[str, Any]:
+    """Run the spider on ``seeds`` in a child process; Scrapy's stats (with
+    ``stderr``), or an AssertionError with Scrapy's output when it failed."""
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "stats.json"
+        done = subprocess.run(
+            [sys.executable, __file__, str(out), json.dumps(settings), *seeds],
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            check=False,
+        )
+        if done.returncode != 0 or not out.exists():
+            raise AssertionError(f"scrapy exited {done.returncode}:\n{done.stderr[-4000:]}")
+        stats: dict[str, Any] = json.loads(out.read_text())
+    stats["stderr"] = done.stderr
+    return stats
 
 
 def main(argv: list[str]) -> int:
