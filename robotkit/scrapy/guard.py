@@ -34,7 +34,7 @@ from robotkit.meta import PageMeta, parse_page
 from robotkit.reasons import Decision, Reason
 from robotkit.regions import FailureKind
 from robotkit.scrapy.errors import Refused
-from robotkit.scrapy.robots import header_values
+from robotkit.scrapy.robots import ROBOTS_META, header_values
 from robotkit.scrapy.state import CrawlState, crawl_state
 from robotkit.triage import PageFacts
 from robotkit.urls import InvalidURL
@@ -185,14 +185,22 @@ class TrapGuardDownloaderMiddleware:
 
     def __init__(self, state: CrawlState) -> None:
         self.state = state
+        # Once more at the last moment, if the pacing held the request back.
+        state.last_checks.append(self.check)
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> TrapGuardDownloaderMiddleware:
         return cls(crawl_state(crawler))
 
     def process_request(self, request: Request, spider: Spider | None = None) -> None:
-        if request.meta.get(PROBE_META) or not request.url.startswith(("http://", "https://")):
-            return
+        self.check(request)
+
+    def check(self, request: Request) -> None:
+        """Refuse ``request`` if what the crawl learned since it was queued rules
+        it out."""
+        meta = request.meta
+        if meta.get(PROBE_META) or meta.get(ROBOTS_META) or not request.url.startswith("http"):
+            return  # a probe or robots.txt is no page of the crawl; data:, file: no URL
         key = request_key(self.state, request.url)
         reason = self.state.triage.recheck(request.url, key, _referer_of(request))
         if reason is not None:

@@ -68,6 +68,8 @@ class PacingMiddleware:
                 continue
             wait = plan.ready_at - clock()
             if wait <= 0:
+                for check in self.state.last_checks:
+                    check(request)
                 request.meta[TICKET_META] = pacer.start(host)
                 return
             if wait > self.state.settings.max_defer:

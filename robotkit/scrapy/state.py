@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import logging
 import weakref
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from scrapy import Request
 from scrapy.crawler import Crawler
 from scrapy.statscollectors import StatsCollector
 
@@ -42,6 +44,10 @@ class CrawlState:
     triage: Triage = field(init=False)
     seen: set[str] = field(default_factory=set)
     """Normalized keys of every request the dupefilter let through."""
+    last_checks: list[Callable[[Request], None]] = field(default_factory=list)
+    """Run by the pacing just before a request starts (each raises to refuse it):
+    Scrapy pulls many requests into its downloader at once, and one may wait there
+    for its host while the crawl learns that it leads into a trap."""
 
     def __post_init__(self) -> None:
         cfg = self.settings

@@ -29,6 +29,8 @@ class PageSite:
     server: HTTPServer
     robots: RobotsAnswer
     pages: int = 4
+    first: dict[str, Response] = field(default_factory=dict)
+    """A page's first answer, when it is not the page (a 503 with Retry-After)."""
     seen: list[Seen] = field(default_factory=list)
 
     def __post_init__(self) -> None:
@@ -58,6 +60,9 @@ class PageSite:
 
     def _page(self, request: Request) -> Response:
         self._log(request)
+        first = self.first.pop(request.path, None)
+        if first is not None:
+            return first
         links = "".join(f'<a href="/p{i}">p{i}</a> ' for i in range(self.pages))
         body = f"<html><body><p>{request.path}</p>{links}<a href='/private/x'>x</a></body></html>"
         return Response(body, content_type="text/html")
