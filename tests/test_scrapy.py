@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import logging
+import subprocess
 import sys
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
@@ -42,6 +43,32 @@ from run_spider import ADDON, ROBOT, crawl
 from sites import PageSite, robots_text, robots_then
 
 # -- the add-on and its settings, without a crawl -------------------------------------
+
+
+def test_scrapy_is_an_extra_the_rest_of_robotkit_never_imports(tmp_path: Path) -> None:
+    code = (
+        "import sys, robotkit, robotkit.cli, robotkit.crawl, robotkit.triage\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('scrapy', 'twisted')))\n"
+    )
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert run.stdout.strip() == "[]"
+    # Without Scrapy installed, the add-on says which extra brings it.
+    (tmp_path / "sitecustomize.py").write_text(
+        "import sys\n"
+        "class Hide:\n"
+        "    def find_spec(self, name, path=None, target=None):\n"
+        "        if name.split('.')[0] == 'scrapy':\n"
+        "            raise ModuleNotFoundError(name, name=name)\n"
+        "sys.meta_path.insert(0, Hide())\n"
+    )
+    hidden = subprocess.run(
+        [sys.executable, "-c", "import robotkit.scrapy"],
+        env={"PYTHONPATH": str(tmp_path), "PATH": "/usr/bin:/bin"},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert "pip install 'robotkit[scrapy]'" in hidden.stderr
 
 
 def test_addon_swaps_scrapys_robots_middleware_and_installs_every_piece() -> None:

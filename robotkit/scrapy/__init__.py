@@ -18,6 +18,13 @@ never imports Scrapy. One module per piece:
 
 from __future__ import annotations
 
+try:
+    import scrapy  # noqa: F401
+except ModuleNotFoundError as error:  # pragma: no cover - the message is the point
+    raise ModuleNotFoundError(
+        "robotkit.scrapy needs Scrapy: pip install 'robotkit[scrapy]'", name="scrapy"
+    ) from error
+
 from robotkit.scrapy.addon import RobotkitAddon
 from robotkit.scrapy.dupefilter import RobotkitDupeFilter
 from robotkit.scrapy.errors import Refused, Rescheduled
