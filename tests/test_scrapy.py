@@ -28,8 +28,11 @@ from scrapy.utils.test import get_crawler
 from werkzeug import Response
 
 from robotkit import traps
+from robotkit.clock import ManualClock
+from robotkit.reasons import Reason
 from robotkit.scrapy import (
     PacingMiddleware,
+    Refused,
     RobotkitAddon,
     RobotkitDupeFilter,
     RobotkitSettings,
@@ -37,6 +40,8 @@ from robotkit.scrapy import (
     TrapGuardSpiderMiddleware,
 )
 from robotkit.scrapy.identity import check_identity
+from robotkit.scrapy.pacing import TICKET_META
+from robotkit.scrapy.state import CrawlState
 
 sys.path.insert(0, str(Path(__file__).parent / "scrapy_project"))
 from run_spider import ADDON, ROBOT, crawl
@@ -198,6 +203,27 @@ def test_guard_drops_trap_shaped_links_and_keeps_the_rest() -> None:
     assert _judge.stats["robotkit/disallow/repeated-path"] == 1  # type: ignore[attr-defined]
     # Guard options come from ROBOTKIT_GUARD.
     assert _judge(page, [deep], ROBOTKIT_GUARD={"max_path_depth": None}) == [deep]
+
+
+def test_pacing_holds_a_host_for_its_retry_after_on_an_injected_clock() -> None:
+    clock = ManualClock()
+    cfg = RobotkitSettings.from_scrapy(Settings({"USER_AGENT": "Bot/1"}))
+    middleware = PacingMiddleware(CrawlState(cfg, None, clock=clock))
+    first = Request("http://a.example/1")
+    asyncio.run(middleware.process_request(first))
+    middleware.process_response(
+        first, HtmlResponse(first.url, status=503, headers={"Retry-After": "120"})
+    )
+    # 120 s is past ROBOTKIT_MAX_DEFER (30 s): dropped now, with its reason, unsent.
+    with pytest.raises(Refused) as refused:
+        asyncio.run(middleware.process_request(Request("http://a.example/2")))
+    assert refused.value.reason is Reason.RATE_LIMITED
+    # Another host is not held.
+    asyncio.run(middleware.process_request(Request("http://b.example/1")))
+    clock.advance(120)
+    later = Request("http://a.example/3")
+    asyncio.run(middleware.process_request(later))  # the hold is over: no wait
+    assert TICKET_META in later.meta  # it may start: it holds its pacing ticket
 
 
 # -- real crawls ----------------------------------------------------------------------
