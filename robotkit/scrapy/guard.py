@@ -124,10 +124,18 @@ class TrapGuardSpiderMiddleware:
                 request.meta[STREAK_META] = verdict.streak
             kept.append(request)
         if verdict.canonical is not None and verdict.canonical not in follow:
+            # The page's canonical form, queued in place of its own (as robotkit's
+            # crawler does), for the same callback.
+            origin = response.request
             kept.append(
-                response.request.replace(url=verdict.canonical)
-                if response.request is not None
-                else Request(verdict.canonical)
+                Request(verdict.canonical)
+                if origin is None
+                else Request(
+                    verdict.canonical,
+                    callback=origin.callback,
+                    errback=origin.errback,
+                    cb_kwargs=origin.cb_kwargs,
+                )
             )
         return kept
 
