@@ -7,9 +7,14 @@ reason code, so a spider can tell why.
 
 from __future__ import annotations
 
-from scrapy.exceptions import IgnoreRequest
+from scrapy.exceptions import DownloadTimeoutError, IgnoreRequest
+from twisted.internet.error import TimeoutError as TwistedTimeout
 
 from robotkit.reasons import Reason
+
+TIMEOUTS: tuple[type[BaseException], ...] = (DownloadTimeoutError, TwistedTimeout, TimeoutError)
+"""What a download that ran out of time raises: Scrapy's own error since 2.14 (its
+``DOWNLOAD_TIMEOUT``), Twisted's or asyncio's from other handlers."""
 
 
 class Refused(IgnoreRequest):

@@ -26,14 +26,13 @@ from scrapy import Request, Spider
 from scrapy.crawler import Crawler
 from scrapy.http import Response, TextResponse
 from scrapy.http.request import NO_CALLBACK
-from twisted.internet.error import TimeoutError as TwistedTimeout
 
 from robotkit.guard import GuardVerdict, Rule
 from robotkit.identity import product_token
 from robotkit.meta import PageMeta, parse_page
 from robotkit.reasons import Decision, Reason
 from robotkit.regions import FailureKind
-from robotkit.scrapy.errors import Refused
+from robotkit.scrapy.errors import TIMEOUTS, Refused
 from robotkit.scrapy.robots import ROBOTS_META, header_values
 from robotkit.scrapy.state import CrawlState, crawl_state
 from robotkit.triage import PageFacts
@@ -218,7 +217,7 @@ class TrapGuardDownloaderMiddleware:
     def process_exception(
         self, request: Request, exception: Exception, spider: Spider | None = None
     ) -> None:
-        if isinstance(exception, (TwistedTimeout, TimeoutError)):
+        if isinstance(exception, TIMEOUTS):
             self.state.triage.failed(request.url, FailureKind.TIMEOUT)
 
 

@@ -28,7 +28,6 @@ from scrapy.http.request import NO_CALLBACK
 from scrapy.utils.asyncio import call_later
 from scrapy.utils.defer import maybe_deferred_to_future
 from twisted.internet.defer import Deferred
-from twisted.internet.error import TimeoutError as TwistedTimeout
 
 from robotkit.identity import product_token
 from robotkit.pacing import host_key
@@ -36,7 +35,7 @@ from robotkit.reasons import Decision
 from robotkit.robots.engine import FetchNeeded, RobotsResponse
 from robotkit.robots.status import FetchFailure
 from robotkit.robots.verdict import Verdict
-from robotkit.scrapy.errors import Refused, Rescheduled
+from robotkit.scrapy.errors import TIMEOUTS, Refused, Rescheduled
 from robotkit.scrapy.state import CrawlState, crawl_state
 from robotkit.urls import InvalidURL, Origin
 
@@ -154,7 +153,7 @@ class RobotsMiddleware:
         )
         try:
             response = await self.crawler.engine.download_async(request)
-        except (TwistedTimeout, TimeoutError) as error:
+        except TIMEOUTS as error:
             return RobotsResponse.failed(FetchFailure.TIMEOUT, str(error))
         except IgnoreRequest as error:
             return RobotsResponse.failed(FetchFailure.NETWORK_ERROR, f"not fetched: {error}")
