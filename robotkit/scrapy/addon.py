@@ -1,0 +1,53 @@
+"""``ADDONS = {"robotkit.scrapy.RobotkitAddon": 0}``: robotkit in one line.
+
+The add-on (Scrapy's ``ADDONS`` setting) swaps Scrapy's RobotsTxtMiddleware for
+robotkit's and installs the other pieces where each belongs in Scrapy's chains.
+Each piece can also be enabled alone in ``DOWNLOADER_MIDDLEWARES``,
+``SPIDER_MIDDLEWARES`` or ``DUPEFILTER_CLASS``.
+"""
+
+from __future__ import annotations
+
+from scrapy.downloadermiddlewares.robotstxt import RobotsTxtMiddleware
+from scrapy.settings import BaseSettings
+
+from robotkit.scrapy.dupefilter import RobotkitDupeFilter
+from robotkit.scrapy.guard import TrapGuardDownloaderMiddleware, TrapGuardSpiderMiddleware
+from robotkit.scrapy.identity import IdentityMiddleware
+from robotkit.scrapy.pacing import PacingMiddleware
+from robotkit.scrapy.robots import RobotsMiddleware
+from robotkit.scrapy.settings import RobotkitSettings
+
+RESPONSE_TIMEOUT = 10.0
+"""Seconds for a whole response, as ``robotkit crawl --timeout`` (Nutch's default)."""
+
+DOWNLOADER_ORDER: dict[type, int] = {
+    # Before robots.txt: a trap URL costs no robots.txt fetch.
+    TrapGuardDownloaderMiddleware: 90,
+    # Scrapy's robots.txt middleware's place.
+    RobotsMiddleware: 100,
+    # After DefaultHeaders (400) and UserAgent (500): From joins their headers.
+    IdentityMiddleware: 510,
+    # Last before the download: the pacer sees the real start and end.
+    PacingMiddleware: 950,
+}
+SPIDER_ORDER: dict[type, int] = {
+    # Between the spider and Referer/UrlLength/Depth (700-900 run first on output).
+    TrapGuardSpiderMiddleware: 650,
+}
+
+
+class RobotkitAddon:
+    """The Scrapy add-on: robots.txt, pacing, identity and the trap guard."""
+
+    def update_settings(self, settings: BaseSettings) -> None:
+        RobotkitSettings.from_scrapy(settings)  # bad ROBOTKIT_* values fail here, at start
+        settings.set_in_component_priority_dict("DOWNLOADER_MIDDLEWARES", RobotsTxtMiddleware, None)
+        for component, order in DOWNLOADER_ORDER.items():
+            settings.set_in_component_priority_dict("DOWNLOADER_MIDDLEWARES", component, order)
+        for component, order in SPIDER_ORDER.items():
+            settings.set_in_component_priority_dict("SPIDER_MIDDLEWARES", component, order)
+        settings.set("DUPEFILTER_CLASS", RobotkitDupeFilter, "addon")
+        # robotkit's response deadline: a tarpit costs 10 s a request, not Scrapy's
+        # 180 s. At the add-on's priority, so a project's own value wins.
+        settings.set("DOWNLOAD_TIMEOUT", RESPONSE_TIMEOUT, "addon")

@@ -1,0 +1,37 @@
+"""Why the add-on took a request out of Scrapy's flow.
+
+Both are :class:`scrapy.exceptions.IgnoreRequest`, so Scrapy handles them as any
+dropped request (a request's errback sees them); each carries robotkit's stable
+reason code, so a spider can tell why.
+"""
+
+from __future__ import annotations
+
+from scrapy.exceptions import DownloadTimeoutError, IgnoreRequest
+from twisted.internet.error import TimeoutError as TwistedTimeout
+
+from robotkit.reasons import Reason
+
+TIMEOUTS: tuple[type[BaseException], ...] = (DownloadTimeoutError, TwistedTimeout, TimeoutError)
+"""What a download that ran out of time raises: Scrapy's own error since 2.14 (its
+``DOWNLOAD_TIMEOUT``), Twisted's or asyncio's from other handlers."""
+
+
+class Refused(IgnoreRequest):
+    """The request will not be fetched: robots.txt, the trap guard or a host that
+    asks for more patience than the crawl has."""
+
+    def __init__(self, reason: Reason, detail: str = "") -> None:
+        self.reason = reason
+        self.detail = detail
+        super().__init__(f"robotkit: {reason.value}" + (f" ({detail})" if detail else ""))
+
+
+class Rescheduled(Refused):
+    """Not now: the request left the downloader and a copy comes back at
+    ``retry_at`` (a robots.txt answered 429 or 5xx). Not a loss: an errback may
+    ignore it."""
+
+    def __init__(self, reason: Reason, retry_at: float, detail: str = "") -> None:
+        self.retry_at = retry_at
+        super().__init__(reason, detail)

@@ -1,0 +1,110 @@
+"""Per-host pacing for Scrapy, never faster than robotkit's delay.
+
+Scrapy's download slots space request *starts* by ``DOWNLOAD_DELAY`` (AutoThrottle
+moves that delay), ignore Crawl-delay, and retry a 429 or 503 without reading
+Retry-After. This downloader middleware sits last before the download, so each
+request passes it only when robotkit's :class:`~robotkit.pacing.Pacer` allows:
+
+- one request per host at a time; the gap from the *end* of one response to the
+  start of the next is the largest of the delay, Crawl-delay and 1/Request-rate,
+  robots.txt fetches included;
+- a 429 or 503 with Retry-After holds the whole host until then (RFC 9110 section
+  10.2.3, RFC 6585 section 4); 5xx, 429 without Retry-After and network errors
+  back off exponentially.
+
+Scrapy's slots and AutoThrottle still apply after this middleware: they can only
+make the gaps longer. A request that would wait longer than
+``ROBOTKIT_MAX_DEFER`` is dropped (``rate-limited`` or ``host-backoff``), so a
+crawl always ends by itself.
+"""
+
+from __future__ import annotations
+
+from scrapy import Request, Spider
+from scrapy.crawler import Crawler
+from scrapy.http import Response
+from scrapy.utils.asyncio import sleep
+from scrapy.utils.defer import maybe_deferred_to_future
+from twisted.internet.defer import Deferred
+
+from robotkit.headervalues import parse_retry_after
+from robotkit.outcome import Outcome, classify_status
+from robotkit.pacing import HostKey, Ticket, host_key
+from robotkit.reasons import Decision, Reason
+from robotkit.scrapy.errors import Refused
+from robotkit.scrapy.state import CrawlState, crawl_state
+from robotkit.urls import InvalidURL
+
+TICKET_META = "robotkit_pacing_ticket"
+_HOLDING_STATUSES = frozenset({429, 503})
+
+
+class PacingMiddleware:
+    """Downloader middleware: wait for the host's turn, record each end."""
+
+    def __init__(self, state: CrawlState) -> None:
+        self.state = state
+        self._freed: dict[HostKey, list[Deferred[None]]] = {}
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> PacingMiddleware:
+        return cls(crawl_state(crawler))
+
+    async def process_request(self, request: Request, spider: Spider | None = None) -> None:
+        try:
+            host = host_key(request.url)
+        except InvalidURL:
+            return  # not http(s): nothing to pace
+        pacer, clock = self.state.pacer, self.state.clock
+        while True:
+            plan = pacer.plan(host)
+            if plan.skip_reason is not None:
+                self.state.count(Decision.DISALLOW, plan.skip_reason)
+                raise Refused(plan.skip_reason)
+            if plan.ready_at is None:  # the host (or the crawl) has a request in flight
+                freed: Deferred[None] = Deferred()
+                self._freed.setdefault(host, []).append(freed)
+                await maybe_deferred_to_future(freed)
+                continue
+            wait = plan.ready_at - clock()
+            if wait <= 0:
+                for check in self.state.last_checks:
+                    check(request)
+                request.meta[TICKET_META] = pacer.start(host)
+                return
+            if wait > self.state.settings.max_defer:
+                reason = (
+                    Reason.RATE_LIMITED
+                    if pacer.state(host).hold_until > clock()
+                    else (Reason.HOST_BACKOFF)
+                )
+                self.state.count(Decision.DEFER, reason)
+                raise Refused(reason, f"{host[0]}:{host[1]} asks for {wait:.0f} s")
+            await sleep(wait)
+
+    def process_response(
+        self, request: Request, response: Response, spider: Spider | None = None
+    ) -> Response:
+        ticket = request.meta.pop(TICKET_META, None)
+        if isinstance(ticket, Ticket):
+            retry_at = None
+            if response.status in _HOLDING_STATUSES:
+                value = response.headers.get("Retry-After")
+                text = value.decode("latin-1") if value is not None else None
+                retry_at = parse_retry_after(text, self.state.clock())
+            self._finish(ticket, classify_status(response.status), retry_at)
+        return response
+
+    def process_exception(
+        self, request: Request, exception: Exception, spider: Spider | None = None
+    ) -> None:
+        ticket = request.meta.pop(TICKET_META, None)
+        if isinstance(ticket, Ticket):
+            self._finish(ticket, Outcome.NETWORK_ERROR, None)
+
+    def _finish(self, ticket: Ticket, outcome: Outcome, retry_at: float | None) -> None:
+        self.state.pacer.finish(ticket, outcome, retry_at)
+        # Every waiter re-plans; the global in-flight limit may free any host.
+        waiters = [d for host in list(self._freed) for d in self._freed.pop(host)]
+        for freed in waiters:
+            freed.callback(None)

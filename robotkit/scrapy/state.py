@@ -1,0 +1,82 @@
+"""The politeness state that the add-on's pieces share within one Scrapy crawl.
+
+The robots.txt middleware, the pacing middleware, the trap guard and the
+dupefilter are separate Scrapy components, but they must agree: the pacing of a
+host takes the Crawl-delay the robots.txt verdict found, the guard's triage needs
+the keys the dupefilter has seen. So one :class:`CrawlState` is built per crawler
+(on first use, by whichever piece comes first) and every piece reads it.
+Each piece also works alone: it builds the state it needs itself.
+"""
+
+from __future__ import annotations
+
+import logging
+import weakref
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from scrapy import Request
+from scrapy.crawler import Crawler
+from scrapy.statscollectors import StatsCollector
+
+from robotkit.clock import Clock, system_clock
+from robotkit.guard import Guard
+from robotkit.pacing import Pacer, PacingPolicy
+from robotkit.reasons import Decision, Reason
+from robotkit.robots.engine import RobotsEngine
+from robotkit.scrapy.settings import RobotkitSettings
+from robotkit.triage import Triage
+
+log = logging.getLogger(__name__)
+
+STATS_PREFIX = "robotkit"
+
+
+@dataclass
+class CrawlState:
+    """One crawl's robots.txt cache, pacer, triage and seen keys."""
+
+    settings: RobotkitSettings
+    stats: StatsCollector | None
+    clock: Clock = system_clock
+    engine: RobotsEngine = field(init=False)
+    pacer: Pacer = field(init=False)
+    triage: Triage = field(init=False)
+    seen: set[str] = field(default_factory=set)
+    """Normalized keys of every request the dupefilter let through."""
+    last_checks: list[Callable[[Request], None]] = field(default_factory=list)
+    """Run by the pacing just before a request starts (each raises to refuse it):
+    Scrapy pulls many requests into its downloader at once, and one may wait there
+    for its host while the crawl learns that it leads into a trap."""
+
+    def __post_init__(self) -> None:
+        cfg = self.settings
+        self.engine = RobotsEngine(profile=cfg.profile, min_ttl=cfg.robots_min_ttl)
+        self.pacer = Pacer(
+            self.clock,
+            PacingPolicy(delay=cfg.delay, max_crawl_delay=cfg.max_crawl_delay),
+        )
+        self.triage = Triage(Guard(cfg.guard, cfg.blacklist))
+
+    def count(self, decision: Decision, reason: Reason) -> None:
+        """Scrapy stats count verdicts by decision and reason:
+        ``robotkit/disallow/robots-disallow``, ``robotkit/allow/allowed``, ..."""
+        if self.stats is not None:
+            self.stats.inc_value(f"{STATS_PREFIX}/{decision.value}/{reason.value}")
+
+
+_states: weakref.WeakKeyDictionary[Crawler, CrawlState] = weakref.WeakKeyDictionary()
+
+
+def crawl_state(crawler: Crawler) -> CrawlState:
+    """The state of ``crawler``'s crawl, built on first use."""
+    state = _states.get(crawler)
+    if state is None:
+        settings = RobotkitSettings.from_scrapy(crawler.settings)
+        if settings.redis_url:
+            log.warning(
+                "ROBOTKIT_REDIS_URL is set, but robotkit has no shared state store yet: "
+                "this crawl keeps its politeness state in process"
+            )
+        state = _states[crawler] = CrawlState(settings, crawler.stats)
+    return state

@@ -1,0 +1,330 @@
+"""robotkit inside Scrapy: the add-on's settings and pieces, then real crawls.
+
+The crawls run Scrapy in a child process (tests/scrapy_project/run_spider.py), so
+Twisted's reactor stays out of pytest, and every assertion is on what the servers
+saw. Scrapy's start-up costs about a second, so each crawl serves several hosts
+and checks several rules at once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import logging
+import subprocess
+import sys
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from pytest_httpserver import HTTPServer
+from scrapy import Request
+from scrapy.downloadermiddlewares.robotstxt import RobotsTxtMiddleware
+from scrapy.exceptions import UsageError
+from scrapy.http import HtmlResponse
+from scrapy.settings import Settings
+from scrapy.utils.test import get_crawler
+from werkzeug import Response
+
+from robotkit import traps
+from robotkit.clock import ManualClock
+from robotkit.reasons import Reason
+from robotkit.scrapy import (
+    PacingMiddleware,
+    Refused,
+    RobotkitAddon,
+    RobotkitDupeFilter,
+    RobotkitSettings,
+    RobotsMiddleware,
+    TrapGuardSpiderMiddleware,
+)
+from robotkit.scrapy.identity import check_identity
+from robotkit.scrapy.pacing import TICKET_META
+from robotkit.scrapy.state import CrawlState
+
+sys.path.insert(0, str(Path(__file__).parent / "scrapy_project"))
+from run_spider import ADDON, ROBOT, crawl
+from sites import PageSite, robots_text, robots_then
+
+# -- the add-on and its settings, without a crawl -------------------------------------
+
+
+def test_scrapy_is_an_extra_the_rest_of_robotkit_never_imports(tmp_path: Path) -> None:
+    code = (
+        "import sys, robotkit, robotkit.cli, robotkit.crawl, robotkit.triage\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('scrapy', 'twisted')))\n"
+    )
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert run.stdout.strip() == "[]"
+    # Without Scrapy installed, the add-on says which extra brings it.
+    (tmp_path / "sitecustomize.py").write_text(
+        "import sys\n"
+        "class Hide:\n"
+        "    def find_spec(self, name, path=None, target=None):\n"
+        "        if name.split('.')[0] == 'scrapy':\n"
+        "            raise ModuleNotFoundError(name, name=name)\n"
+        "sys.meta_path.insert(0, Hide())\n"
+    )
+    hidden = subprocess.run(
+        [sys.executable, "-c", "import robotkit.scrapy"],
+        env={"PYTHONPATH": str(tmp_path), "PATH": "/usr/bin:/bin"},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert "pip install 'robotkit[scrapy]'" in hidden.stderr
+
+
+def test_addon_swaps_scrapys_robots_middleware_and_installs_every_piece() -> None:
+    settings = Settings({"DOWNLOAD_TIMEOUT": 30})
+    RobotkitAddon().update_settings(settings)
+    downloader = settings.getdict("DOWNLOADER_MIDDLEWARES")
+    assert downloader[RobotsTxtMiddleware] is None
+    assert downloader[RobotsMiddleware] == 100
+    # Pacing is last before the download: it must see the real start and end.
+    assert downloader[PacingMiddleware] > max(
+        v
+        for k, v in settings.getwithbase("DOWNLOADER_MIDDLEWARES").items()
+        if v is not None and k is not PacingMiddleware
+    )
+    assert TrapGuardSpiderMiddleware in settings.getdict("SPIDER_MIDDLEWARES")
+    assert settings["DUPEFILTER_CLASS"] is RobotkitDupeFilter
+    assert settings.getfloat("DOWNLOAD_TIMEOUT") == 30  # the project's own value wins
+    bare = Settings()
+    RobotkitAddon().update_settings(bare)
+    assert bare.getfloat("DOWNLOAD_TIMEOUT") == 10
+
+
+@pytest.mark.parametrize(
+    ("settings", "message"),
+    [
+        ({"ROBOTKIT_PROFILE": "google"}, "ROBOTKIT_PROFILE"),
+        ({"ROBOTKIT_ROBOTS_MIN_TTL": -1}, "ROBOTKIT_ROBOTS_MIN_TTL"),
+        ({"ROBOTKIT_MAX_DEFER": "soon"}, "ROBOTKIT_MAX_DEFER"),
+        ({"ROBOTKIT_GUARD": {"max_path_depth": -3}}, "ROBOTKIT_GUARD"),
+        ({"ROBOTKIT_GUARD": {"no_such_rule": 1}}, "ROBOTKIT_GUARD"),
+        ({"ROBOTKIT_BLACKLIST": "/nonexistent/blacklist.txt"}, "ROBOTKIT_BLACKLIST"),
+    ],
+)
+def test_bad_settings_stop_the_crawl_at_start(settings: dict[str, Any], message: str) -> None:
+    with pytest.raises(UsageError, match=message):
+        RobotkitAddon().update_settings(Settings(settings))
+
+
+def test_settings_take_scrapys_user_agent_and_the_larger_delay() -> None:
+    cfg = RobotkitSettings.from_scrapy(
+        Settings(
+            {
+                "USER_AGENT": "Bot/1",
+                "DOWNLOAD_DELAY": 0.5,
+                "ROBOTKIT_DELAY": 0.2,
+                "ROBOTKIT_PROFILE": "rfc9309",
+                "ROBOTKIT_GUARD": {"max_path_depth": 5},
+            }
+        )
+    )
+    assert (cfg.user_agent, cfg.delay, cfg.profile.value) == ("Bot/1", 0.5, "rfc9309")
+    assert cfg.guard.max_path_depth == 5
+
+
+def test_identity_is_checked_at_start(caplog: pytest.LogCaptureFixture) -> None:
+    with pytest.raises(UsageError, match="browser"):
+        check_identity("Mozilla/5.0 (Windows NT 10.0)", None)
+    with pytest.raises(UsageError, match="From"):
+        check_identity("Bot/1.0", "not-a-mailbox")
+    with caplog.at_level(logging.WARNING):
+        check_identity(Settings()["USER_AGENT"], None)
+    assert "Scrapy's default" in caplog.text
+    assert check_identity("Bot/1.0", "ops@example.org").from_ == "ops@example.org"
+
+
+def test_dupefilter_keys_requests_by_robotkits_normalized_url() -> None:
+    crawler = get_crawler(settings_dict={"USER_AGENT": "Bot/1"})
+    dupefilter = RobotkitDupeFilter.from_crawler(crawler)
+    assert not dupefilter.request_seen(Request("http://a.example/x?b=2&a=1&utm_source=mail"))
+    # Case, default port, parameter order, a session id and a fragment: one page.
+    assert dupefilter.request_seen(Request("HTTP://A.example:80/x;jsessionid=AB12?a=1&b=2#top"))
+    assert not dupefilter.request_seen(Request("http://a.example/y"))
+    assert crawler.stats is not None
+
+
+def _judge(response: HtmlResponse, links: list[str], **settings: Any) -> list[str]:
+    """The URLs the guard's spider middleware lets through for ``response``."""
+    crawler = get_crawler(
+        settings_dict={"USER_AGENT": "Bot/1", "ROBOTKIT_SOFT404_PROBES": False, **settings}
+    )
+    crawler.stats.open_spider()  # type: ignore[union-attr]
+    middleware = TrapGuardSpiderMiddleware.from_crawler(crawler)
+
+    async def yielded() -> AsyncIterator[Any]:
+        yield {"an": "item"}
+        for link in links:
+            yield Request(link)
+
+    async def run() -> list[Any]:
+        return [out async for out in middleware.process_spider_output(response, yielded())]
+
+    out = asyncio.run(run())
+    assert out[0] == {"an": "item"}  # items always pass
+    stats = crawler.stats.get_stats()  # type: ignore[union-attr]
+    _judge.stats = stats  # type: ignore[attr-defined]
+    return [r.url for r in out[1:]]
+
+
+def _html(url: str, body: str, **headers: str) -> HtmlResponse:
+    return HtmlResponse(
+        url,
+        body=f"<html><head>{body}</head><body><p>a page about rivers "
+        "and stones</p></body></html>".encode(),
+        headers=headers,
+        request=Request(url),
+    )
+
+
+def test_nofollow_from_meta_robots_or_x_robots_tag_drops_a_pages_links() -> None:
+    links = ["http://a.example/one", "http://a.example/two"]
+    meta = _html("http://a.example/", '<meta name="robots" content="nofollow">')
+    assert _judge(meta, links) == []
+    assert _judge.stats["robotkit/disallow/nofollow"] == 2  # type: ignore[attr-defined]
+    header = _html("http://a.example/", "", **{"X-Robots-Tag": "bot: nofollow"})
+    assert _judge(header, links) == []
+    other_robot = _html("http://a.example/", "", **{"X-Robots-Tag": "otherbot: nofollow"})
+    assert _judge(other_robot, links) == links
+
+
+def test_guard_drops_trap_shaped_links_and_keeps_the_rest() -> None:
+    page = _html("http://a.example/", "")
+    loop = "http://a.example/a/b/a/b/a/b/a/b/"
+    deep = "http://a.example/" + "".join(f"s{i}/" for i in range(25))
+    kept = _judge(page, [loop, deep, "http://a.example/ok"])
+    assert kept == ["http://a.example/ok"]
+    assert _judge.stats["robotkit/disallow/path-too-deep"] == 1  # type: ignore[attr-defined]
+    assert _judge.stats["robotkit/disallow/repeated-path"] == 1  # type: ignore[attr-defined]
+    # Guard options come from ROBOTKIT_GUARD.
+    assert _judge(page, [deep], ROBOTKIT_GUARD={"max_path_depth": None}) == [deep]
+
+
+def test_pacing_holds_a_host_for_its_retry_after_on_an_injected_clock() -> None:
+    clock = ManualClock()
+    cfg = RobotkitSettings.from_scrapy(Settings({"USER_AGENT": "Bot/1"}))
+    middleware = PacingMiddleware(CrawlState(cfg, None, clock=clock))
+    first = Request("http://a.example/1")
+    asyncio.run(middleware.process_request(first))
+    middleware.process_response(
+        first, HtmlResponse(first.url, status=503, headers={"Retry-After": "120"})
+    )
+    # 120 s is past ROBOTKIT_MAX_DEFER (30 s): dropped now, with its reason, unsent.
+    with pytest.raises(Refused) as refused:
+        asyncio.run(middleware.process_request(Request("http://a.example/2")))
+    assert refused.value.reason is Reason.RATE_LIMITED
+    # Another host is not held.
+    asyncio.run(middleware.process_request(Request("http://b.example/1")))
+    clock.advance(120)
+    later = Request("http://a.example/3")
+    asyncio.run(middleware.process_request(later))  # the hold is over: no wait
+    assert TICKET_META in later.meta  # it may start: it holds its pacing ticket
+
+
+# -- real crawls ----------------------------------------------------------------------
+
+
+@pytest.fixture
+def servers() -> Iterator[list[HTTPServer]]:
+    """Five servers on 127.0.0.1 to 127.0.0.5, each a host of its own."""
+    started = []
+    try:
+        for i in range(1, 6):
+            server = HTTPServer(host=f"127.0.0.{i}", port=0)
+            server.start()
+            started.append(server)
+        yield started
+    finally:
+        for server in started:
+            server.clear()
+            server.stop()
+
+
+def _gaps(times: list[float]) -> list[float]:
+    return [b - a for a, b in itertools.pairwise(times)]
+
+
+def test_status_table_pacing_and_identity_hold_in_a_scrapy_crawl(
+    servers: list[HTTPServer],
+) -> None:
+    rules = "User-agent: *\nDisallow: /private/\nCrawl-delay: 0.3\n"
+    denied_401 = PageSite(servers[0], robots_text("login", 401))
+    denied_403 = PageSite(servers[1], robots_text("forbidden", 403))
+    missing = PageSite(servers[2], robots_text("no such file", 404))
+    unavailable = PageSite(
+        servers[3],
+        robots_then(Response("busy", 503, {"Retry-After": "1"}), robots_text(rules)),
+    )
+    busy_page = PageSite(
+        servers[4],
+        robots_text("User-agent: *\nAllow: /\n"),
+        first={"/p0": Response("busy", 503, {"Retry-After": "1"})},
+    )
+    sites = [denied_401, denied_403, missing, unavailable, busy_page]
+    stats = crawl(
+        [site.url for site in sites],
+        {**ROBOT, **ADDON, "ROBOTKIT_ROBOTS_MIN_TTL": 1, "RETRY_TIMES": 1},
+    )
+
+    # 401 and 403 (classic profile): deny all, nothing but robots.txt fetched.
+    assert denied_401.page_paths() == [] and denied_403.page_paths() == []
+    # 404: allow all, every page fetched.
+    assert sorted(missing.page_paths()) == ["/", "/p0", "/p1", "/p2", "/p3", "/private/x"]
+    # 503 with Retry-After: 1: nothing until the hold ends, then the rules apply.
+    first_robots = unavailable.times("/robots.txt")[0]
+    pages = [s for s in unavailable.seen if s.path != "/robots.txt"]
+    assert pages and min(s.time for s in pages) >= first_robots + 1.0
+    assert sorted(s.path for s in pages) == ["/", "/p0", "/p1", "/p2", "/p3"]
+    # Crawl-delay 0.3 between any two requests to the host, robots.txt included.
+    after = [t for t in unavailable.times() if t > first_robots]
+    assert min(_gaps(after)) >= 0.3
+    # A page's 503 with Retry-After: 1 holds the whole host for a second.
+    busy = busy_page.times("/p0")[0]
+    later = [t for t in busy_page.times() if t > busy]
+    assert later and min(later) >= busy + 1.0
+    assert sorted(set(busy_page.page_paths())) == ["/", "/p0", "/p1", "/p2", "/p3", "/private/x"]
+    # Every request, robots.txt included, says who the robot is.
+    for site in sites:
+        for seen in site.seen:
+            assert seen.headers["From"] == "ops@example.org"
+            assert seen.headers["User-Agent"] == ROBOT["USER_AGENT"]
+    assert stats["robotkit/disallow/robots-deny-all"] >= 2
+    assert stats["robotkit/disallow/robots-disallow"] >= 1
+    assert stats["robotkit/defer/robots-deferred"] >= 1
+    assert "Traceback" not in stats["stderr"]
+
+
+TRAP_SITES = (
+    "calendar",
+    "symlink-loop-2",
+    "session-ids",
+    "soft-404",
+    "robots-rules",
+)
+
+
+def test_trap_sites_every_legitimate_page_and_few_trap_fetches() -> None:
+    """Several trap sites in one crawl (each on its own port): every legitimate page
+    is fetched, and no site costs more than the 20 trap fetches robotkit's own
+    crawler stays within."""
+    running = [traps.start(traps.get(name)) for name in TRAP_SITES]
+    try:
+        stats = crawl(
+            [url for site in running for url in site.seed_urls],
+            {**ROBOT, **ADDON, "CLOSESPIDER_PAGECOUNT": 1000},
+        )
+        scores = {site.site.name: site.score() for site in running}
+        for site in running:
+            site.check()
+    finally:
+        for site in running:
+            site.stop()
+    assert stats["finish_reason"] == "finished"
+    for name, score in scores.items():
+        assert score.complete, (name, score.missing)
+        assert score.trap_fetched <= 20, (name, score)
