@@ -1,5 +1,8 @@
 """Page-level robot rules and links: meta robots, X-Robots-Tag, link extraction.
 
+(A little over 500 lines: the directives' grammar and the reading of a page share
+one HTML5 tree and one :class:`PageMeta`; apart, each would need the other's.)
+
 Pure: text in, facts out. The rules are not in an RFC; they follow the de-facto
 specification the big search engines publish (the "robots meta tag" and the
 ``X-Robots-Tag`` header) and what crawlers such as Nutch and Heritrix do:

@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any, TypeVar
 
-__all__ = ["SnapshotError", "header", "listed", "opened", "reading", "typed"]
+__all__ = ["SnapshotError", "header", "listed", "opened", "pairs", "reading", "typed"]
 
 T = TypeVar("T")
 
@@ -72,3 +72,12 @@ def reading(kind: str) -> Iterator[None]:
 def listed(value: Any, what: str, kind: type[T]) -> list[T]:
     """``value`` if it is a list of ``kind`` (checked as :func:`typed` does)."""
     return [typed(x, kind, what) for x in typed(value, list, what)]
+
+
+def pairs(data: dict[str, Any], name: str, key_kind: type[Any]) -> list[tuple[Any, Any]]:
+    """The ``[key, value]`` pairs of one snapshot field (a dict saved as a list of
+    pairs, so that its keys need not be strings), keys type-checked."""
+    return [
+        (typed(key, key_kind, name), value)
+        for key, value in (typed(p, list, name) for p in listed(data[name], name, list))
+    ]

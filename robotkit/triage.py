@@ -1,15 +1,11 @@
 """Page triage: what a crawl learns from each page, and which URLs it still fetches.
 
-Over 500 lines (and :class:`Triage` over 300) on purpose: what is left here is one
-state machine, the judge that composes the tools (regions, copies, learned URL
-rules, content fingerprints, the guard) over the links it parsed once per page; each
-tool already lives in its own module, and cutting the judge apart would hand those
-parsed links and signals between modules for no reader's benefit.
-
 The crawler (:mod:`robotkit.crawl`) keeps the loop and the fetch; every decision
-about *what a page means* lives here, as a pure state machine fed with facts (a URL
-offered, a page fetched, a fetch that failed) and answering with verdicts. No I/O,
-no clock: the soft-404 probes it asks for are fetched by the crawler.
+about *what a page means* lives here (the checks on a URL before its fetch in
+:mod:`robotkit.screening`, the measures of a page's news in
+:mod:`robotkit.page_news`), as a pure state machine fed with facts (a URL offered, a
+page fetched, a fetch that failed) and answering with verdicts. No I/O, no clock:
+the soft-404 probes it asks for are fetched by the crawler.
 
 The policy is **coverage first** (ARCHITECTURE.md, "Trap policy"): losing a real
 page is worse than fetching a few trap pages, so a URL is dropped unfetched only on
@@ -60,7 +56,6 @@ evidence that its region *grows*, never on likeness alone.
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Container, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -73,17 +68,14 @@ from robotkit.content import (
     PageText,
     Soft404Detector,
     echo_free_fingerprint,
-    hamming,
-    url_template,
 )
-from robotkit.copies import Copies
-from robotkit.guard import Guard, GuardVerdict, Rule, find_repeated_run, path_segments
-from robotkit.normalization import NormalizedURL, normalize, normalize_or_none
+from robotkit.guard import Guard
+from robotkit.normalization import NormalizedURL
+from robotkit.page_news import PageNews
 from robotkit.reasons import Reason
-from robotkit.regions import FailureKind, Regions, region_of
-from robotkit.snapshot import header, listed, opened, reading, typed
-from robotkit.urlrules import LearnedRules
-from robotkit.urls import InvalidURL
+from robotkit.regions import FailureKind, region_of
+from robotkit.screening import Screening, TriageConfig
+from robotkit.snapshot import header, listed, opened, pairs, reading, typed
 
 __all__ = [
     "FailureKind",
@@ -93,54 +85,6 @@ __all__ = [
     "TriageConfig",
     "region_of",
 ]
-
-
-@dataclass(frozen=True)
-class TriageConfig:
-    """The triage's limits; the defaults are ``robotkit crawl``'s.
-
-    - ``max_streak`` 6: a link found behind six pages in a row that added nothing
-      new is dropped. Real sites chain a few look-alike pages ("part 1" ... "part 7",
-      an archive's "older" links); six copies in a row feeding new URLs is a loop.
-    - ``growth_limit`` 8: non-novel pages of one region that brought new URLs of
-      that region, before the region is parked (and only while they outnumber the
-      region's novel pages).
-    - ``similar_distance`` 10: SimHash bits within which a page is *like* the page
-      that linked it or a recent page of its template (an empty calendar month, a
-      re-sorted list). Only demotes.
-    - ``breaker_failures`` 2: timeouts or oversize bodies in one path family before
-      the family is broken off. Nutch's fetcher gives up a whole host after too many
-      errors; a family is narrower, so other parts of the host go on.
-    - ``min_new_words`` 3: a page is novel only if it brings at least three words
-      (and a tenth of its own) that its region has not shown; numbers do not count.
-      "Events in June" after "Events in May" does not; an article does.
-    - ``min_own_words`` 5: a page with at least five words new to its region is
-      novel however long it is (no tenth asked). A product,
-      post or question drawn by a long template has a name and a few terms of its
-      own, far under a tenth of its words; it is news even when it is *like* its
-      siblings by SimHash (likeness only demotes its links).
-    - ``farm_hosts`` 8, ``farm_novelty`` 0.3: a page linking at least this many hosts
-      that no earlier page of its origin linked, with fewer than 30% words new to
-      the origin, is a link-farm page.
-    """
-
-    max_streak: int = 6
-    growth_limit: int = 8
-    similar_distance: int = 10
-    breaker_failures: int = 2
-    farm_hosts: int = 8
-    farm_novelty: float = 0.3
-    min_new_words: int = 3
-    min_own_words: int = 5
-    max_remembered_pages: int = 200_000
-    template_window: int = 20
-    max_vocabulary: int = 50_000
-
-    def __post_init__(self) -> None:
-        if self.max_streak < 1 or self.growth_limit < 1 or self.breaker_failures < 1:
-            raise ValueError("max_streak, growth_limit and breaker_failures must be >= 1")
-        if not 0 <= self.similar_distance <= 32:
-            raise ValueError("similar_distance must be between 0 and 32")
 
 
 @dataclass(frozen=True)
@@ -184,8 +128,10 @@ class PageVerdict:
     """A canonical URL in scope to queue in place of this page's own form."""
 
 
-class Triage:
-    """The crawl's learned state and its decisions; see the module docstring.
+class Triage(Screening):
+    """The crawl's learned state and its decisions; see the module docstring. The
+    checks before a fetch are :class:`~robotkit.screening.Screening`'s; this class
+    adds what a fetched page means.
 
     ``guard`` runs the URL-shape rules; ``seen`` answers whether a key is known to
     the frontier (to tell a page that adds new URLs from one that does not)."""
@@ -198,137 +144,14 @@ class Triage:
         content: ContentIndex | None = None,
         soft404: Soft404Detector | None = None,
     ) -> None:
-        self.guard = guard if guard is not None else Guard()
-        self.config = config if config is not None else TriageConfig()
+        super().__init__(guard, config)
         # Digits count: "page 3" and "page 4" are different pages.
         self.content = content or ContentIndex(ContentConfig(mask_digits=False))
         self.soft404 = soft404 if soft404 is not None else Soft404Detector()
-        self.rules = LearnedRules()
-        self._streak: dict[str, int] = {}
-        self.regions = Regions(self.config.growth_limit, self.config.breaker_failures)
         self._echoes: dict[int, str] = {}
-        self._simhashes: dict[str, int] = {}
-        self._recent: dict[str, deque[int]] = {}
         self._fetched: dict[str, list[str]] = {}
-        self._fetched_keys: set[str] = set()
-        self.copies = Copies(self.config.max_remembered_pages)
-        self._linked_hosts: dict[str, set[str]] = {}
+        self.news = PageNews(self.config)
         self._farms: set[str] = set()
-        self._vocabulary: dict[str, set[str]] = {}
-
-    # -- keys -------------------------------------------------------------------------
-
-    def normalize(self, url: str) -> NormalizedURL:
-        """:func:`robotkit.normalization.normalize` with the guard's policy; raises
-        :class:`InvalidURL`."""
-        return normalize(url, self.guard.policy)
-
-    def _parse(self, url: str) -> NormalizedURL | None:
-        """:meth:`normalize`, or ``None``: the same policy as the crawler's keys."""
-        return normalize_or_none(url, self.guard.policy)
-
-    def key(self, norm: NormalizedURL) -> str:
-        """The de-duplication key of a URL once what the site taught is applied."""
-        return self.rules.apply(norm)
-
-    def _region(self, norm: NormalizedURL) -> str:
-        """:func:`region_of` the URL as its key names it (a learned session segment
-        no longer makes a region of its own)."""
-        if self.rules.knows(norm):
-            learned = self._parse(self.key(norm))
-            if learned is not None:
-                return region_of(learned)
-        return region_of(norm)
-
-    # -- offering a URL ---------------------------------------------------------------
-
-    def screen(
-        self, norm: NormalizedURL, streak: int = 0, referer: str | None = None
-    ) -> GuardVerdict | Reason | None:
-        """Why a URL found on a page should not be queued, or ``None``: the guard's
-        verdict on its shape, a parked region, a broken path family, a chain of
-        copies too long, or a link of a form known to be a copy of its page."""
-        verdict = self._shape(norm, streak)
-        if not verdict.allowed:
-            return verdict
-        return self._held(norm, streak, referer)
-
-    def request_check(self, url: str) -> GuardVerdict:
-        """The guard as the polite transport should apply it to every request and
-        redirect hop of the crawl: the URL rules with the extra repeat a link of a
-        novel page gets (the crawler screened the URL itself already; a redirect
-        chain that keeps growing its path still stops, one hop later)."""
-        try:
-            norm = self.normalize(url)
-        except InvalidURL as exc:
-            return GuardVerdict(url, False, exc.reason, Rule.URL_SYNTAX, exc.detail)
-        return self._shape(norm, 0)
-
-    def _shape(self, norm: NormalizedURL, streak: int) -> GuardVerdict:
-        """The guard's verdict, with one repeat more allowed to a link of a novel
-        page: ``/manual/v2/manual/v2/manual/v2/`` in a site's own menu may be a real
-        page, while a loop reaches its third repeat only through copies of copies
-        (whose links are dropped or carry a streak)."""
-        verdict = self.guard.check(norm)
-        limit = self.guard.config.min_path_repeats
-        if verdict.allowed or verdict.rule is not Rule.REPEATED_PATH or streak or limit is None:
-            return verdict
-        segments = [seg for seg in path_segments(norm.path) if seg]
-        if find_repeated_run(segments, limit + 1) is None:
-            return GuardVerdict(verdict.url, True, Reason.ALLOWED)
-        return verdict
-
-    def _held(self, norm: NormalizedURL, streak: int, referer: str | None) -> Reason | None:
-        if self.copies.known_copy(norm, referer):
-            return Reason.DUPLICATE_URL
-        held = self.regions.held(norm, self._region(norm))
-        if held is not None:
-            return held
-        if streak > self.config.max_streak:
-            return Reason.DUPLICATE_CONTENT
-        return None
-
-    def remember(self, key: str, streak: int) -> None:
-        """Record the streak a queued URL carries."""
-        if streak:
-            self._streak[key] = streak
-
-    def streak_of(self, key: str) -> int:
-        return self._streak.get(key, 0)
-
-    def recheck(self, url: str, key: str, referer: str | None = None) -> Reason | None:
-        """Just before a queued URL is fetched: what was learned since it was queued
-        may rule it out (a grown blacklist, a parked region, a broken family, a
-        session segment learned, so the URL is a page already fetched)."""
-        try:
-            norm = self.normalize(url)
-        except InvalidURL as exc:
-            return exc.reason
-        streak = self.streak_of(key)
-        verdict = self._shape(norm, streak)
-        if not verdict.allowed:
-            return verdict.reason
-        held = self._held(norm, streak, referer)
-        if held is not None:
-            return held
-        if self.rules and self.key(norm) in self._fetched_keys:
-            return Reason.DUPLICATE_URL
-        return None
-
-    def shape_signal(self, norm: NormalizedURL, reason: Reason) -> str | None:
-        """A URL refused on its shape counts towards the guard's automatic blacklist
-        (a loop keeps producing such URLs); returns a summary line when a region gets
-        blacklisted."""
-        entry = self.guard.report_trap_signal(norm, reason)
-        return None if entry is None else f"blacklisted {entry.pattern}: {entry.source}"
-
-    # -- a failed fetch ---------------------------------------------------------------
-
-    def failed(self, url: str, kind: FailureKind) -> str | None:
-        """A fetch that timed out or overflowed: the breaker counts it against the
-        URL's path family; returns a summary line when the family is broken off."""
-        norm = self._parse(url)
-        return None if norm is None else self.regions.failed(norm, kind)
 
     # -- a fetched page ---------------------------------------------------------------
 
@@ -377,21 +200,21 @@ class Triage:
                 copy_of = first
             elif match.kind is MatchKind.NEAR:
                 reason, action = Reason.DUPLICATE_CONTENT, LinkAction.DEPRIORITIZE
-            elif self._like_others(final, page.referer, echo.simhash):
+            elif self.news.like_others(final, page.referer, echo.simhash):
                 action = LinkAction.DEPRIORITIZE
             else:
                 action = LinkAction.FOLLOW
         if canonical is not None and action is LinkAction.FOLLOW:
             # A non-canonical form of a page: its canonical form is what counts.
             action = LinkAction.DEPRIORITIZE
-        self._simhashes[final] = echo.simhash
+        self.news.remember(final, echo.simhash)
         words = {w for w in text.words if not w.isdigit()}
         # Nothing but numbers and a word or two new to its region: a listing of
         # look-alikes is still fetched whole, but such pages cannot keep a growing
         # region alive.
         region = self._region(norm)
-        says_more, own = self._says_more(region, words)
-        if self._farm_page(norm, words, parsed, in_scope) and action is LinkAction.FOLLOW:
+        says_more, own = self.news.says_more(region, words)
+        if self.news.farm_page(norm, words, parsed, in_scope) and action is LinkAction.FOLLOW:
             action = LinkAction.DEPRIORITIZE
             reason = Reason.TRAP_HOST
             if str(norm.origin) not in self._farms:
@@ -470,64 +293,6 @@ class Triage:
         a, b = self._parse(url) if url else None, self._parse(other)
         return a is not None and b is not None and self.key(a) == self.key(b)
 
-    def _like_others(self, url: str, referer: str | None, simhash: int) -> bool:
-        """A page within ``similar_distance`` bits of the page that linked it, or of
-        a recent page of its URL template, adds little (a re-sorted list, the next
-        empty month): its links are demoted, never dropped."""
-        limit = self.config.similar_distance
-        other = self._simhashes.get(referer) if referer is not None else None
-        like = other is not None and hamming(other, simhash) <= limit
-        template = url_template(url)
-        if template is not None:
-            recent = self._recent.get(template)
-            if recent is None:
-                recent = self._recent[template] = deque(maxlen=self.config.template_window)
-            like = like or any(hamming(simhash, old) <= limit for old in recent)
-            recent.append(simhash)
-        return like
-
-    def _new_words(self, scope: str, words: set[str]) -> int:
-        """How many of ``words`` were never seen in ``scope`` (a region or an
-        origin), remembering them."""
-        vocabulary = self._vocabulary.setdefault(scope, set())
-        new_words = words - vocabulary
-        if len(vocabulary) < self.config.max_vocabulary:
-            vocabulary.update(new_words)
-        return len(new_words)
-
-    def _says_more(self, region: str, words: set[str]) -> tuple[bool, bool]:
-        """Whether a page brings words its region has not shown yet (at least
-        ``min_new_words`` and a tenth of its own, or ``min_own_words`` however long
-        it is), and whether the latter holds: words enough of its own to be a record
-        of a template, however many words the template has."""
-        new = self._new_words(region, words)
-        own = new >= max(self.config.min_new_words, self.config.min_own_words)
-        return own or (new >= self.config.min_new_words and 10 * new >= len(words)), own
-
-    def _farm_page(
-        self,
-        norm: NormalizedURL,
-        words: set[str],
-        links: Iterable[tuple[str, NormalizedURL | None]],
-        in_scope: Any,
-    ) -> bool:
-        """Whether a page links many hosts its origin never linked before while
-        saying almost nothing new: the shape of a link farm. A blogroll links many
-        hosts once, in words the site has not used yet."""
-        origin = str(norm.origin)
-        known = self._linked_hosts.setdefault(origin, set())
-        fresh = set()
-        for link, other in links:
-            if in_scope is not None and in_scope(link):
-                continue
-            if other is not None and other.host not in known:
-                fresh.add(other.host)
-        known.update(fresh)
-        new_words = self._new_words(origin, words)
-        if len(fresh) < self.config.farm_hosts or not words:
-            return False
-        return new_words < self.config.farm_novelty * len(words)
-
     def _news(
         self,
         region: str,
@@ -573,12 +338,9 @@ class Triage:
             "streak": sorted(self._streak.items()),
             "regions": self.regions.snapshot(),
             "echoes": sorted(self._echoes.items()),
-            "simhashes": sorted(self._simhashes.items()),
-            "recent": [[t, list(values)] for t, values in self._recent.items()],
             "fetched": sorted(self._fetched.items()),
             "copies": self.copies.snapshot(),
-            "linked_hosts": [[o, sorted(hosts)] for o, hosts in self._linked_hosts.items()],
-            "vocabulary": [[scope, sorted(words)] for scope, words in self._vocabulary.items()],
+            **self.news.snapshot(),
             "farms": sorted(self._farms),
         }
 
@@ -592,24 +354,12 @@ class Triage:
             fresh.content = ContentIndex.restore(data["content"], self.content.config)
             fresh.soft404 = Soft404Detector.restore(data["soft404"], self.soft404.config)
             fresh.rules.restore(data["rules"])
-            pairs = _pairs_of
             fresh._streak = {k: typed(v, int, "streak") for k, v in pairs(data, "streak", str)}
             fresh.regions.restore(data["regions"])
             fresh._echoes = {k: typed(v, str, "url") for k, v in pairs(data, "echoes", int)}
-            fresh._simhashes = {k: typed(v, int, "hash") for k, v in pairs(data, "simhashes", str)}
-            window = self.config.template_window
-            fresh._recent = {
-                k: deque(listed(v, "hash", int), maxlen=window)
-                for k, v in pairs(data, "recent", str)
-            }
             fresh._fetched = {k: listed(v, "url", str) for k, v in pairs(data, "fetched", str)}
             fresh.copies.restore(data["copies"])
-            fresh._linked_hosts = {
-                k: set(listed(v, "host", str)) for k, v in pairs(data, "linked_hosts", str)
-            }
-            fresh._vocabulary = {
-                k: set(listed(v, "word", str)) for k, v in pairs(data, "vocabulary", str)
-            }
+            fresh.news.restore(data)
             fresh._farms = set(listed(data["farms"], "farms", str))
             self.guard.restore_learned(data["guard"])
         fresh._fetched_keys = {
@@ -619,11 +369,3 @@ class Triage:
             if norm is not None
         }
         self.__dict__.update(fresh.__dict__)
-
-
-def _pairs_of(data: dict[str, Any], name: str, key_kind: type[Any]) -> list[tuple[Any, Any]]:
-    """The ``[key, value]`` pairs of one snapshot field, keys type-checked."""
-    return [
-        (typed(key, key_kind, name), value)
-        for key, value in (typed(p, list, name) for p in listed(data[name], name, list))
-    ]
