@@ -39,6 +39,16 @@ CORE = [
     "robotkit.frontier_store",
     "robotkit.readiness",
     "robotkit.seen",
+    "robotkit.hosts",
+    "robotkit.normalization",
+    "robotkit.blacklist",
+    "robotkit.shingles",
+    "robotkit.triage",
+    "robotkit.screening",
+    "robotkit.page_news",
+    "robotkit.regions",
+    "robotkit.copies",
+    "robotkit.urlrules",
 ]
 
 
