@@ -31,7 +31,7 @@ from pathlib import Path
 from selectolax.lexbor import LexborHTMLParser
 
 from robotkit.content import ContentConfig, fingerprint
-from robotkit.meta import read_page
+from robotkit.meta import parse_page
 
 DEFAULT_CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "html-pages.tar.gz"
 TARGET_MS = 1.0
@@ -57,7 +57,7 @@ _CONFIG = ContentConfig()
 
 
 def robotkit_page(url: str, html: str) -> object:
-    meta = read_page(html, url, "examplebot")
+    meta = parse_page(html, url, "examplebot", with_text=True)
     assert meta.text is not None
     return meta, fingerprint(meta.text, _CONFIG.shingle_size, mask_digits=_CONFIG.mask_digits)
 

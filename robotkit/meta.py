@@ -425,7 +425,7 @@ class PageMeta:
     """The URL the page names as its preferred one (RFC 6596), absolute: from a
     ``Link`` header if it has one, else from ``<link rel="canonical">``."""
     text: PageText | None = None
-    """The visible words and title, when read (:func:`read_page`)."""
+    """The visible words and title, when read (``parse_page(..., with_text=True)``)."""
 
     def followable_links(self, honour_rel_nofollow: bool = False) -> tuple[Link, ...]:
         """The links to follow: none when the page says nofollow; without those
@@ -458,9 +458,12 @@ def parse_page(
     product_token: str,
     x_robots_tag: Iterable[str] = (),
     link_header: Iterable[str] = (),
+    *,
+    with_text: bool = False,
 ) -> PageMeta:
     """Read robots directives, links, title and canonical URL from an HTML page at
-    ``url``.
+    ``url``; with ``with_text``, its visible words too (``.text``), from the same
+    parse: what a crawler needs of every page, for the price of one HTML5 tree.
 
     ``x_robots_tag`` and ``link_header`` are the response's header values; the
     X-Robots-Tag values and the meta tags are merged. A canonical URL in the
@@ -471,29 +474,7 @@ def parse_page(
     count, so a page cannot smuggle directives through ``description`` or
     ``viewport``.
     """
-    return _page_meta(_scan(html), url, product_token, x_robots_tag, link_header)
-
-
-def read_page(
-    html: str,
-    url: str,
-    product_token: str,
-    x_robots_tag: Iterable[str] = (),
-    link_header: Iterable[str] = (),
-) -> PageMeta:
-    """:func:`parse_page` with the page's visible words (``.text``) from the same
-    parse: what a crawler needs of every page, for the price of one HTML5 tree."""
-    found = _scan(html, with_text=True)
-    return _page_meta(found, url, product_token, x_robots_tag, link_header)
-
-
-def _page_meta(
-    found: _Scan,
-    url: str,
-    product_token: str,
-    x_robots_tag: Iterable[str],
-    link_header: Iterable[str],
-) -> PageMeta:
+    found = _scan(html, with_text)
     interesting = [(n, c) for n, c in found.meta if n == "robots" or n == product_token.lower()]
     tags = meta_tags(interesting).merge(parse_x_robots_tag(x_robots_tag))
     base = url

@@ -106,7 +106,7 @@ class PageFacts:
     streak: int = 0
     words: PageText | None = None
     """The page's visible words when the fetch read them already
-    (:func:`robotkit.meta.read_page`); else they are read from ``text``."""
+    (``parse_page(..., with_text=True)``); else they are read from ``text``."""
 
 
 @dataclass(frozen=True)

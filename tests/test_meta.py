@@ -292,18 +292,17 @@ def test_links_per_page_are_capped() -> None:
     assert len(links) == MAX_LINKS and links[-1].url == f"http://e.org/p{MAX_LINKS - 1}"
 
 
-def test_read_page_gives_the_visible_words_of_the_same_tree() -> None:
+def test_parse_page_with_text_gives_the_visible_words_of_the_same_tree() -> None:
     """One HTML5 parse serves links, meta robots and the words the content rules
     fingerprint; the words are what a reader sees (no script, style or comment)."""
     from robotkit.content.fingerprints import visible_words
-    from robotkit.meta import read_page
 
     html = (
         "<html><head><title>Caf&eacute; MENU</title><style>p{x:1}</style></head><body>"
         "<script>var hidden = 1;</script><!-- not this --><p>Open 9&ndash;17, "
         "<a href='/a'>Daily</a> specials</p><noscript>enable js</noscript></body></html>"
     )
-    page = read_page(html, "http://x.example/", "examplebot")
+    page = parse_page(html, "http://x.example/", "examplebot", with_text=True)
     assert page.text is not None
     assert page.text.words == ["café", "menu", "open", "9", "17", "daily", "specials"]
     assert page.text.words == visible_words(html)

@@ -125,18 +125,12 @@ def test_regions_gather_trap_urls_by_directory_query_space_and_host() -> None:
     assert region(3, "/p/123") == "@3/p/"
 
 
+GAUNTLET = (sys.executable, "-m", "pytest", str(ROOT / "traps"), "-q", "-p", "no:cacheprovider")
+GAUNTLET += ("-n", "0")  # in this process: the outer suite has its own workers
+
+
 def test_the_naive_crawler_fails_the_gauntlet_site_by_site_with_reasons(tmp_path: Path) -> None:
-    command = [
-        sys.executable,
-        "-m",
-        "pytest",
-        str(ROOT / "traps"),
-        "-q",
-        "-p",
-        "no:cacheprovider",
-        "-n",
-        "0",
-    ]
+    command = list(GAUNTLET)
     command += ["--crawler", NAIVE, "--max-pages", "60", "-k", "redirect-chain or robots-403"]
     command += ["--basetemp", str(tmp_path / "pytest")]
     done = subprocess.run(command, capture_output=True, text=True, cwd=tmp_path, timeout=240)
@@ -151,17 +145,7 @@ def test_the_naive_crawler_fails_the_gauntlet_site_by_site_with_reasons(tmp_path
 
 
 def test_a_bad_crawler_template_stops_the_gauntlet_before_any_site(tmp_path: Path) -> None:
-    command = [
-        sys.executable,
-        "-m",
-        "pytest",
-        str(ROOT / "traps"),
-        "-q",
-        "-p",
-        "no:cacheprovider",
-        "-n",
-        "0",
-    ]
+    command = list(GAUNTLET)
     command += ["--crawler", f"{sys.executable} {{seed}}"]
     done = subprocess.run(command, capture_output=True, text=True, cwd=tmp_path, timeout=120)
     assert done.returncode == pytest.ExitCode.USAGE_ERROR

@@ -34,7 +34,7 @@ from robotkit.http.errors import (
 )
 from robotkit.http.facts import EXTENSION, FetchFacts
 from robotkit.http.settings import PoliteSettings
-from robotkit.meta import PageMeta, parse_page, parse_x_robots_tag, read_page
+from robotkit.meta import PageMeta, parse_page, parse_x_robots_tag
 from robotkit.outcome import Outcome, classify_status
 from robotkit.pacing import HostKey, Ticket, host_key
 from robotkit.reasons import Decision, Reason
@@ -82,11 +82,17 @@ class Parse:
     x_robots_tag: list[str]
     link_header: list[str]
     read_text: bool = False
-    """Also the page's visible words, from the same tree (:func:`robotkit.meta.read_page`)."""
+    """Also the page's visible words, from the same tree."""
 
     def run(self) -> PageMeta:
-        args = (self.html, self.url, self.product_token, self.x_robots_tag, self.link_header)
-        return read_page(*args) if self.read_text else parse_page(*args)
+        return parse_page(
+            self.html,
+            self.url,
+            self.product_token,
+            self.x_robots_tag,
+            self.link_header,
+            with_text=self.read_text,
+        )
 
 
 Step = Resolve | Robots | Sleep | Parse
