@@ -70,7 +70,7 @@ from robotkit.readiness import PacerReadiness
 from robotkit.reasons import Reason
 from robotkit.snapshot import listed, reading, typed
 from robotkit.triage import Triage, TriageConfig
-from robotkit.urls import InvalidURL, Origin
+from robotkit.urls import InvalidURL, Origin, origin_of
 
 __all__ = [
     "CrawlConfig",
@@ -289,7 +289,7 @@ class Crawler:
     def in_scope(self, url: str) -> bool:
         """Whether ``url`` is on one of the seeds' hosts."""
         try:
-            return _scope_key(normalize(url).origin) in self._scope
+            return _scope_key(origin_of(url)) in self._scope
         except InvalidURL:
             return False
 

@@ -144,7 +144,7 @@ def title_of(page: str | PageText) -> str:
 def fingerprint_words(
     words: Sequence[str], shingle_size: int, skip: frozenset[str], mask_digits: bool = True
 ) -> Fingerprint:
-    if skip:
+    if skip and not skip.isdisjoint(words):
         words = [w for w in words if w not in skip]
     joined = " ".join(words)
     # Digits never hold a space, so masking the joined text masks every word.
