@@ -125,7 +125,7 @@ def test_ctrl_c_saves_state_and_exits_cleanly(
     command += ["--state", str(state), "--output", str(out)]
     proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
-        for _ in range(200):  # wait for a few decisions, not for a time
+        for _ in range(1200):  # wait for a few decisions (at most 60 s on a loaded machine)
             if out.exists() and len(out.read_text().splitlines()) >= 3:
                 break
             time.sleep(0.05)

@@ -246,7 +246,9 @@ def test_a_second_crawl_on_a_state_in_use_is_refused_without_touching_it(
 ) -> None:
     state = tmp_path / "state"
     site.hold = threading.Event()
-    first = threading.Thread(target=lambda: results.append(site.crawl(state)))
+    # The first crawl's page is held while the second one starts, which can take
+    # many seconds on a loaded machine: a deadline longer than the test's own.
+    first = threading.Thread(target=lambda: results.append(site.crawl(state, "--timeout", "90")))
     results: list[subprocess.CompletedProcess[str]] = []
     first.start()
     try:
