@@ -12,7 +12,8 @@ it, and a downloader middleware checks each request again just before it is sent
   fetched through Scrapy's engine), regions that grow without news, link farms;
   links of a page that only looks like another are demoted (a lower Scrapy
   priority), never dropped;
-- two timeouts in one path family break that family off (``slow-path``).
+- a path family the breaker broke off (:mod:`robotkit.scrapy.breaker`) is
+  ``slow-path``.
 
 A dropped link is counted in Scrapy's stats as ``robotkit/disallow/<reason>``.
 """
@@ -31,8 +32,7 @@ from robotkit.guard import GuardVerdict, Rule
 from robotkit.identity import product_token
 from robotkit.meta import PageMeta, parse_page
 from robotkit.reasons import Decision, Reason
-from robotkit.regions import FailureKind
-from robotkit.scrapy.errors import TIMEOUTS, Refused
+from robotkit.scrapy.errors import Refused
 from robotkit.scrapy.robots import ROBOTS_META, header_values
 from robotkit.scrapy.state import CrawlState, crawl_state
 from robotkit.triage import PageFacts
@@ -187,8 +187,7 @@ class TrapGuardSpiderMiddleware:
 
 class TrapGuardDownloaderMiddleware:
     """Downloader middleware: the last word before a request is sent (what was
-    learned since it was queued may rule it out; redirect hops are judged too),
-    and the breaker's count of timeouts per path family."""
+    learned since it was queued may rule it out; redirect hops are judged too)."""
 
     def __init__(self, state: CrawlState) -> None:
         self.state = state
@@ -213,12 +212,6 @@ class TrapGuardDownloaderMiddleware:
         if reason is not None:
             self.state.count(Decision.DISALLOW, reason)
             raise Refused(reason)
-
-    def process_exception(
-        self, request: Request, exception: Exception, spider: Spider | None = None
-    ) -> None:
-        if isinstance(exception, TIMEOUTS):
-            self.state.triage.failed(request.url, FailureKind.TIMEOUT)
 
 
 def _page(response: Response, token: str) -> tuple[str | None, PageMeta | None]:

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from scrapy import Request, Spider
 from scrapy.crawler import Crawler
+from scrapy.exceptions import DownloadCancelledError
 from scrapy.http import Response
 from scrapy.utils.asyncio import sleep
 from scrapy.utils.defer import maybe_deferred_to_future
@@ -57,6 +58,11 @@ class PacingMiddleware:
             return  # not http(s): nothing to pace
         pacer, clock = self.state.pacer, self.state.clock
         while True:
+            # Before every wait, not only the last: a request that what the crawl
+            # learned meanwhile rules out (a broken path family) is dropped now,
+            # not after its host's backoff.
+            for check in self.state.last_checks:
+                check(request)
             plan = pacer.plan(host)
             if plan.skip_reason is not None:
                 self.state.count(Decision.DISALLOW, plan.skip_reason)
@@ -68,8 +74,6 @@ class PacingMiddleware:
                 continue
             wait = plan.ready_at - clock()
             if wait <= 0:
-                for check in self.state.last_checks:
-                    check(request)
                 request.meta[TICKET_META] = pacer.start(host)
                 return
             if wait > self.state.settings.max_defer:
@@ -100,9 +104,14 @@ class PacingMiddleware:
     ) -> None:
         ticket = request.meta.pop(TICKET_META, None)
         if isinstance(ticket, Ticket):
-            self._finish(ticket, Outcome.NETWORK_ERROR, None)
+            # A download cut at DOWNLOAD_MAXSIZE had an answer: the cap is the
+            # crawl's limit, not a sign that the host struggles (no backoff).
+            failed = (
+                None if isinstance(exception, DownloadCancelledError) else Outcome.NETWORK_ERROR
+            )
+            self._finish(ticket, failed, None)
 
-    def _finish(self, ticket: Ticket, outcome: Outcome, retry_at: float | None) -> None:
+    def _finish(self, ticket: Ticket, outcome: Outcome | None, retry_at: float | None) -> None:
         self.state.pacer.finish(ticket, outcome, retry_at)
         # Every waiter re-plans; the global in-flight limit may free any host.
         waiters = [d for host in list(self._freed) for d in self._freed.pop(host)]
