@@ -20,6 +20,8 @@ crawl always ends by itself.
 
 from __future__ import annotations
 
+from collections import Counter
+
 from scrapy import Request, Spider
 from scrapy.crawler import Crawler
 from scrapy.exceptions import DownloadCancelledError
@@ -33,6 +35,7 @@ from robotkit.outcome import Outcome, classify_status
 from robotkit.pacing import HostKey, Ticket, host_key
 from robotkit.reasons import Decision, Reason
 from robotkit.scrapy.errors import Refused
+from robotkit.scrapy.guard import STREAK_META
 from robotkit.scrapy.state import CrawlState, crawl_state
 from robotkit.urls import InvalidURL
 
@@ -46,6 +49,8 @@ class PacingMiddleware:
     def __init__(self, state: CrawlState) -> None:
         self.state = state
         self._freed: dict[HostKey, list[Deferred[None]]] = {}
+        self._main: Counter[HostKey] = Counter()
+        """Requests of the main tier waiting here, per host."""
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> PacingMiddleware:
@@ -57,34 +62,49 @@ class PacingMiddleware:
         except InvalidURL:
             return  # not http(s): nothing to pace
         pacer, clock = self.state.pacer, self.state.clock
-        while True:
-            # Before every wait, not only the last: a request that what the crawl
-            # learned meanwhile rules out (a broken path family) is dropped now,
-            # not after its host's backoff.
-            for check in self.state.last_checks:
-                check(request)
-            plan = pacer.plan(host)
-            if plan.skip_reason is not None:
-                self.state.count(Decision.DISALLOW, plan.skip_reason)
-                raise Refused(plan.skip_reason)
-            if plan.ready_at is None:  # the host (or the crawl) has a request in flight
-                freed: Deferred[None] = Deferred()
-                self._freed.setdefault(host, []).append(freed)
-                await maybe_deferred_to_future(freed)
-                continue
-            wait = plan.ready_at - clock()
-            if wait <= 0:
-                request.meta[TICKET_META] = pacer.start(host)
-                return
-            if wait > self.state.settings.max_defer:
-                reason = (
-                    Reason.RATE_LIMITED
-                    if pacer.state(host).hold_until > clock()
-                    else (Reason.HOST_BACKOFF)
-                )
-                self.state.count(Decision.DEFER, reason)
-                raise Refused(reason, f"{host[0]}:{host[1]} asks for {wait:.0f} s")
-            await sleep(wait)
+        # Links of look-alike pages go after every main link waiting for the same
+        # host: Scrapy's priorities order its scheduler, but up to
+        # CONCURRENT_REQUESTS requests leave it at once and wait here.
+        demoted = bool(request.meta.get(STREAK_META))
+        if not demoted:
+            self._main[host] += 1
+        try:
+            while True:
+                # Before every wait, not only the last: a request that what the crawl
+                # learned meanwhile rules out (a broken path family) is dropped now,
+                # not after its host's backoff.
+                for check in self.state.last_checks:
+                    check(request)
+                plan = pacer.plan(host)
+                if plan.skip_reason is not None:
+                    self.state.count(Decision.DISALLOW, plan.skip_reason)
+                    raise Refused(plan.skip_reason)
+                # The host (or the crawl) has a request in flight, or a demoted link
+                # would go before a main one waiting here for the same host.
+                if plan.ready_at is None or (demoted and self._main.get(host)):
+                    freed: Deferred[None] = Deferred()
+                    self._freed.setdefault(host, []).append(freed)
+                    await maybe_deferred_to_future(freed)
+                    continue
+                wait = plan.ready_at - clock()
+                if wait <= 0:
+                    request.meta[TICKET_META] = pacer.start(host)
+                    return
+                if wait > self.state.settings.max_defer:
+                    reason = (
+                        Reason.RATE_LIMITED
+                        if pacer.state(host).hold_until > clock()
+                        else (Reason.HOST_BACKOFF)
+                    )
+                    self.state.count(Decision.DEFER, reason)
+                    raise Refused(reason, f"{host[0]}:{host[1]} asks for {wait:.0f} s")
+                await sleep(wait)
+        finally:
+            if not demoted:
+                self._main[host] -= 1
+                if not self._main[host]:
+                    del self._main[host]
+                    self._wake(self._freed.pop(host, []))
 
     def process_response(
         self, request: Request, response: Response, spider: Spider | None = None
@@ -114,6 +134,9 @@ class PacingMiddleware:
     def _finish(self, ticket: Ticket, outcome: Outcome | None, retry_at: float | None) -> None:
         self.state.pacer.finish(ticket, outcome, retry_at)
         # Every waiter re-plans; the global in-flight limit may free any host.
-        waiters = [d for host in list(self._freed) for d in self._freed.pop(host)]
+        self._wake([d for host in list(self._freed) for d in self._freed.pop(host)])
+
+    @staticmethod
+    def _wake(waiters: list[Deferred[None]]) -> None:
         for freed in waiters:
             freed.callback(None)
