@@ -31,6 +31,7 @@ from robotkit import traps
 from robotkit.clock import ManualClock
 from robotkit.reasons import Reason
 from robotkit.scrapy import (
+    BreakerMiddleware,
     PacingMiddleware,
     Refused,
     RobotkitAddon,
@@ -39,6 +40,7 @@ from robotkit.scrapy import (
     RobotsMiddleware,
     TrapGuardSpiderMiddleware,
 )
+from robotkit.scrapy.guard import STREAK_META
 from robotkit.scrapy.identity import check_identity
 from robotkit.scrapy.pacing import TICKET_META
 from robotkit.scrapy.state import CrawlState
@@ -94,6 +96,15 @@ def test_addon_swaps_scrapys_robots_middleware_and_installs_every_piece() -> Non
     bare = Settings()
     RobotkitAddon().update_settings(bare)
     assert bare.getfloat("DOWNLOAD_TIMEOUT") == 10
+    assert bare.getint("DOWNLOAD_MAXSIZE") == 2 * 1024 * 1024  # the crawler's cap
+    assert bare.getint("DEPTH_PRIORITY") == 1  # breadth-first, as robotkit's crawler
+    assert bare["SCHEDULER_MEMORY_QUEUE"] == "scrapy.squeues.FifoMemoryQueue"
+    # The breaker's process_exception runs before RetryMiddleware's, which would
+    # otherwise turn a timeout into a retry and never pass it on.
+    retry = settings.getwithbase("DOWNLOADER_MIDDLEWARES")[
+        "scrapy.downloadermiddlewares.retry.RetryMiddleware"
+    ]
+    assert downloader[BreakerMiddleware] > retry
 
 
 @pytest.mark.parametrize(
@@ -226,6 +237,34 @@ def test_pacing_holds_a_host_for_its_retry_after_on_an_injected_clock() -> None:
     assert TICKET_META in later.meta  # it may start: it holds its pacing ticket
 
 
+def test_demoted_links_wait_for_the_main_links_waiting_for_their_host() -> None:
+    """Scrapy hands up to CONCURRENT_REQUESTS requests to the downloader at once,
+    whatever their priority: where they wait for their host, a link of a look-alike
+    page must still go after the main links."""
+
+    async def run() -> tuple[bool, bool, bool]:
+        cfg = RobotkitSettings.from_scrapy(Settings({"USER_AGENT": "Bot/1"}))
+        middleware = PacingMiddleware(CrawlState(cfg, None, clock=ManualClock()))
+        first = Request("http://a.example/1")
+        await middleware.process_request(first)  # in flight: the others wait
+        demoted = Request("http://a.example/d", meta={STREAK_META: 1})
+        main = Request("http://a.example/m")
+        waiting_demoted = asyncio.ensure_future(middleware.process_request(demoted))
+        await asyncio.sleep(0)  # the demoted link waits first
+        waiting_main = asyncio.ensure_future(middleware.process_request(main))
+        await asyncio.sleep(0)
+        middleware.process_response(first, HtmlResponse(first.url))
+        for _ in range(5):
+            await asyncio.sleep(0)
+        order = (waiting_main.done(), waiting_demoted.done())
+        middleware.process_response(main, HtmlResponse(main.url))
+        await asyncio.wait_for(waiting_demoted, 1)
+        return (*order, TICKET_META in demoted.meta)
+
+    main_started, demoted_started, demoted_later = asyncio.run(run())
+    assert (main_started, demoted_started, demoted_later) == (True, False, True)
+
+
 # -- real crawls ----------------------------------------------------------------------
 
 
@@ -305,20 +344,28 @@ TRAP_SITES = (
     "session-ids",
     "soft-404",
     "robots-rules",
+    # Depth-first (Scrapy's default) met its filter links before a category's own
+    # pages and parked the category with them: 42/49.
+    "click-order-facets",
 )
+SLOW_PATHS = {"stall": 30.0, "slow_legit": 0.1, "huge_bytes": 3 * 1024 * 1024}
+"""slow-paths, shrunk: reports stall past a 3 s deadline, exports pass the 2 MiB cap."""
 
 
 def test_trap_sites_every_legitimate_page_and_few_trap_fetches() -> None:
     """Several trap sites in one crawl (each on its own port): every legitimate page
     is fetched, and no site costs more than the 20 trap fetches robotkit's own
-    crawler stays within."""
+    crawler stays within. On slow-paths, two timeouts and two oversize bodies break
+    their families off: nothing retried, nothing more of them sent."""
     running = [traps.start(traps.get(name)) for name in TRAP_SITES]
+    running.append(traps.start(traps.get("slow-paths", **SLOW_PATHS)))
     try:
         stats = crawl(
             [url for site in running for url in site.seed_urls],
-            {**ROBOT, **ADDON, "CLOSESPIDER_PAGECOUNT": 1000},
+            {**ROBOT, **ADDON, "CLOSESPIDER_PAGECOUNT": 1000, "DOWNLOAD_TIMEOUT": 3},
         )
         scores = {site.site.name: site.score() for site in running}
+        slow = [r.target.split("/")[1] for r in running[-1].requests_seen]
         for site in running:
             site.check()
     finally:
@@ -328,3 +375,7 @@ def test_trap_sites_every_legitimate_page_and_few_trap_fetches() -> None:
     for name, score in scores.items():
         assert score.complete, (name, score.missing)
         assert score.trap_fetched <= 20, (name, score)
+    # Two stalled reports, two cut exports, and their indexes; no retry of a timeout.
+    assert (slow.count("reports"), slow.count("exports")) == (3, 3)
+    assert "retry/reason_count/scrapy.exceptions.DownloadTimeoutError" not in stats
+    assert stats["robotkit/disallow/slow-path"] >= 1
