@@ -40,6 +40,10 @@ from robotkit.urls import InvalidURL
 
 STREAK_META = "robotkit_streak"
 """How many copies in a row led to a request (robotkit's chain-of-copies rule)."""
+DEMOTED_META = "robotkit_demoted"
+"""Set on a main-tier request whose referer's fetched children were mostly copies:
+it now goes after the main links, as a demoted one (robotkit's crawler moves such
+an entry to its demoted tier when it comes up)."""
 PROBE_META = "robotkit_soft404_probe"
 DEMOTED_PRIORITY = -100
 """Added to a demoted link's priority: served once the main links are done."""
@@ -208,10 +212,19 @@ class TrapGuardDownloaderMiddleware:
         if meta.get(PROBE_META) or meta.get(ROBOTS_META) or not request.url.startswith("http"):
             return  # a probe or robots.txt is no page of the crawl; data:, file: no URL
         key = request_key(self.state, request.url)
-        reason = self.state.triage.recheck(request.url, key, _referer_of(request))
+        referer = _referer_of(request)
+        reason = self.state.triage.recheck(request.url, key, referer)
         if reason is not None:
             self.state.count(Decision.DISALLOW, reason)
             raise Refused(reason)
+        if not is_demoted(request) and self.state.triage.copies.demote(referer):
+            meta[DEMOTED_META] = True
+
+
+def is_demoted(request: Request) -> bool:
+    """Whether ``request`` belongs to the demoted tier: found on a look-alike page,
+    or a sibling of copies."""
+    return bool(request.meta.get(STREAK_META) or request.meta.get(DEMOTED_META))
 
 
 def _page(response: Response, token: str) -> tuple[str | None, PageMeta | None]:

@@ -35,7 +35,7 @@ from robotkit.outcome import Outcome, classify_status
 from robotkit.pacing import HostKey, Ticket, host_key
 from robotkit.reasons import Decision, Reason
 from robotkit.scrapy.errors import Refused
-from robotkit.scrapy.guard import STREAK_META
+from robotkit.scrapy.guard import is_demoted
 from robotkit.scrapy.state import CrawlState, crawl_state
 from robotkit.urls import InvalidURL
 
@@ -65,16 +65,17 @@ class PacingMiddleware:
         # Links of look-alike pages go after every main link waiting for the same
         # host: Scrapy's priorities order its scheduler, but up to
         # CONCURRENT_REQUESTS requests leave it at once and wait here.
-        demoted = bool(request.meta.get(STREAK_META))
-        if not demoted:
-            self._main[host] += 1
+        counted = False
         try:
             while True:
                 # Before every wait, not only the last: a request that what the crawl
                 # learned meanwhile rules out (a broken path family) is dropped now,
-                # not after its host's backoff.
+                # not after its host's backoff. The checks may also demote it.
                 for check in self.state.last_checks:
                     check(request)
+                demoted = is_demoted(request)
+                if counted == demoted:  # the count of waiting main requests follows the tier
+                    counted = self._count_main(host, not demoted)
                 plan = pacer.plan(host)
                 if plan.skip_reason is not None:
                     self.state.count(Decision.DISALLOW, plan.skip_reason)
@@ -100,11 +101,20 @@ class PacingMiddleware:
                     raise Refused(reason, f"{host[0]}:{host[1]} asks for {wait:.0f} s")
                 await sleep(wait)
         finally:
-            if not demoted:
-                self._main[host] -= 1
-                if not self._main[host]:
-                    del self._main[host]
-                    self._wake(self._freed.pop(host, []))
+            if counted:
+                self._count_main(host, False)
+
+    def _count_main(self, host: HostKey, waiting: bool) -> bool:
+        """One main-tier request more (``waiting``) or less waiting for ``host``;
+        when none is left, the demoted ones waiting for it re-plan."""
+        if waiting:
+            self._main[host] += 1
+            return True
+        self._main[host] -= 1
+        if not self._main[host]:
+            del self._main[host]
+            self._wake(self._freed.pop(host, []))
+        return False
 
     def process_response(
         self, request: Request, response: Response, spider: Spider | None = None
