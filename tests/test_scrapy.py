@@ -38,9 +38,10 @@ from robotkit.scrapy import (
     RobotkitDupeFilter,
     RobotkitSettings,
     RobotsMiddleware,
+    TrapGuardDownloaderMiddleware,
     TrapGuardSpiderMiddleware,
 )
-from robotkit.scrapy.guard import STREAK_META
+from robotkit.scrapy.guard import STREAK_META, is_demoted
 from robotkit.scrapy.identity import check_identity
 from robotkit.scrapy.pacing import TICKET_META
 from robotkit.scrapy.state import CrawlState
@@ -263,6 +264,22 @@ def test_demoted_links_wait_for_the_main_links_waiting_for_their_host() -> None:
 
     main_started, demoted_started, demoted_later = asyncio.run(run())
     assert (main_started, demoted_started, demoted_later) == (True, False, True)
+
+
+def test_siblings_of_copies_are_demoted_when_they_come_up() -> None:
+    """An article's children that were fetched so far were copies of it (print,
+    AMP): its other children go after the main links, as in robotkit's crawler."""
+    state = CrawlState(RobotkitSettings.from_scrapy(Settings({"USER_AGENT": "Bot/1"})), None)
+    guard = TrapGuardDownloaderMiddleware(state)
+    article = "http://a.example/news/story"
+    sibling = Request("http://a.example/news/story/share", headers={"Referer": article})
+    guard.process_request(sibling)
+    assert not is_demoted(sibling)
+    for form in ("print", "amp"):
+        state.triage.copies.record(state.triage.normalize(f"{article}/{form}"), article, True, 1)
+    later = Request("http://a.example/news/story/comments", headers={"Referer": article})
+    guard.process_request(later)
+    assert is_demoted(later)
 
 
 # -- real crawls ----------------------------------------------------------------------
