@@ -31,10 +31,11 @@ DOWNLOADER_ORDER: dict[type, int] = {
     RobotsMiddleware: 100,
     # After DefaultHeaders (400) and UserAgent (500): From joins their headers.
     IdentityMiddleware: 510,
-    # Inside RetryMiddleware (550): hears of every timeout before a retry is made.
-    BreakerMiddleware: breaker.ORDER,
     # Last before the download: the pacer sees the real start and end.
     PacingMiddleware: 950,
+    # No process_request; its process_exception runs before the pacing frees the
+    # host and before RetryMiddleware (550) turns a timeout into a retry.
+    BreakerMiddleware: breaker.ORDER,
 }
 BREADTH_FIRST = {
     "DEPTH_PRIORITY": 1,

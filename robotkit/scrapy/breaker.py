@@ -6,8 +6,10 @@ requests of that family still queued are then dropped with ``slow-path`` by the
 trap guard's recheck. In Scrapy, a failed download goes back out through the
 downloader middlewares from the download outwards, and RetryMiddleware (550)
 turns a timeout into a retry, which ends the chain: a middleware placed before it
-never hears of the timeout until the last retry. So this middleware sits inside
-it (:data:`ORDER`), and
+never hears of the timeout until the last retry. So this middleware sits outside
+even the pacing (:data:`ORDER`): it has no ``process_request``, and its
+``process_exception`` runs first, so a family is broken before the pacing lets the
+host's next request go, and before RetryMiddleware decides. It
 
 - counts every timeout and every body cut at ``DOWNLOAD_MAXSIZE`` against the
   URL's family;
@@ -32,9 +34,9 @@ from robotkit.scrapy.state import CrawlState, crawl_state
 
 log = logging.getLogger(__name__)
 
-ORDER = 560
-"""Downloader middleware order: just inside RetryMiddleware (550), whose
-``process_exception`` runs after this one's."""
+ORDER = 960
+"""Downloader middleware order: past the pacing (950) and RetryMiddleware (550),
+whose ``process_exception`` methods run after this one's."""
 
 
 class BreakerMiddleware:
