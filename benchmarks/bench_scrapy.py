@@ -16,7 +16,7 @@ origin whose robots.txt answered 429 or 5xx, whose hold outlasts the crawl), and
 how the crawl ended. Then one more site, 8 pages under ``Crawl-delay: 0.5``: the
 smallest gap between two requests the server saw, against the Crawl-delay.
 
-Usage: ``python benchmarks/bench_scrapy.py [--sites NAME ...] [--jobs 2]`` (all 33
+Usage: ``python benchmarks/bench_scrapy.py [--sites NAME ...] [--jobs 2]`` (all 34
 sites take a few minutes on two cores).
 """
 

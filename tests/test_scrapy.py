@@ -31,14 +31,17 @@ from robotkit import traps
 from robotkit.clock import ManualClock
 from robotkit.reasons import Reason
 from robotkit.scrapy import (
+    BreakerMiddleware,
     PacingMiddleware,
     Refused,
     RobotkitAddon,
     RobotkitDupeFilter,
     RobotkitSettings,
     RobotsMiddleware,
+    TrapGuardDownloaderMiddleware,
     TrapGuardSpiderMiddleware,
 )
+from robotkit.scrapy.guard import STREAK_META, is_demoted
 from robotkit.scrapy.identity import check_identity
 from robotkit.scrapy.pacing import TICKET_META
 from robotkit.scrapy.state import CrawlState
@@ -82,18 +85,27 @@ def test_addon_swaps_scrapys_robots_middleware_and_installs_every_piece() -> Non
     downloader = settings.getdict("DOWNLOADER_MIDDLEWARES")
     assert downloader[RobotsTxtMiddleware] is None
     assert downloader[RobotsMiddleware] == 100
-    # Pacing is last before the download: it must see the real start and end.
+    # Pacing is last before the download: it must see the real start and end (the
+    # breaker past it has no process_request).
     assert downloader[PacingMiddleware] > max(
         v
         for k, v in settings.getwithbase("DOWNLOADER_MIDDLEWARES").items()
-        if v is not None and k is not PacingMiddleware
+        if v is not None and k not in (PacingMiddleware, BreakerMiddleware)
     )
+    assert not hasattr(BreakerMiddleware, "process_request")
     assert TrapGuardSpiderMiddleware in settings.getdict("SPIDER_MIDDLEWARES")
     assert settings["DUPEFILTER_CLASS"] is RobotkitDupeFilter
     assert settings.getfloat("DOWNLOAD_TIMEOUT") == 30  # the project's own value wins
     bare = Settings()
     RobotkitAddon().update_settings(bare)
     assert bare.getfloat("DOWNLOAD_TIMEOUT") == 10
+    assert bare.getint("DOWNLOAD_MAXSIZE") == 2 * 1024 * 1024  # the crawler's cap
+    assert bare.getint("DEPTH_PRIORITY") == 1  # breadth-first, as robotkit's crawler
+    assert bare["SCHEDULER_MEMORY_QUEUE"] == "scrapy.squeues.FifoMemoryQueue"
+    # The breaker's process_exception runs before the pacing's, which lets the
+    # host's next request go, and before RetryMiddleware's, which would turn a
+    # timeout into a retry and never pass it on.
+    assert downloader[BreakerMiddleware] > downloader[PacingMiddleware]
 
 
 @pytest.mark.parametrize(
@@ -226,6 +238,50 @@ def test_pacing_holds_a_host_for_its_retry_after_on_an_injected_clock() -> None:
     assert TICKET_META in later.meta  # it may start: it holds its pacing ticket
 
 
+def test_demoted_links_wait_for_the_main_links_waiting_for_their_host() -> None:
+    """Scrapy hands up to CONCURRENT_REQUESTS requests to the downloader at once,
+    whatever their priority: where they wait for their host, a link of a look-alike
+    page must still go after the main links."""
+
+    async def run() -> tuple[bool, bool, bool]:
+        cfg = RobotkitSettings.from_scrapy(Settings({"USER_AGENT": "Bot/1"}))
+        middleware = PacingMiddleware(CrawlState(cfg, None, clock=ManualClock()))
+        first = Request("http://a.example/1")
+        await middleware.process_request(first)  # in flight: the others wait
+        demoted = Request("http://a.example/d", meta={STREAK_META: 1})
+        main = Request("http://a.example/m")
+        waiting_demoted = asyncio.ensure_future(middleware.process_request(demoted))
+        await asyncio.sleep(0)  # the demoted link waits first
+        waiting_main = asyncio.ensure_future(middleware.process_request(main))
+        await asyncio.sleep(0)
+        middleware.process_response(first, HtmlResponse(first.url))
+        for _ in range(5):
+            await asyncio.sleep(0)
+        order = (waiting_main.done(), waiting_demoted.done())
+        middleware.process_response(main, HtmlResponse(main.url))
+        await asyncio.wait_for(waiting_demoted, 1)
+        return (*order, TICKET_META in demoted.meta)
+
+    main_started, demoted_started, demoted_later = asyncio.run(run())
+    assert (main_started, demoted_started, demoted_later) == (True, False, True)
+
+
+def test_siblings_of_copies_are_demoted_when_they_come_up() -> None:
+    """An article's children that were fetched so far were copies of it (print,
+    AMP): its other children go after the main links, as in robotkit's crawler."""
+    state = CrawlState(RobotkitSettings.from_scrapy(Settings({"USER_AGENT": "Bot/1"})), None)
+    guard = TrapGuardDownloaderMiddleware(state)
+    article = "http://a.example/news/story"
+    sibling = Request("http://a.example/news/story/share", headers={"Referer": article})
+    guard.process_request(sibling)
+    assert not is_demoted(sibling)
+    for form in ("print", "amp"):
+        state.triage.copies.record(state.triage.normalize(f"{article}/{form}"), article, True, 1)
+    later = Request("http://a.example/news/story/comments", headers={"Referer": article})
+    guard.process_request(later)
+    assert is_demoted(later)
+
+
 # -- real crawls ----------------------------------------------------------------------
 
 
@@ -305,20 +361,37 @@ TRAP_SITES = (
     "session-ids",
     "soft-404",
     "robots-rules",
+    # Depth-first (Scrapy's default) met its filter links before a category's own
+    # pages and parked the category with them: 42/49.
+    "click-order-facets",
 )
+TRAP_BOUND = {"click-order-facets": 30}
+"""Scrapy judges a page after its host's next request has left, so a facet space
+costs a few fetches more than in robotkit's crawler (16): 18 to 23 measured, 32
+before the crawl was breadth-first."""
+SLOW_PATHS = {"stall": 30.0, "slow_legit": 0.1, "huge_bytes": 3 * 1024 * 1024}
+"""slow-paths, shrunk: reports stall past a 3 s deadline, exports pass the 2 MiB cap."""
 
 
 def test_trap_sites_every_legitimate_page_and_few_trap_fetches() -> None:
     """Several trap sites in one crawl (each on its own port): every legitimate page
     is fetched, and no site costs more than the 20 trap fetches robotkit's own
-    crawler stays within."""
+    crawler stays within. On slow-paths, two timeouts and two oversize bodies break
+    their families off: nothing retried, nothing more of them sent."""
     running = [traps.start(traps.get(name)) for name in TRAP_SITES]
+    running.append(traps.start(traps.get("slow-paths", **SLOW_PATHS)))
     try:
         stats = crawl(
             [url for site in running for url in site.seed_urls],
-            {**ROBOT, **ADDON, "CLOSESPIDER_PAGECOUNT": 1000},
+            {**ROBOT, **ADDON, "CLOSESPIDER_PAGECOUNT": 1000, "DOWNLOAD_TIMEOUT": 3},
         )
         scores = {site.site.name: site.score() for site in running}
+        slow_site = running[-1]
+        slow = [
+            r.target.split("/")[1]
+            for r in slow_site.requests_seen
+            if slow_site.site.is_trap(r.target)
+        ]
         for site in running:
             site.check()
     finally:
@@ -327,4 +400,8 @@ def test_trap_sites_every_legitimate_page_and_few_trap_fetches() -> None:
     assert stats["finish_reason"] == "finished"
     for name, score in scores.items():
         assert score.complete, (name, score.missing)
-        assert score.trap_fetched <= 20, (name, score)
+        assert score.trap_fetched <= TRAP_BOUND.get(name, 20), (name, score)
+    # Two stalled reports and two cut exports, then no more; no timeout retried.
+    assert (slow.count("reports"), slow.count("exports")) == (2, 2)
+    assert "retry/reason_count/scrapy.exceptions.DownloadTimeoutError" not in stats
+    assert stats["robotkit/disallow/slow-path"] >= 1

@@ -13,6 +13,7 @@ never imports Scrapy. One module per piece:
 | ``pacing`` | per-host gaps, Retry-After, backoff | downloader middleware |
 | ``identity`` | User-Agent check, From | downloader middleware |
 | ``guard`` | trap guard, nofollow, content signals | spider and downloader middleware |
+| ``breaker`` | timeouts and oversize bodies per path family | downloader middleware |
 | ``dupefilter`` | robotkit's normalized key | ``DUPEFILTER_CLASS`` |
 """
 
@@ -26,6 +27,7 @@ except ModuleNotFoundError as error:  # pragma: no cover - the message is the po
     ) from error
 
 from robotkit.scrapy.addon import RobotkitAddon
+from robotkit.scrapy.breaker import BreakerMiddleware
 from robotkit.scrapy.dupefilter import RobotkitDupeFilter
 from robotkit.scrapy.errors import Refused, Rescheduled
 from robotkit.scrapy.guard import TrapGuardDownloaderMiddleware, TrapGuardSpiderMiddleware
@@ -35,6 +37,7 @@ from robotkit.scrapy.robots import RobotsMiddleware
 from robotkit.scrapy.settings import RobotkitSettings
 
 __all__ = [
+    "BreakerMiddleware",
     "IdentityMiddleware",
     "PacingMiddleware",
     "Refused",

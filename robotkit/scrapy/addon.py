@@ -11,6 +11,9 @@ from __future__ import annotations
 from scrapy.downloadermiddlewares.robotstxt import RobotsTxtMiddleware
 from scrapy.settings import BaseSettings
 
+from robotkit.http.settings import CRAWL_MAX_BODY
+from robotkit.scrapy import breaker
+from robotkit.scrapy.breaker import BreakerMiddleware
 from robotkit.scrapy.dupefilter import RobotkitDupeFilter
 from robotkit.scrapy.guard import TrapGuardDownloaderMiddleware, TrapGuardSpiderMiddleware
 from robotkit.scrapy.identity import IdentityMiddleware
@@ -30,7 +33,20 @@ DOWNLOADER_ORDER: dict[type, int] = {
     IdentityMiddleware: 510,
     # Last before the download: the pacer sees the real start and end.
     PacingMiddleware: 950,
+    # No process_request; its process_exception runs before the pacing frees the
+    # host and before RetryMiddleware (550) turns a timeout into a retry.
+    BreakerMiddleware: breaker.ORDER,
 }
+BREADTH_FIRST = {
+    "DEPTH_PRIORITY": 1,
+    "SCHEDULER_DISK_QUEUE": "scrapy.squeues.PickleFifoDiskQueue",
+    "SCHEDULER_MEMORY_QUEUE": "scrapy.squeues.FifoMemoryQueue",
+}
+"""Scrapy's own recipe for a breadth-first crawl (its default is depth-first: LIFO
+queues). robotkit's crawler is breadth-first, and its trap rules count on it: a
+category's plain pages are met before the filter links deeper in its query space
+have grown that space into a parked region."""
+
 SPIDER_ORDER: dict[type, int] = {
     # Between the spider and Referer/UrlLength/Depth (700-900 run first on output).
     TrapGuardSpiderMiddleware: 650,
@@ -51,3 +67,8 @@ class RobotkitAddon:
         # robotkit's response deadline: a tarpit costs 10 s a request, not Scrapy's
         # 180 s. At the add-on's priority, so a project's own value wins.
         settings.set("DOWNLOAD_TIMEOUT", RESPONSE_TIMEOUT, "addon")
+        # robotkit's crawler's body cap, not Scrapy's 1 GiB: a 10 MB export costs
+        # 2 MiB, and the cut body counts against its path family.
+        settings.set("DOWNLOAD_MAXSIZE", CRAWL_MAX_BODY, "addon")
+        for name, value in BREADTH_FIRST.items():
+            settings.set(name, value, "addon")

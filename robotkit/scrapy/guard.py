@@ -12,7 +12,8 @@ it, and a downloader middleware checks each request again just before it is sent
   fetched through Scrapy's engine), regions that grow without news, link farms;
   links of a page that only looks like another are demoted (a lower Scrapy
   priority), never dropped;
-- two timeouts in one path family break that family off (``slow-path``).
+- a path family the breaker broke off (:mod:`robotkit.scrapy.breaker`) is
+  ``slow-path``.
 
 A dropped link is counted in Scrapy's stats as ``robotkit/disallow/<reason>``.
 """
@@ -31,8 +32,7 @@ from robotkit.guard import GuardVerdict, Rule
 from robotkit.identity import product_token
 from robotkit.meta import PageMeta, parse_page
 from robotkit.reasons import Decision, Reason
-from robotkit.regions import FailureKind
-from robotkit.scrapy.errors import TIMEOUTS, Refused
+from robotkit.scrapy.errors import Refused
 from robotkit.scrapy.robots import ROBOTS_META, header_values
 from robotkit.scrapy.state import CrawlState, crawl_state
 from robotkit.triage import PageFacts
@@ -40,6 +40,10 @@ from robotkit.urls import InvalidURL
 
 STREAK_META = "robotkit_streak"
 """How many copies in a row led to a request (robotkit's chain-of-copies rule)."""
+DEMOTED_META = "robotkit_demoted"
+"""Set on a main-tier request whose referer's fetched children were mostly copies:
+it now goes after the main links, as a demoted one (robotkit's crawler moves such
+an entry to its demoted tier when it comes up)."""
 PROBE_META = "robotkit_soft404_probe"
 DEMOTED_PRIORITY = -100
 """Added to a demoted link's priority: served once the main links are done."""
@@ -187,8 +191,7 @@ class TrapGuardSpiderMiddleware:
 
 class TrapGuardDownloaderMiddleware:
     """Downloader middleware: the last word before a request is sent (what was
-    learned since it was queued may rule it out; redirect hops are judged too),
-    and the breaker's count of timeouts per path family."""
+    learned since it was queued may rule it out; redirect hops are judged too)."""
 
     def __init__(self, state: CrawlState) -> None:
         self.state = state
@@ -209,16 +212,19 @@ class TrapGuardDownloaderMiddleware:
         if meta.get(PROBE_META) or meta.get(ROBOTS_META) or not request.url.startswith("http"):
             return  # a probe or robots.txt is no page of the crawl; data:, file: no URL
         key = request_key(self.state, request.url)
-        reason = self.state.triage.recheck(request.url, key, _referer_of(request))
+        referer = _referer_of(request)
+        reason = self.state.triage.recheck(request.url, key, referer)
         if reason is not None:
             self.state.count(Decision.DISALLOW, reason)
             raise Refused(reason)
+        if not is_demoted(request) and self.state.triage.copies.demote(referer):
+            meta[DEMOTED_META] = True
 
-    def process_exception(
-        self, request: Request, exception: Exception, spider: Spider | None = None
-    ) -> None:
-        if isinstance(exception, TIMEOUTS):
-            self.state.triage.failed(request.url, FailureKind.TIMEOUT)
+
+def is_demoted(request: Request) -> bool:
+    """Whether ``request`` belongs to the demoted tier: found on a look-alike page,
+    or a sibling of copies."""
+    return bool(request.meta.get(STREAK_META) or request.meta.get(DEMOTED_META))
 
 
 def _page(response: Response, token: str) -> tuple[str | None, PageMeta | None]:

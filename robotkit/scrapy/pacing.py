@@ -20,8 +20,11 @@ crawl always ends by itself.
 
 from __future__ import annotations
 
+from collections import Counter
+
 from scrapy import Request, Spider
 from scrapy.crawler import Crawler
+from scrapy.exceptions import DownloadCancelledError
 from scrapy.http import Response
 from scrapy.utils.asyncio import sleep
 from scrapy.utils.defer import maybe_deferred_to_future
@@ -32,6 +35,7 @@ from robotkit.outcome import Outcome, classify_status
 from robotkit.pacing import HostKey, Ticket, host_key
 from robotkit.reasons import Decision, Reason
 from robotkit.scrapy.errors import Refused
+from robotkit.scrapy.guard import is_demoted
 from robotkit.scrapy.state import CrawlState, crawl_state
 from robotkit.urls import InvalidURL
 
@@ -45,6 +49,8 @@ class PacingMiddleware:
     def __init__(self, state: CrawlState) -> None:
         self.state = state
         self._freed: dict[HostKey, list[Deferred[None]]] = {}
+        self._main: Counter[HostKey] = Counter()
+        """Requests of the main tier waiting here, per host."""
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> PacingMiddleware:
@@ -56,31 +62,59 @@ class PacingMiddleware:
         except InvalidURL:
             return  # not http(s): nothing to pace
         pacer, clock = self.state.pacer, self.state.clock
-        while True:
-            plan = pacer.plan(host)
-            if plan.skip_reason is not None:
-                self.state.count(Decision.DISALLOW, plan.skip_reason)
-                raise Refused(plan.skip_reason)
-            if plan.ready_at is None:  # the host (or the crawl) has a request in flight
-                freed: Deferred[None] = Deferred()
-                self._freed.setdefault(host, []).append(freed)
-                await maybe_deferred_to_future(freed)
-                continue
-            wait = plan.ready_at - clock()
-            if wait <= 0:
+        # Links of look-alike pages go after every main link waiting for the same
+        # host: Scrapy's priorities order its scheduler, but up to
+        # CONCURRENT_REQUESTS requests leave it at once and wait here.
+        counted = False
+        try:
+            while True:
+                # Before every wait, not only the last: a request that what the crawl
+                # learned meanwhile rules out (a broken path family) is dropped now,
+                # not after its host's backoff. The checks may also demote it.
                 for check in self.state.last_checks:
                     check(request)
-                request.meta[TICKET_META] = pacer.start(host)
-                return
-            if wait > self.state.settings.max_defer:
-                reason = (
-                    Reason.RATE_LIMITED
-                    if pacer.state(host).hold_until > clock()
-                    else (Reason.HOST_BACKOFF)
-                )
-                self.state.count(Decision.DEFER, reason)
-                raise Refused(reason, f"{host[0]}:{host[1]} asks for {wait:.0f} s")
-            await sleep(wait)
+                demoted = is_demoted(request)
+                if counted == demoted:  # the count of waiting main requests follows the tier
+                    counted = self._count_main(host, not demoted)
+                plan = pacer.plan(host)
+                if plan.skip_reason is not None:
+                    self.state.count(Decision.DISALLOW, plan.skip_reason)
+                    raise Refused(plan.skip_reason)
+                # The host (or the crawl) has a request in flight, or a demoted link
+                # would go before a main one waiting here for the same host.
+                if plan.ready_at is None or (demoted and self._main.get(host)):
+                    freed: Deferred[None] = Deferred()
+                    self._freed.setdefault(host, []).append(freed)
+                    await maybe_deferred_to_future(freed)
+                    continue
+                wait = plan.ready_at - clock()
+                if wait <= 0:
+                    request.meta[TICKET_META] = pacer.start(host)
+                    return
+                if wait > self.state.settings.max_defer:
+                    reason = (
+                        Reason.RATE_LIMITED
+                        if pacer.state(host).hold_until > clock()
+                        else (Reason.HOST_BACKOFF)
+                    )
+                    self.state.count(Decision.DEFER, reason)
+                    raise Refused(reason, f"{host[0]}:{host[1]} asks for {wait:.0f} s")
+                await sleep(wait)
+        finally:
+            if counted:
+                self._count_main(host, False)
+
+    def _count_main(self, host: HostKey, waiting: bool) -> bool:
+        """One main-tier request more (``waiting``) or less waiting for ``host``;
+        when none is left, the demoted ones waiting for it re-plan."""
+        if waiting:
+            self._main[host] += 1
+            return True
+        self._main[host] -= 1
+        if not self._main[host]:
+            del self._main[host]
+            self._wake(self._freed.pop(host, []))
+        return False
 
     def process_response(
         self, request: Request, response: Response, spider: Spider | None = None
@@ -100,11 +134,19 @@ class PacingMiddleware:
     ) -> None:
         ticket = request.meta.pop(TICKET_META, None)
         if isinstance(ticket, Ticket):
-            self._finish(ticket, Outcome.NETWORK_ERROR, None)
+            # A download cut at DOWNLOAD_MAXSIZE had an answer: the cap is the
+            # crawl's limit, not a sign that the host struggles (no backoff).
+            failed = (
+                None if isinstance(exception, DownloadCancelledError) else Outcome.NETWORK_ERROR
+            )
+            self._finish(ticket, failed, None)
 
-    def _finish(self, ticket: Ticket, outcome: Outcome, retry_at: float | None) -> None:
+    def _finish(self, ticket: Ticket, outcome: Outcome | None, retry_at: float | None) -> None:
         self.state.pacer.finish(ticket, outcome, retry_at)
         # Every waiter re-plans; the global in-flight limit may free any host.
-        waiters = [d for host in list(self._freed) for d in self._freed.pop(host)]
+        self._wake([d for host in list(self._freed) for d in self._freed.pop(host)])
+
+    @staticmethod
+    def _wake(waiters: list[Deferred[None]]) -> None:
         for freed in waiters:
             freed.callback(None)

@@ -45,9 +45,10 @@ class CrawlState:
     seen: set[str] = field(default_factory=set)
     """Normalized keys of every request the dupefilter let through."""
     last_checks: list[Callable[[Request], None]] = field(default_factory=list)
-    """Run by the pacing just before a request starts (each raises to refuse it):
-    Scrapy pulls many requests into its downloader at once, and one may wait there
-    for its host while the crawl learns that it leads into a trap."""
+    """Run by the pacing before each wait for the host and just before a request
+    starts (each raises to refuse it): Scrapy pulls many requests into its
+    downloader at once, and one may wait there for its host while the crawl learns
+    that it leads into a trap."""
 
     def __post_init__(self) -> None:
         cfg = self.settings
