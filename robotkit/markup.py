@@ -17,7 +17,8 @@ from a page survives: links, ``<base>``, ``<meta>`` and ``<title>`` are never
 dropped, nor are the elements that change how the rest is parsed (raw text,
 forms, templates, frames, foreign content); an ordinary element lost
 deep in a hostile page only stops nesting what follows. Real pages are returned
-unchanged.
+unchanged, and a fast path proves that without the rewrite's loop over every tag
+(``_plainly_bounded``: the same reading of the tags, done with numpy).
 """
 
 from __future__ import annotations
@@ -156,9 +157,9 @@ def _first_attributes(rest: str) -> str:
 # would (a '<' inside a tag, before its '>', opens nothing) and names of up to eight
 # bytes as one 64-bit word each. Only the start and end tags of elements that can stay
 # open are left for a Python loop, which keeps the same stack estimate with words for
-# names. Anything unusual (a name with a non-ASCII byte or a control character, a long
-# tag whose attributes would be cut, a stack that reaches MAX_DEPTH) answers "maybe
-# changed", and the rewrite decides.
+# names. Anything unusual (a name with a non-ASCII byte, a long tag whose attributes
+# would be cut, a stack that reaches MAX_DEPTH) answers "maybe changed", and the
+# rewrite decides.
 
 _WORD = 8
 """Bytes of a tag name compared as one little-endian 64-bit word."""
