@@ -65,6 +65,26 @@ def test_the_fast_path_on_any_text(html: str) -> None:
     agree(html * 3)
 
 
+UNITS = ["<div>", "</div>", "<DIV>", "</span>", "<span>", "<p>", "</p>", "<br>", "</br>",
+         '<div title="</div>">', "<b title='a<b'>", "</b>", "<!--", "-->", "</ div>", "</>",
+         "<lin\u212a>", "<blockquote>", "</BlockQuote>", "<custom-element-x>",
+         "</custom-element-x>", "<svg>", "a<b", "<a href=x>", "</a>", "<div\x1c>", "</div\x1c>",
+         "<i", "<plaintext>", "<PlainText>"]  # fmt: skip
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.sampled_from(UNITS), max_size=4).map("".join),
+    st.lists(st.sampled_from(UNITS), min_size=1, max_size=6).map("".join),
+    st.integers(0, 2 * MAX_DEPTH),
+)
+def test_repeated_units_near_the_depth_bound(head: str, unit: str, times: int) -> None:
+    """A unit of tags repeated until the estimate nears MAX_DEPTH: an end tag that
+    pops what the rewrite would not (a mismatched name, one inside an attribute
+    value) would make the fast path claim a page the rewrite changes."""
+    agree(head + unit * times)
+
+
 @pytest.mark.parametrize("name", list(hostile_pages(64 * 1024)))
 def test_hostile_pages_are_bounded_as_by_the_rewrite(name: str) -> None:
     agree(hostile_pages(64 * 1024)[name])
