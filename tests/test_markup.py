@@ -69,7 +69,8 @@ UNITS = ["<div>", "</div>", "<DIV>", "</span>", "<span>", "<p>", "</p>", "<br>",
          '<div title="</div>">', "<b title='a<b'>", "</b>", "<!--", "-->", "</ div>", "</>",
          "<lin\u212a>", "<blockquote>", "</BlockQuote>", "<custom-element-x>",
          "</custom-element-x>", "<svg>", "a<b", "<a href=x>", "</a>", "<div\x1c>", "</div\x1c>",
-         "<i", "<plaintext>", "<PlainText>"]  # fmt: skip
+         "<i", "<plaintext>", "<PlainText>", "<p\u00e9>", "<br\u212a>", "<colgroupx>",
+         "<span></spanx>", "<basefont-x>"]  # fmt: skip
 
 
 @settings(max_examples=300, deadline=None)
