@@ -17,13 +17,17 @@ from a page survives: links, ``<base>``, ``<meta>`` and ``<title>`` are never
 dropped, nor are the elements that change how the rest is parsed (raw text,
 forms, templates, frames, foreign content); an ordinary element lost
 deep in a hostile page only stops nesting what follows. Real pages are returned
-unchanged.
+unchanged, and a fast path proves that without the rewrite's loop over every tag
+(``_plainly_bounded``: the same reading of the tags, done with numpy).
 """
 
 from __future__ import annotations
 
 import io
 import re
+
+import numpy as np
+from numpy.lib.stride_tricks import as_strided
 
 MAX_DEPTH = 256
 """Ordinary elements open at once, at most, by the estimate below."""
@@ -39,7 +43,10 @@ openers become text."""
 
 _TAG = re.compile(r"<(/?)([a-zA-Z][^\s/>]*)([^>]*)(>?)|<[!?]|</(?![a-zA-Z>])")
 """A start or end tag; or what opens a comment, a doctype or a bogus comment."""
-_ATTRIBUTE_GAP = re.compile(r"\s+")
+_ATTRIBUTE_GAP = re.compile(r"""\s*=\s*(?:"[^"]*"?|'[^']*'?)?|(?P<gap>\s+)""")
+"""The whitespace before an attribute (``gap``), or an ``=`` and the value after it,
+so that spaces inside a quoted value (SVG path data has hundreds) are not taken for
+attributes. A quote left open runs to the end, as in HTML, and keeps this linear."""
 _LONG_TAG = 1000
 """Characters after a tag's name from which its attributes are counted."""
 
@@ -80,6 +87,14 @@ def bounded(html: str) -> str:
     html = html.replace("\0", "")
     if html.count("<") <= MAX_DEPTH and len(html) <= _LONG_TAG:
         return html  # too few tags to nest deep, too short for a long tag
+    if _plainly_bounded(html):
+        return html
+    return _rewrite(html)
+
+
+def _rewrite(html: str) -> str:
+    """The pass itself: every tag read by :data:`_TAG`, in order, the estimated
+    stack of open elements kept as names; what breaks a bound is rewritten."""
     stack: list[str] = []
     nodes = 0
     # Only the changes are written out, between untouched runs copied whole: a
@@ -125,8 +140,114 @@ def bounded(html: str) -> str:
 
 def _first_attributes(rest: str) -> str:
     """What follows a tag's name, cut after its first :data:`MAX_ATTRIBUTES`
-    attributes (counted as runs of whitespace before them)."""
-    for count, gap in enumerate(_ATTRIBUTE_GAP.finditer(rest), 1):
-        if count > MAX_ATTRIBUTES:
-            return rest[: gap.start()]
+    attributes (counted as runs of whitespace before them, outside quoted values)."""
+    count = 0
+    for part in _ATTRIBUTE_GAP.finditer(rest):
+        if part.lastgroup == "gap":
+            count += 1
+            if count > MAX_ATTRIBUTES:
+                return rest[: part.start()]
     return rest
+
+
+# -- the fast path ---------------------------------------------------------------------
+#
+# Most pages need no rewriting, and proving that takes less than the rewrite's loop over
+# every tag: the page's UTF-8 bytes go through numpy, which finds the same tags _TAG
+# would (a '<' inside a tag, before its '>', opens nothing) and names of up to eight
+# bytes as one 64-bit word each. Only the start and end tags of elements that can stay
+# open are left for a Python loop, which keeps the same stack estimate with words for
+# names. Anything unusual (a name with a non-ASCII byte, a long tag whose attributes
+# would be cut, a stack that reaches MAX_DEPTH) answers "maybe changed", and the
+# rewrite decides.
+
+_WORD = 8
+"""Bytes of a tag name compared as one little-endian 64-bit word."""
+
+
+def _word(name: str) -> int:
+    return int.from_bytes(name.encode("ascii"), "little")
+
+
+assert all(len(name) <= _WORD for name in _VOID | _SELF_CLOSING)
+_NO_PUSH_WORDS = np.array(sorted(_word(name) for name in _VOID | _SELF_CLOSING), np.uint64)
+_KEPT_KEYS = frozenset(_word(name) if len(name) <= _WORD else name for name in _KEPT)
+_WORD_MASKS = np.array([(1 << (8 * k)) - 1 for k in range(_WORD + 1)], np.uint64)
+_NAME_STOPS = np.array([chr(c).isspace() or chr(c) in "/>" for c in range(128)] + [True] * 128)
+"""Bytes that end a tag name for :data:`_TAG` (its ``[^\\s/>]``), and every
+non-ASCII byte, at which the fast path gives up."""
+_NAME = re.compile(r"[^\s/>]*")
+
+
+def _plainly_bounded(html: str) -> bool:
+    """True only when :func:`_rewrite` would return ``html`` unchanged (``html`` has
+    no NUL); False when it might change it."""
+    if html.count("<") > MAX_NODES:
+        return False
+    data = html.encode("utf-8", "surrogatepass")
+    n = len(data)
+    padded = data + b" " * (_WORD + 1)  # a space ends a name, and opens nothing
+    codes = np.frombuffer(padded, np.uint8)
+    lt = np.flatnonzero(codes == 60)  # '<'
+    if len(lt) == 0:
+        return True
+    gt = np.flatnonzero(codes == 62)  # '>'
+    after = codes[lt + 1]
+    start = ((after | 32) - 97) < 26  # '<' + ASCII letter
+    end = (after == 47) & (((codes[lt + 2] | 32) - 97) < 26)  # '</' + ASCII letter
+    tag = start | end
+    # A tag runs to its '>': a '<' after a tag's '<', before the same '>', is inside
+    # that tag (in an attribute value, say), as _TAG reads it.
+    segment = np.searchsorted(gt, lt)
+    last_tag = np.maximum.accumulate(np.where(tag, np.arange(len(lt)), -1))
+    before = np.concatenate(([-1], last_tag[:-1]))
+    inside = (before >= 0) & (segment[before] == segment)
+    real = tag & ~inside
+    closing = end[real]
+    name_at = lt[real] + 1 + closing
+    tag_end = np.append(gt, n)[segment[real]]
+
+    lower = padded.lower()  # ASCII letters only, as _TAG's names are
+    lowered = np.frombuffer(lower, np.uint8)
+    heads = as_strided(lowered, shape=(n + 1, _WORD + 1), strides=(1, 1))[name_at]
+    stops = _NAME_STOPS[heads]
+    short = stops.any(axis=1)
+    length = stops.argmax(axis=1)
+    stop = heads[np.arange(len(heads)), length]
+    if np.any(short & (stop >= 128)):
+        return False  # a name with a non-ASCII byte: str.lower() has rules of its own
+    words = np.ndarray((n + 2,), "<u8", lower, 0, (1,))
+    keys = words[name_at] & _WORD_MASKS[np.minimum(length, _WORD)]
+    hit = np.minimum(np.searchsorted(_NO_PUSH_WORDS, keys), len(_NO_PUSH_WORDS) - 1)
+    # Void and self-closing elements are never pushed, so their end tags pop nothing.
+    nests = ~(short & (_NO_PUSH_WORDS[hit] == keys))
+
+    for i in np.flatnonzero(~closing & (tag_end - name_at > _LONG_TAG)).tolist():
+        rest = _name_and_rest(data, name_at[i], tag_end[i])[1]
+        if len(rest) > _LONG_TAG and len(_first_attributes(rest)) != len(rest):
+            return False
+
+    keys_kept: list[int | str] = keys[nests].tolist()
+    for i in np.flatnonzero(~short[nests]).tolist():  # a name of more than _WORD bytes
+        name = _name_and_rest(data, name_at[nests][i], tag_end[nests][i])[0]
+        if not name.isascii():
+            return False
+        keys_kept[i] = name.lower()
+    stack: list[int | str] = []
+    for is_end, key in zip(closing[nests].tolist(), keys_kept, strict=True):
+        if is_end:
+            if stack and stack[-1] == key:
+                stack.pop()
+        elif len(stack) >= MAX_DEPTH and key not in _KEPT_KEYS:
+            return False
+        else:
+            stack.append(key)
+    return True
+
+
+def _name_and_rest(data: bytes, start: int, end: int) -> tuple[str, str]:
+    """A tag's name and what follows it up to its ``>``, as :data:`_TAG` splits them,
+    from the page's bytes (``start`` and ``end`` fall on ASCII characters)."""
+    text = data[start:end].decode("utf-8", "surrogatepass")
+    split = _NAME.match(text).end()  # type: ignore[union-attr]  # it matches "" at worst
+    return text[:split], text[split:]
