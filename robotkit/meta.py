@@ -318,7 +318,6 @@ MAX_LINKS = 10_000
 has (Heritrix keeps 6,000 outlinks, Nutch 100 by default), and a bound on the
 work a page made of nothing but links can cause."""
 _ASCII_SPACE = re.compile(r"[\t\n\f\r ]+")
-_WORD = re.compile(r"\w+")
 
 
 _LINK_VALUE = re.compile(r"<([^<>]*)>([^<]*)")
@@ -404,7 +403,7 @@ def _visible(tree: LexborHTMLParser, title: str | None) -> PageText:
     tree.strip_tags(_HIDDEN)
     root = tree.root
     text = root.text(separator=" ") if root is not None else ""
-    return PageText(_WORD.findall(text.lower()), " ".join((title or "").lower().split()))
+    return PageText.of_text(text, title or "")
 
 
 @dataclass(frozen=True)

@@ -130,6 +130,12 @@ class PageText:
     def of(cls, text_or_html: str, max_chars: int = MAX_TEXT_CHARS) -> PageText:
         return cls(visible_words(text_or_html, max_chars), page_title(text_or_html))
 
+    @classmethod
+    def of_text(cls, text: str, title: str) -> PageText:
+        """From what an HTML5 parser already read: the visible text, entities
+        decoded, and the title, cut into words and normalized as :meth:`of` does."""
+        return cls(_WORD.findall(text.lower()), " ".join(title.lower().split()))
+
 
 def words_of(page: str | PageText, max_chars: int = MAX_TEXT_CHARS) -> list[str]:
     """The visible words of markup, or of a page already read."""
