@@ -144,13 +144,6 @@ def is_loopback_url(url: str) -> bool:
         return False
 
 
-def _scope_key(origin: Origin) -> tuple[str, int | None]:
-    """Scope is per host: ``http`` and ``https`` on their default ports are one
-    site (a link from ``http://x/`` to ``https://x/a`` stays in scope), other ports
-    are other sites (two loopback servers are two sites)."""
-    return origin.scope_key
-
-
 class Crawler:
     """A breadth-first polite crawl of ``seeds``' hosts.
 
@@ -289,7 +282,7 @@ class Crawler:
     def in_scope(self, url: str) -> bool:
         """Whether ``url`` is on one of the seeds' hosts."""
         try:
-            return _scope_key(origin_of(url)) in self._scope
+            return origin_of(url).scope_key in self._scope
         except InvalidURL:
             return False
 
@@ -356,7 +349,7 @@ class Crawler:
             self._skip(url, exc.reason, depth, referer)
             return
         if seed:
-            self._scope.add(_scope_key(norm.origin))
+            self._scope.add(norm.origin.scope_key)
         key = self.triage.key(norm)
         seen = self.frontier.seen
         if not self.in_scope(url):
