@@ -180,9 +180,10 @@ def test_an_unreadable_shared_state_is_fetched_again(
     httpserver.expect_request("/robots.txt").respond_with_data(RULES)
     b = checker(redis_url, crawl_id)
     origin = b.engine.check(httpserver.url_for("/"), "x", 0).origin  # type: ignore[union-attr]
-    b.redis.set(b.state_key(origin), '{"format": 99}', px=60_000)
+    b.redis.hset(b.state_key(origin), mapping={"state": '{"format": 99}', "expires_at": 1e12})
     with b:
         assert not b.check(httpserver.url_for("/private/x")).allowed
     assert b.fetches == 1
-    assert decode_state(b.redis.get(b.state_key(origin))).outcome is RobotsOutcome.RULES  # type: ignore[arg-type]
+    stored = b.redis.hget(b.state_key(origin), "state")
+    assert decode_state(stored).outcome is RobotsOutcome.RULES  # type: ignore[arg-type]
     assert 0 < b.redis.pttl(b.state_key(origin)) <= 86_400_000

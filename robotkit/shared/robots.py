@@ -4,10 +4,11 @@ Each origin's state (:class:`~robotkit.robots.cache.OriginState`, encoded by
 :mod:`robotkit.shared.robots_codec`) is stored under the crawl's namespace and
 expires when robotkit's own cache would drop it (:func:`robotkit.robots.cache.keep_until`:
 the lifetime computed from the response, or longer when a stale copy is still
-useful). A worker that finds no fresh state takes the origin's lock (``SET NX PX``)
-and fetches; the others wait for the state it publishes. So all workers together
-fetch each robots.txt once per lifetime, as RFC 9309 section 2.4's caching intends,
-and a deferral (429, 5xx, unreachable) holds every worker until its retry time.
+useful). A worker that finds no fresh state takes the origin's lock (``SET NX PX``,
+in the same script that read the state) and fetches; the others wait for the state
+it publishes. So all workers together fetch each robots.txt once per lifetime, as
+RFC 9309 section 2.4's caching intends, and a deferral (429, 5xx, unreachable)
+holds every worker until its retry time.
 
 The fetch itself, the engine's decisions and the in-process cache are those of
 :class:`~robotkit.http.robots.RobotsChecker`, which this class extends: a verdict
@@ -16,7 +17,8 @@ Redis is unreachable, or the lock's holder publishes nothing before
 ``wait_timeout``, :meth:`SharedRobotsChecker.check` raises (never "allow").
 
 Round trips: none while the in-process copy is fresh; one to read a state another
-worker published; three to fetch (read, lock, publish-and-unlock).
+worker published (a script that reads it, or takes the lock when it is missing or
+stale, atomically); two to fetch (that script, then publish-and-unlock).
 """
 
 from __future__ import annotations
@@ -48,10 +50,26 @@ before the GET. A lock whose holder died frees itself after that."""
 POLL_INTERVAL = 0.05
 """Seconds between two reads of a state another worker is fetching."""
 
-# KEYS[1] state, KEYS[2] lock; ARGV state text, its lifetime in ms, lock token.
+# One origin's shared state is a hash: ``state`` (the JSON) and ``expires_at`` (the
+# end of its freshness), so that Redis itself can tell a fresh state from a stale one.
+
+# KEYS[1] state, KEYS[2] lock; ARGV now, lock token, lock ms, trust the stored state.
+# Returns {state or nil, 1 if this caller now holds the lock}: a fresh state is
+# returned without locking; otherwise the lock is tried, in the same atomic step,
+# so no worker can fetch a state another has just published.
+_CLAIM = """
+local h = redis.call('HMGET', KEYS[1], 'expires_at', 'state')
+if ARGV[4] == '1' and h[1] and tonumber(h[1]) > tonumber(ARGV[1]) then return {h[2], 0} end
+local locked = redis.call('SET', KEYS[2], ARGV[2], 'NX', 'PX', ARGV[3])
+return {h[2], locked and 1 or 0}
+"""
+
+# KEYS[1] state, KEYS[2] lock; ARGV state text, its end of freshness, its life in ms,
+# lock token: store the state and free the lock if it is still ours.
 _PUBLISH = """
-redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
-if redis.call('GET', KEYS[2]) == ARGV[3] then redis.call('DEL', KEYS[2]) end
+redis.call('HSET', KEYS[1], 'state', ARGV[1], 'expires_at', ARGV[2])
+redis.call('PEXPIRE', KEYS[1], ARGV[3])
+if redis.call('GET', KEYS[2]) == ARGV[4] then redis.call('DEL', KEYS[2]) end
 return 1
 """
 
@@ -90,6 +108,7 @@ class SharedRobotsChecker(RobotsChecker):
         self.namespace = namespace
         self.lock_ttl = options.deadline + LOCK_MARGIN
         self.wait_timeout = 2 * self.lock_ttl if wait_timeout is None else wait_timeout
+        self._claim = client.register_script(_CLAIM)
         self._publish = client.register_script(_PUBLISH)
         self._unlock = client.register_script(_UNLOCK)
         self.shared_reads = 0
@@ -117,19 +136,24 @@ class SharedRobotsChecker(RobotsChecker):
 
     def _shared(self, url: str, event: FetchNeeded) -> OriginState:
         origin = event.origin
-        state_key, lock_key = self.state_key(origin), self.lock_key(origin)
+        keys = [self.state_key(origin), self.lock_key(origin)]
         give_up = time.monotonic() + self.wait_timeout
+        trust_stored = True
         while True:
-            stored = self._read(state_key)
+            owner = uuid.uuid4().hex
             now = self.clock()
+            args = [repr(now), owner, str(_ms(self.lock_ttl)), "1" if trust_stored else "0"]
+            with talking_to(keys[0]):
+                text, locked = self._claim(keys=keys, args=args)
+            stored = self._decoded(text)
+            if text is not None and stored is None and trust_stored:
+                trust_stored = False  # another version's entry: fetch ours over it
+                continue
             if stored is not None:
                 self._adopt(origin, stored, now)
-                if stored.is_fresh(now):
+                if not locked and stored.is_fresh(now):
                     self.shared_reads += 1
                     return stored
-            owner = uuid.uuid4().hex
-            with talking_to(lock_key):
-                locked = self.redis.set(lock_key, owner, nx=True, px=_ms(self.lock_ttl))
             if locked:
                 return self._fetch_and_publish(url, origin, owner)
             if time.monotonic() >= give_up:
@@ -139,15 +163,14 @@ class SharedRobotsChecker(RobotsChecker):
                 )
             time.sleep(POLL_INTERVAL)
 
-    def _read(self, key: str) -> OriginState | None:
-        with talking_to(key):
-            text = self.redis.get(key)
+    @staticmethod
+    def _decoded(text: bytes | None) -> OriginState | None:
         if text is None:
             return None
         try:
             return decode_state(text)
         except StateFormatError:
-            return None  # another version's entry: fetch ours over it
+            return None
 
     def _adopt(self, origin: Origin, stored: OriginState, now: float) -> None:
         """Keep a shared state in the in-process cache when it is newer than ours:
@@ -171,7 +194,12 @@ class SharedRobotsChecker(RobotsChecker):
             with talking_to(state_key):
                 self._publish(
                     keys=[state_key, lock_key],
-                    args=[encode_state(state), _ms(max(keep - now, 1.0)), owner],
+                    args=[
+                        encode_state(state),
+                        repr(state.expires_at),
+                        _ms(max(keep - now, 1.0)),
+                        owner,
+                    ],
                 )
             return state
         except BaseException:
