@@ -24,6 +24,7 @@ from robotkit.robots.engine import FetchNeeded, RobotsEngine, RobotsResponse
 from robotkit.robots.status import FetchFailure, Profile, RobotsOutcome
 from robotkit.shared import Namespace, SharedRobotsChecker, SharedStateTimeout, connect
 from robotkit.shared.robots_codec import decode_state, encode_state
+from robotkit.urls import origin_of
 
 WORKER = Path(__file__).with_name("shared_worker.py")
 RULES = "User-agent: *\nDisallow: /private\nAllow: /private/open\n"
@@ -33,8 +34,13 @@ def robots_requests(server: HTTPServer) -> list[Request]:
     return [request for request, _ in server.log if request.path == "/robots.txt"]
 
 
-def checker(redis_url: str, crawl_id: str, **kwargs: object) -> SharedRobotsChecker:
-    return SharedRobotsChecker(connect(redis_url), Namespace(crawl_id), **kwargs)  # type: ignore[arg-type]
+def checker(
+    redis_url: str, crawl_id: str, clock: ManualClock | None = None, wait_timeout: float = 5.0
+) -> SharedRobotsChecker:
+    client, namespace = connect(redis_url), Namespace(crawl_id)
+    if clock is None:
+        return SharedRobotsChecker(client, namespace, wait_timeout=wait_timeout)
+    return SharedRobotsChecker(client, namespace, clock=clock, wait_timeout=wait_timeout)
 
 
 def plain(state: OriginState | None) -> object:
@@ -156,7 +162,7 @@ def test_a_dead_fetchers_lock_is_taken_over(
 ) -> None:
     httpserver.expect_request("/robots.txt").respond_with_data(RULES)
     b = checker(redis_url, crawl_id)
-    origin_lock = b.lock_key(b.engine.check(httpserver.url_for("/"), "x", 0).origin)  # type: ignore[union-attr]
+    origin_lock = b.lock_key(origin_of(httpserver.url_for("/")))
     b.redis.set(origin_lock, "dead-worker", px=300)
     with b:
         assert not b.check(httpserver.url_for("/private/x")).allowed
@@ -167,7 +173,7 @@ def test_waiting_too_long_for_another_worker_is_an_error_not_an_allow(
     redis_url: str, crawl_id: str, httpserver: HTTPServer
 ) -> None:
     b = checker(redis_url, crawl_id, wait_timeout=0.2)
-    origin_lock = b.lock_key(b.engine.check(httpserver.url_for("/"), "x", 0).origin)  # type: ignore[union-attr]
+    origin_lock = b.lock_key(origin_of(httpserver.url_for("/")))
     b.redis.set(origin_lock, "slow-worker", px=60_000)
     with b, pytest.raises(SharedStateTimeout, match="another worker"):
         b.check(httpserver.url_for("/private/x"))
@@ -179,7 +185,7 @@ def test_an_unreadable_shared_state_is_fetched_again(
 ) -> None:
     httpserver.expect_request("/robots.txt").respond_with_data(RULES)
     b = checker(redis_url, crawl_id)
-    origin = b.engine.check(httpserver.url_for("/"), "x", 0).origin  # type: ignore[union-attr]
+    origin = origin_of(httpserver.url_for("/"))
     b.redis.hset(b.state_key(origin), mapping={"state": '{"format": 99}', "expires_at": 1e12})
     with b:
         assert not b.check(httpserver.url_for("/private/x")).allowed
