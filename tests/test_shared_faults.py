@@ -9,6 +9,8 @@ from pathlib import Path
 import pytest
 import redis
 from pytest_httpserver import HTTPServer
+from redis.backoff import NoBackoff
+from redis.retry import Retry
 from redis_server import RedisServer, free_port
 
 from robotkit.clock import ManualClock
@@ -49,7 +51,7 @@ def test_a_crawl_id_is_one_word() -> None:
 
 
 def test_pacing_without_redis_raises_instead_of_granting(clock: ManualClock) -> None:
-    client = redis.Redis(port=free_port(), socket_connect_timeout=2.0)
+    client = redis.Redis(port=free_port(), retry=Retry(NoBackoff(), 0))
     pacer = SharedPacer(Pacer(clock), client, Namespace("gone"))
     with pytest.raises(SharedStateUnavailable):
         pacer.reserve(HOST)

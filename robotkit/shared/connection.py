@@ -15,9 +15,11 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 
 import redis
+from redis.backoff import ExponentialBackoff
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import RedisError
 from redis.exceptions import TimeoutError as RedisTimeoutError
+from redis.retry import Retry
 
 __all__ = [
     "DEFAULT_SOCKET_TIMEOUT",
@@ -57,12 +59,22 @@ class Namespace:
         return ":".join(("robotkit", self.crawl_id, *parts))
 
 
+RETRIES = 3
+"""Retries of a call that lost its connection, with backoff from 8 ms to 0.5 s:
+a Redis restarting or a dropped connection costs a worker under a second, and a
+Redis that is gone is reported within about one (redis-py's default backoff would
+take several seconds)."""
+
+
 def connect(url: str, *, socket_timeout: float = DEFAULT_SOCKET_TIMEOUT) -> redis.Redis:
     """A client for ``url`` (``redis://host:port/db``), checked with a PING so that
     an unreachable server is reported at start, not at the first request."""
     try:
         client = redis.Redis.from_url(
-            url, socket_timeout=socket_timeout, socket_connect_timeout=socket_timeout
+            url,
+            socket_timeout=socket_timeout,
+            socket_connect_timeout=socket_timeout,
+            retry=Retry(ExponentialBackoff(), RETRIES),
         )
     except ValueError as error:
         raise SharedStateUnavailable(f"not a Redis URL: {url!r} ({error})") from None
