@@ -37,7 +37,12 @@ from robotkit.robots.cache import OriginState, keep_until
 from robotkit.robots.engine import FetchNeeded
 from robotkit.robots.status import Profile
 from robotkit.robots.verdict import Verdict
-from robotkit.shared.connection import Namespace, SharedStateTimeout, talking_to
+from robotkit.shared.connection import (
+    Namespace,
+    SharedStateTimeout,
+    SharedStateUnavailable,
+    talking_to,
+)
 from robotkit.shared.robots_codec import StateFormatError, decode_state, encode_state
 from robotkit.urls import Origin
 
@@ -189,7 +194,7 @@ class SharedRobotsChecker(RobotsChecker):
             with self._lock:
                 state = self.engine.state(origin, now)
             if state is None:  # the cache dropped it at once: nothing to share
-                raise SharedStateTimeout(f"robots.txt of {origin} was fetched but not kept")
+                raise SharedStateUnavailable(f"robots.txt of {origin} was fetched but not kept")
             keep = keep_until(state, keep_good_copies=self.options.profile is Profile.RFC9309)
             with talking_to(state_key):
                 self._publish(
