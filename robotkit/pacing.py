@@ -86,6 +86,20 @@ class PacingPolicy:
         exponent = min(failures - 1, 64)
         return float(min(self.backoff_max, self.backoff_base * self.backoff_factor**exponent))
 
+    def rest(self, gap: float, jitter_extra: float, failures: int) -> float:
+        """Seconds from the end of a response to the next start on its host: the
+        gap (with its jitter) or the backoff, whichever is longer. One rule for the
+        in-process pacer and the shared one (``robotkit.shared``)."""
+        return max(gap + jitter_extra, self.backoff(failures))
+
+
+def failures_after(failures: int, outcome: Outcome | None) -> int:
+    """The failure streak after a request ended with ``outcome``: a failure adds
+    one, a success steps back one, a cancelled request (None) says nothing."""
+    if outcome is None:
+        return failures
+    return failures + 1 if outcome.is_failure else max(0, failures - 1)
+
 
 class PacingError(RuntimeError):
     """A request was started before the pacer allowed it: a bug in the caller."""
@@ -213,7 +227,7 @@ class Pacer:
         gap = self.gap(host)
         ready = state.hold_until
         if state.last_end is not None:
-            rest = max(gap + state.jitter_extra, self.policy.backoff(state.failures))
+            rest = self.policy.rest(gap, state.jitter_extra, state.failures)
             ready = max(ready, state.last_end + rest)
         if state.last_start is not None and state.in_flight > 0:
             # With several requests per host allowed, starts are still spaced.
@@ -258,16 +272,15 @@ class Pacer:
         state.in_flight = max(0, state.in_flight - 1)
         self._in_flight = max(0, self._in_flight - 1)
         state.last_end = now if state.last_end is None else max(state.last_end, now)
-        if outcome is None:
-            pass  # cancelled: says nothing about the host's health
-        elif outcome.is_failure:
-            state.failures += 1
-            if retry_at is not None:
-                state.hold_until = max(state.hold_until, retry_at)
-        else:
-            state.failures = max(0, state.failures - 1)
+        state.failures = failures_after(state.failures, outcome)
+        if outcome is not None and outcome.is_failure and retry_at is not None:
+            state.hold_until = max(state.hold_until, retry_at)
+        state.jitter_extra = self.draw_jitter(ticket.host)
+
+    def draw_jitter(self, host: HostKey) -> float:
+        """Seconds added at random to the host's next gap (0 without jitter)."""
         jitter = self.policy.jitter
-        state.jitter_extra = self.gap(ticket.host) * jitter * self.rng.random() if jitter else 0.0
+        return self.gap(host) * jitter * self.rng.random() if jitter else 0.0
 
     def cancel(self, ticket: Ticket) -> None:
         """Release the slot of a request abandoned by the caller (cancelled, or

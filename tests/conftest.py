@@ -48,3 +48,24 @@ def make_server() -> Iterator[Callable[[str], HTTPServer]]:
 def httpserver2(make_server: Callable[[str], HTTPServer]) -> HTTPServer:
     """A second host, 127.0.0.2, for tests that cross hosts."""
     return make_server("127.0.0.2")
+
+
+@pytest.fixture(scope="session")
+def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A real redis-server, one per test process (so per xdist worker), started
+    only when a test asks for it."""
+    from redis_server import RedisServer
+
+    server = RedisServer(tmp_path_factory.mktemp("redis"))
+    try:
+        yield server.url
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+def crawl_id() -> str:
+    """A key namespace of the test's own: tests share the server, never keys."""
+    import uuid
+
+    return f"test-{uuid.uuid4().hex}"

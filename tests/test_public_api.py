@@ -58,8 +58,9 @@ def test_the_core_never_imports_the_shell() -> None:
     code = (
         "import sys\n"
         f"for name in {CORE!r}: __import__(name)\n"
-        "shell = [m for m in sys.modules if m == 'httpx' or m.startswith(('robotkit.http',"
-        " 'robotkit.crawl', 'robotkit.cli', 'robotkit.traps'))]\n"
+        "shell = [m for m in sys.modules if m in ('httpx', 'redis') or m.startswith(("
+        "'robotkit.http', 'robotkit.crawl', 'robotkit.cli', 'robotkit.traps',"
+        " 'robotkit.shared'))]\n"
         "print(','.join(sorted(shell)))\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

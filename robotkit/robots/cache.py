@@ -75,6 +75,20 @@ class OriginState:
         )
 
 
+def keep_until(state: OriginState, *, keep_good_copies: bool) -> float:
+    """When an entry stops being useful at all. A fresh-only entry goes at the
+    end of its freshness; one that can be revalidated, carries a backoff streak,
+    or (rfc9309, ``keep_good_copies``) is a good copy, is kept :data:`RETAIN`
+    longer. The in-process cache and a shared one expire entries by this rule."""
+    useful_stale = (
+        state.validators is not None
+        or state.unreachable
+        or state.outcome is RobotsOutcome.DEFERRED
+        or keep_good_copies
+    )
+    return state.expires_at + (RETAIN if useful_stale else 0.0)
+
+
 class _Now:
     """The cache's timer: the time of the current call, set by the caller, so the
     cache reads no clock of its own."""
@@ -110,16 +124,7 @@ class RobotsCache:
         origins used since the last change are still kept before the others."""
 
     def _ttu(self, _key: Origin, state: OriginState, _now: float) -> float:
-        """When an entry stops being useful at all. A fresh-only entry goes at the
-        end of its freshness; one that can be revalidated, carries a backoff
-        streak, or (rfc9309) is a good copy, is kept :data:`RETAIN` longer."""
-        useful_stale = (
-            state.validators is not None
-            or state.unreachable
-            or state.outcome is RobotsOutcome.DEFERRED
-            or self._keep_good
-        )
-        return state.expires_at + (RETAIN if useful_stale else 0.0)
+        return keep_until(state, keep_good_copies=self._keep_good)
 
     def get(self, origin: Origin, now: float) -> OriginState | None:
         self._now.value = now

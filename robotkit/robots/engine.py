@@ -143,6 +143,9 @@ class RobotsEngine:
         self.cache = RobotsCache(cache_size, keep_good_copies=profile is Profile.RFC9309)
         self._front = self.cache.front  # the same dict, for one attribute less
         self.fixed = fixed
+        self.keep_text = False
+        """Keep each parsed file's text in its rules (:attr:`RobotsRules.text`), for a
+        cache shared with other processes; off by default, to save the memory."""
 
     # -- the three steps -------------------------------------------------------
 
@@ -268,7 +271,11 @@ class RobotsEngine:
         detail: str = "",
     ) -> OriginState:
         """The server answered for itself: store what it said."""
-        rules = RobotsRules.parse(response.body) if outcome is RobotsOutcome.RULES else None
+        rules = (
+            RobotsRules.parse(response.body, keep_text=self.keep_text)
+            if outcome is RobotsOutcome.RULES
+            else None
+        )
         if not detail:
             detail = f"HTTP {status}"
             if rules is not None and rules.truncated:

@@ -343,14 +343,22 @@ class RobotsRules:
 
     sitemaps: tuple[str, ...]
     truncated: bool
+    text: str | None
+    """The decoded text the rules were read from, when kept (``keep_text``): what a
+    shared cache stores so that another process rebuilds the same rules."""
 
     def __init__(
-        self, groups: dict[str, _Group], sitemaps: tuple[str, ...], truncated: bool
+        self,
+        groups: dict[str, _Group],
+        sitemaps: tuple[str, ...],
+        truncated: bool,
+        text: str | None = None,
     ) -> None:
         self._groups = groups
         self._robots: dict[str, GroupRules] = {}
         self.sitemaps = sitemaps
         self.truncated = truncated
+        self.text = text
 
     def __repr__(self) -> str:
         return f"<RobotsRules groups={list(self._groups)!r} truncated={self.truncated}>"
@@ -361,7 +369,7 @@ class RobotsRules:
         return cls({}, (), False)
 
     @classmethod
-    def parse(cls, body: bytes | str) -> RobotsRules:
+    def parse(cls, body: bytes | str, *, keep_text: bool = False) -> RobotsRules:
         """Parse a robots.txt body (bytes as fetched, or text). Never raises.
 
         Groups follow protego's reading: a user-agent line after any other record
@@ -369,6 +377,12 @@ class RobotsRules:
         groups; records before the first user-agent line belong to no group.
         """
         text, truncated = decode_body(body)
+        return cls.from_text(text, truncated, keep_text=keep_text)
+
+    @classmethod
+    def from_text(cls, text: str, truncated: bool, *, keep_text: bool = False) -> RobotsRules:
+        """The rules of text already decoded and cut (:func:`decode_body`), such as
+        :attr:`text`: no second cut or decoding, so the rules are the same."""
         groups: dict[str, _Group] = {}
         sitemaps: list[str] = []
         block: list[_Record] | None = None  # the records of the current group
@@ -402,7 +416,7 @@ class RobotsRules:
                     block.append((field, value, number, line))
             elif field == "sitemap":
                 sitemaps.append(value)
-        return cls(groups, tuple(sitemaps), truncated)
+        return cls(groups, tuple(sitemaps), truncated, text if keep_text else None)
 
     @property
     def groups(self) -> tuple[str, ...]:

@@ -1,0 +1,44 @@
+"""Politeness shared by every worker of a crawl, on Redis (issue 11, in progress).
+
+In one process, robotkit keeps its politeness facts in memory. Several workers
+crawling together must share them, or each host gets N workers' worth of requests
+and each robots.txt N fetches. This package keeps those facts in Redis, behind the
+same small interfaces, while every decision stays in the pure core:
+
+* :mod:`~robotkit.shared.connection`: the client, the crawl's key namespace
+  (``robotkit:{crawl id}:...``) and :class:`SharedStateUnavailable`, the one error
+  for a Redis that cannot be reached (a worker then stops; it never guesses
+  "allow" or "no delay");
+* :mod:`~robotkit.shared.pacing`: :class:`SharedPacer`, each request reserving its
+  host's next slot atomically (one Lua script), holds and backoff shared;
+* :mod:`~robotkit.shared.robots`: :class:`SharedRobotsChecker`, one robots.txt
+  cache for all workers, with a cross-process single flight (a lock key);
+* :mod:`~robotkit.shared.robots_codec`: an origin's robots.txt state as JSON.
+
+Time is always the injected clock's, never Redis'. Every key expires, so a crawl
+leaves nothing behind once its times have passed. This is the shell's layer: it
+does I/O (Redis, and the robots.txt fetch through :mod:`robotkit.http`); the core
+never imports it. Needs the ``redis`` extra (``pip install 'robotkit[redis]'``).
+"""
+
+from __future__ import annotations
+
+from robotkit.shared.connection import (
+    Namespace,
+    SharedStateTimeout,
+    SharedStateUnavailable,
+    connect,
+)
+from robotkit.shared.pacing import Reservation, SharedPacer, SharedTicket
+from robotkit.shared.robots import SharedRobotsChecker
+
+__all__ = [
+    "Namespace",
+    "Reservation",
+    "SharedPacer",
+    "SharedRobotsChecker",
+    "SharedStateTimeout",
+    "SharedStateUnavailable",
+    "SharedTicket",
+    "connect",
+]

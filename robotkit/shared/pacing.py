@@ -1,0 +1,205 @@
+"""Per-host pacing shared by every worker of a crawl, on Redis.
+
+The decisions stay in the pure core (:mod:`robotkit.pacing`): the gap (delay,
+Crawl-delay, 1 / Request-rate), its jitter, the backoff after failures and the
+failure streak are the :class:`~robotkit.pacing.Pacer`'s and its policy's rules.
+Only the facts several workers must agree on live in Redis, one hash per host:
+
+* ``ready``: the earliest start of the next request (the end of the last response
+  plus its rest, as the worker that saw that end computed it);
+* ``hold``: a Retry-After or robots.txt deferral hold;
+* ``failures``: the host's failure streak, for the backoff;
+* ``busy`` and ``owner``: the lease of the one request in flight to the host.
+
+A request *reserves* its host with one Lua script, so reading those fields and
+taking the lease is one atomic step (one round trip): all workers together never
+start a request to a host before its ready time, nor while another is in flight.
+Finishing is a second script (one round trip) that frees the lease and records the
+next ready time, the streak and any hold. So a fetched page costs two round trips.
+
+Time is the injected clock's (passed to every script), not Redis' TIME, so tests
+drive it with :class:`robotkit.clock.ManualClock`; workers on several machines
+need synchronised clocks (NTP), as HTTP dates already do. A lease outlives a dead
+worker by at most ``lease`` seconds: it must exceed the longest request (the
+response deadline) plus a gap. Every key expires once its times have passed.
+One request at a time per host is the shared rule (``per_host_concurrency`` 1).
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+
+import redis
+
+from robotkit.outcome import Outcome
+from robotkit.pacing import HostKey, Pacer, failures_after
+from robotkit.reasons import Reason
+from robotkit.shared.connection import Namespace, talking_to
+
+__all__ = ["DEFAULT_LEASE", "Reservation", "SharedPacer", "SharedTicket"]
+
+DEFAULT_LEASE = 120.0
+"""Seconds a reservation holds its host when its worker never finishes it (killed):
+longer than any response deadline robotkit uses, plus the largest gap."""
+
+GRACE = 60.0
+"""Seconds a host's key outlives the last time it holds, before it expires."""
+
+# Keeps a host's key until its latest time (ready, hold or lease) plus the grace.
+_KEEP = """
+local function keep(key, now, grace)
+  local t = redis.call('HMGET', key, 'ready', 'hold', 'busy')
+  local last = math.max(tonumber(t[1]) or 0, tonumber(t[2]) or 0, tonumber(t[3]) or 0, now)
+  redis.call('PEXPIRE', key, math.ceil((last - now + grace) * 1000))
+end
+local function f(x) return string.format('%.6f', x) end
+"""
+
+# KEYS[1] host; ARGV now, lease, owner, grace.
+# Returns {state, seconds, failures}: state 0 busy elsewhere, 1 wait, 2 granted.
+_RESERVE = (
+    _KEEP
+    + """
+local now = tonumber(ARGV[1])
+local h = redis.call('HMGET', KEYS[1], 'ready', 'hold', 'busy', 'failures')
+local failures = h[4] or '0'
+local busy = tonumber(h[3]) or 0
+if busy > now then return {0, f(busy - now), failures} end
+local ready = math.max(tonumber(h[1]) or 0, tonumber(h[2]) or 0)
+if ready > now then return {1, f(ready - now), failures} end
+redis.call('HSET', KEYS[1], 'busy', f(now + tonumber(ARGV[2])), 'owner', ARGV[3])
+keep(KEYS[1], now, tonumber(ARGV[4]))
+return {2, '0', failures}
+"""
+)
+
+# KEYS[1] host; ARGV now, owner, ready, failures, hold, grace.
+_FINISH = (
+    _KEEP
+    + """
+local now = tonumber(ARGV[1])
+if redis.call('HGET', KEYS[1], 'owner') == ARGV[2] then
+  redis.call('HDEL', KEYS[1], 'busy', 'owner')
+end
+local h = redis.call('HMGET', KEYS[1], 'ready', 'hold')
+redis.call('HSET', KEYS[1],
+  'ready', f(math.max(tonumber(h[1]) or 0, tonumber(ARGV[3]))),
+  'hold', f(math.max(tonumber(h[2]) or 0, tonumber(ARGV[5]))),
+  'failures', ARGV[4])
+keep(KEYS[1], now, tonumber(ARGV[6]))
+return 1
+"""
+)
+
+# KEYS[1] host; ARGV now, until, grace.
+_HOLD = (
+    _KEEP
+    + """
+local h = redis.call('HGET', KEYS[1], 'hold')
+redis.call('HSET', KEYS[1], 'hold', f(math.max(tonumber(h) or 0, tonumber(ARGV[2]))))
+keep(KEYS[1], tonumber(ARGV[1]), tonumber(ARGV[3]))
+return 1
+"""
+)
+
+
+@dataclass(frozen=True)
+class SharedTicket:
+    """A granted reservation: the request to ``host`` may start now (``started``).
+    Hand it back to :meth:`SharedPacer.finish` when the response has ended."""
+
+    host: HostKey
+    started: float
+    owner: str
+    failures: int
+
+
+@dataclass(frozen=True)
+class Reservation:
+    """The answer to a reservation: a ticket, or how long to wait before asking
+    again (``busy`` when a request to the host is in flight on some worker: the
+    wait is then the rest of its lease, an upper bound; ask sooner if you like),
+    or the reason the host is skipped (``crawl-delay-too-long``)."""
+
+    ticket: SharedTicket | None
+    wait: float = 0.0
+    busy: bool = False
+    skip_reason: Reason | None = None
+
+
+class SharedPacer:
+    """A :class:`~robotkit.pacing.Pacer`'s rules over per-host state in Redis.
+
+    ``pacer`` supplies the clock, the policy and what robots.txt asked of each
+    host (:meth:`~robotkit.pacing.Pacer.apply_robots` on it, as usual: every worker
+    reads the same shared robots.txt, so all apply the same Crawl-delay).
+    """
+
+    def __init__(
+        self,
+        pacer: Pacer,
+        client: redis.Redis,
+        namespace: Namespace,
+        *,
+        lease: float = DEFAULT_LEASE,
+    ) -> None:
+        if pacer.policy.per_host_concurrency != 1:
+            raise ValueError("shared pacing allows one request at a time per host")
+        if lease <= 0:
+            raise ValueError("lease must be > 0")
+        self.pacer = pacer
+        self.client = client
+        self.namespace = namespace
+        self.lease = lease
+        self._reserve = client.register_script(_RESERVE)
+        self._finish = client.register_script(_FINISH)
+        self._hold = client.register_script(_HOLD)
+
+    def key(self, host: HostKey) -> str:
+        return self.namespace.key("pace", f"{host[0]}:{host[1]}")
+
+    def reserve(self, host: HostKey) -> Reservation:
+        """Take the host's next slot if it is due now (one round trip)."""
+        skip = self.pacer.state(host).skip_reason
+        if skip is not None:
+            return Reservation(None, skip_reason=skip)
+        now = self.pacer.clock()
+        owner = uuid.uuid4().hex
+        key = self.key(host)
+        with talking_to(key):
+            state, seconds, failures = self._reserve(
+                keys=[key], args=[repr(now), repr(self.lease), owner, repr(GRACE)]
+            )
+        streak = int(failures)
+        if int(state) == 2:
+            return Reservation(SharedTicket(host, now, owner, streak))
+        return Reservation(None, wait=float(seconds), busy=int(state) == 0)
+
+    def finish(
+        self, ticket: SharedTicket, outcome: Outcome | None, retry_at: float | None = None
+    ) -> None:
+        """Record that the response of ``ticket`` has ended now (one round trip):
+        the next start on the host waits the rest the core computes; a failure with
+        ``retry_at`` (Retry-After) holds the host for every worker. ``outcome`` None
+        is a cancelled request: it counts for spacing, not for the host's health."""
+        host = ticket.host
+        now = self.pacer.clock()
+        failures = failures_after(ticket.failures, outcome)
+        rest = self.pacer.policy.rest(self.pacer.gap(host), self.pacer.draw_jitter(host), failures)
+        failed = outcome is not None and outcome.is_failure
+        hold = retry_at if failed and retry_at is not None else 0.0
+        key = self.key(host)
+        args = [repr(now), ticket.owner, repr(now + rest), str(failures), repr(hold), repr(GRACE)]
+        with talking_to(key):
+            self._finish(keys=[key], args=args)
+
+    def cancel(self, ticket: SharedTicket) -> None:
+        """Give back the slot of a request abandoned by the caller."""
+        self.finish(ticket, None)
+
+    def hold(self, host: HostKey, until: float) -> None:
+        """Send nothing to ``host`` before ``until``, from any worker (one round trip)."""
+        key = self.key(host)
+        with talking_to(key):
+            self._hold(keys=[key], args=[repr(self.pacer.clock()), repr(until), repr(GRACE)])
