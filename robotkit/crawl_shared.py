@@ -94,7 +94,7 @@ class SharedTurn:
         """A link another worker found for one of this worker's hosts: out of the
         inbox record, then judged here, where the host's site is known."""
         crawler = self.crawler
-        self.work.done(host, offer.key)
+        self.work.screened(host, offer.key)
         try:
             norm = crawler.triage.normalize(offer.url)
         except InvalidURL as exc:  # the finder parsed it: only a new rule can refuse it

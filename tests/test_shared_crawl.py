@@ -241,7 +241,7 @@ def test_redis_clear_removes_the_crawl_and_only_it(
     for key in client.keys(f"robotkit:{crawl_id}-other:*"):
         if client.pttl(key) == -1:
             name = key.decode().split(":")[2]
-            assert name in {"hosts", "inbox", "pending", "seen", "inboxed", "finished"}, key
+            assert name in {"hosts", "inbox", "drained", "pending", "seen", "inboxed", "finished"}, key
 
 
 def test_redis_lost_mid_crawl_stops_the_worker_without_fetching(

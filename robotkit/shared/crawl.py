@@ -17,6 +17,9 @@ What must survive a worker is in Redis (ARCHITECTURE.md, "Shared state"):
   found by any worker is offered once, and a new owner knows what was done;
 * ``inbox:{host}``: links to the host found by other workers, waiting for its
   owner (who screens them: the finder does not know the owner's site);
+* ``drained:{host}``: links the owner took out of the inbox and has not screened
+  yet; apart from ``pending`` so that screening a link never touches a URL the
+  owner had taken on under the same key;
 * ``pending:{host}``: the host's URLs its owner took on and has not finished
   (queued, parked or in flight). A finished URL leaves it in the same script that
   records the links its page gave, so a page and its links are one step;
@@ -110,11 +113,13 @@ if #owned < share then
   for _, h in ipairs(redis.call('SMEMBERS', k('hosts'))) do
     if #owned >= share then break end
     if not owner_of(h, now) and (redis.call('LLEN', k('inbox', h)) > 0
-        or redis.call('HLEN', k('pending', h)) > 0) then
+        or redis.call('HLEN', k('pending', h)) > 0
+        or redis.call('HLEN', k('drained', h)) > 0) then
       redis.call('HSET', k('owners'), h, me .. ' ' .. (now + lease))
       redis.call('SADD', mine, h)
       owned[#owned + 1] = h
       claims[#claims + 1] = {h, redis.call('HVALS', k('pending', h)),
+                             redis.call('HVALS', k('drained', h)),
                              redis.call('SMEMBERS', k('seen', h))}
     end
   end
@@ -127,7 +132,7 @@ for _, h in ipairs(owned) do
     redis.call('LTRIM', inbox, #items, -1)
     redis.call('DECRBY', k('inboxed'), #items)
     for _, item in ipairs(items) do
-      redis.call('HSET', k('pending', h), cjson.decode(item)[2], item)
+      redis.call('HSET', k('drained', h), cjson.decode(item)[2], item)
     end
     drained[#drained + 1] = {h, items}
   end
@@ -146,7 +151,8 @@ if idle == '1' and tonumber(redis.call('GET', k('inboxed')) or '0') <= 0 then
   end
   if finished == 1 then
     for _, h in ipairs(redis.call('SMEMBERS', k('hosts'))) do
-      if not owner_of(h, now) and redis.call('HLEN', k('pending', h)) > 0 then
+      if not owner_of(h, now) and (redis.call('HLEN', k('pending', h)) > 0
+          or redis.call('HLEN', k('drained', h)) > 0) then
         finished = 0 break
       end
     end
@@ -159,6 +165,7 @@ return {finished, lost, claims, drained, #owned - share}
 
 # ARGV: prefix, worker, JSON list of actions, in order:
 #   ["done", host, key]            the URL is finished: out of pending
+#   ["screened", host, key]        a drained link was screened: out of drained
 #   ["take", host, key, record]    the owner took the URL on (pending, seen)
 #   ["seen", host, key]            the owner refused it: seen, nothing to do
 #   ["offer", host, key, record]   a link to another worker's host: to its inbox,
@@ -172,6 +179,8 @@ for _, a in ipairs(cjson.decode(ARGV[3])) do
   local op, h = a[1], a[2]
   if op == 'done' then
     redis.call('HDEL', k('pending', h), a[3])
+  elseif op == 'screened' then
+    redis.call('HDEL', k('drained', h), a[3])
   elseif op == 'take' then
     redis.call('SADD', k('seen', h), a[3])
     redis.call('HSET', k('pending', h), a[3], a[4])
@@ -312,6 +321,12 @@ class SharedCrawl:
         """The URL ``key`` of ``host`` is finished (fetched, failed or given up)."""
         self._actions.append(["done", self.host_name(host), key])
 
+    def screened(self, host: Origin, key: str) -> None:
+        """A link drained from ``host``'s inbox (under the finder's ``key``) was
+        screened here: queued, refused or a duplicate, it is out of the inbox's
+        keeping."""
+        self._actions.append(["screened", self.host_name(host), key])
+
     def take(
         self,
         host: Origin,
@@ -387,10 +402,10 @@ class SharedCrawl:
             [
                 Claim(
                     origin_of(_text(h)),
-                    [Offer.of_record(r) for r in pending],
+                    [Offer.of_record(r) for r in (*pending, *drained_before)],
                     [_text(s) for s in seen],
                 )
-                for h, pending, seen in claims
+                for h, pending, drained_before, seen in claims
             ],
             [(origin_of(_text(h)), [Offer.of_record(r) for r in items]) for h, items in drained],
             int(excess),
