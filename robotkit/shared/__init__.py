@@ -13,7 +13,10 @@ same small interfaces, while every decision stays in the pure core:
   host's next slot atomically (one Lua script), holds and backoff shared;
 * :mod:`~robotkit.shared.robots`: :class:`SharedRobotsChecker`, one robots.txt
   cache for all workers, with a cross-process single flight (a lock key);
-* :mod:`~robotkit.shared.robots_codec`: an origin's robots.txt state as JSON.
+* :mod:`~robotkit.shared.robots_codec`: an origin's robots.txt state as JSON;
+* :mod:`~robotkit.shared.slots`: a polite transport's slots, also reserved in Redis;
+* :mod:`~robotkit.shared.state`: :class:`SharedState`, the one handle a user
+  passes around (``PoliteTransport(shared=state)``), sync and async.
 
 Time is always the injected clock's, never Redis'. Every key expires, so a crawl
 leaves nothing behind once its times have passed. This is the shell's layer: it
@@ -28,17 +31,26 @@ from robotkit.shared.connection import (
     SharedStateTimeout,
     SharedStateUnavailable,
     connect,
+    connect_async,
 )
-from robotkit.shared.pacing import Reservation, SharedPacer, SharedTicket
-from robotkit.shared.robots import SharedRobotsChecker
+from robotkit.shared.pacing import AsyncSharedPacer, Reservation, SharedPacer, SharedTicket
+from robotkit.shared.robots import AsyncSharedRobotsChecker, SharedRobotsChecker
+from robotkit.shared.slots import SharedAsyncSlots, SharedSyncSlots
+from robotkit.shared.state import SharedState
 
 __all__ = [
+    "AsyncSharedPacer",
+    "AsyncSharedRobotsChecker",
     "Namespace",
     "Reservation",
+    "SharedAsyncSlots",
     "SharedPacer",
     "SharedRobotsChecker",
+    "SharedState",
     "SharedStateTimeout",
     "SharedStateUnavailable",
+    "SharedSyncSlots",
     "SharedTicket",
     "connect",
+    "connect_async",
 ]
