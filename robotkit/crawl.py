@@ -345,7 +345,7 @@ class Crawler:
         assert self._wake is not None
         while not self._stopping:
             budget = cfg.max_pages - self.pages - len(self._tasks)
-            if self._turn is not None and await self._turn(budget):
+            if self._turn is not None and await self._turn():
                 return  # every worker of the shared crawl is done
             if budget > 0 and len(self._tasks) < cfg.concurrency:
                 entry = self.frontier.next(self.clock())

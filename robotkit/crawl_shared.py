@@ -40,12 +40,15 @@ class SharedTurn:
     def next_sync(self) -> float:
         return self.synced + SYNC_EVERY
 
-    async def __call__(self, budget: int) -> bool:
+    async def __call__(self) -> bool:
         """Sync when it is time (at once when idle is new); True when the whole
         shared crawl is over."""
         crawler = self.crawler
         now = crawler.clock()
-        idle = not crawler._tasks and (budget <= 0 or crawler.frontier.next_ready_time() is None)
+        # Idle: nothing of its own queued or in flight. A worker whose page budget
+        # is spent is not idle while its hosts have work: it leaves, and others
+        # take them over; the crawl is not over.
+        idle = not crawler._tasks and crawler.frontier.next_ready_time() is None
         if now < self.next_sync:
             return False
         self.synced = now

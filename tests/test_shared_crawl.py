@@ -105,7 +105,11 @@ def _config(**changes: object) -> CrawlConfig:
 
 
 async def _workers(
-    redis_url: str, crawl_id: str, seeds: list[str], count: int, **options: object
+    redis_url: str,
+    crawl_id: str,
+    seeds: list[str],
+    count: int,
+    budgets: list[int] | None = None,
 ) -> list[tuple[Crawler, list[CrawlEvent]]]:
     out = []
     states = []
@@ -113,9 +117,8 @@ async def _workers(
         state = SharedState.connect(redis_url, crawl_id, lease=10.0)
         states.append(state)
         events: list[CrawlEvent] = []
-        crawler = Crawler(
-            seeds, _config(), on_event=events.append, shared=state, worker=f"w{n}", **options
-        )
+        config = _config() if budgets is None else _config(max_pages=budgets[n])
+        crawler = Crawler(seeds, config, on_event=events.append, shared=state, worker=f"w{n}")
         out.append((crawler, events))
     try:
         await asyncio.wait_for(asyncio.gather(*(c.run() for c, _ in out)), 60)
@@ -143,6 +146,19 @@ def test_workers_crawl_together_each_page_once_one_request_per_host(
     assert sum(1 for n in fetched if n > 0) >= 2, f"the work was shared: {fetched}"
     for crawler, _ in workers:
         assert not crawler.summary.interrupted
+
+
+def test_a_worker_whose_budget_is_spent_hands_its_hosts_over(
+    sites: list[Site], redis_url: str, crawl_id: str
+) -> None:
+    seeds = [f"{site.base}/p/0" for site in sites]
+    workers = asyncio.run(_workers(redis_url, crawl_id, seeds, 2, budgets=[4, 1000]))
+    (small, _), (large, _) = workers
+    assert small.summary.budget_spent and small.summary.fetched == 4
+    assert small.summary.fetched + large.summary.fetched == 3 * PAGES
+    for site in sites:
+        pages = {p: n for p, n in site.paths().items() if p.startswith("/p/")}
+        assert pages == {f"/p/{i}": 1 for i in range(PAGES)}
 
 
 def test_a_finished_crawl_is_not_fetched_again_by_a_late_worker(
