@@ -25,6 +25,7 @@ with its start and end, so everything below is measured server-side:
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import multiprocessing
 import os
@@ -42,6 +43,8 @@ from pathlib import Path
 import redis
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+import itertools
+
 from redis_server import RedisServer
 
 DELAY = 0.2
@@ -75,10 +78,8 @@ def serve(log: str, count: int, hosts: int, ready: multiprocessing.Queue[int]) -
             pass
 
         def do_GET(self) -> None:
-            try:
+            with contextlib.suppress(ConnectionError):  # a worker killed mid-request
                 self.answer()
-            except ConnectionError:
-                pass  # a worker killed mid-request (the SIGKILL run)
 
         def answer(self) -> None:
             start = time.time()
@@ -160,7 +161,7 @@ def measure(rows: list[tuple[int, str, float, float]], count: int, hosts: int) -
     smallest = float("inf")
     for spans in by_host.values():
         spans.sort()
-        for (_, end), (start, _) in zip(spans, spans[1:], strict=False):
+        for (_, end), (start, _) in itertools.pairwise(spans):
             gap = start - end
             smallest = min(smallest, gap)
             early += gap < DELAY - 0.002  # the clocks are one machine's: 2 ms of slack
@@ -200,9 +201,7 @@ def workers(
         if redis_url is not None:
             command += ["--redis", redis_url, "--crawl-id", crawl_id, "--redis-lease", "3"]
         procs.append(
-            subprocess.Popen(
-                [*command, *seeds], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
-            )
+            subprocess.Popen([*command, *seeds], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         )
     return procs
 
@@ -304,8 +303,9 @@ def main() -> None:
             f"{r['ideal_share']:.0%}"
         )
     shared = results["shared"]
-    print(f"shared: Redis commands (round trips) per fetched page: "
-          f"{shared['commands_per_page']:.2f}; pages per worker: {shared['per_worker']}")  # fmt: skip
+    per_page = shared["commands_per_page"]
+    print(f"shared: Redis round trips per fetched page: {per_page:.2f}; "
+          f"pages per worker: {shared['per_worker']}")  # fmt: skip
 
 
 if __name__ == "__main__":

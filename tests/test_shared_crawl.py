@@ -25,10 +25,10 @@ from pathlib import Path
 import pytest
 import redis
 from pytest_httpserver import HTTPServer
-from robotkit.shared.state import SharedState
 from werkzeug import Request, Response
 
 from robotkit.crawl import CrawlConfig, Crawler, CrawlEvent, EventKind
+from robotkit.shared.state import SharedState
 
 PAGES = 12
 """Pages per host: a chain with shortcuts, and links to the other hosts."""
@@ -257,7 +257,8 @@ def test_redis_clear_removes_the_crawl_and_only_it(
     for key in client.keys(f"robotkit:{crawl_id}-other:*"):
         if client.pttl(key) == -1:
             name = key.decode().split(":")[2]
-            assert name in {"hosts", "inbox", "drained", "pending", "seen", "inboxed", "finished"}, key
+            frontier = {"hosts", "inbox", "drained", "pending", "seen", "inboxed", "finished"}
+            assert name in frontier, key
 
 
 def test_redis_lost_mid_crawl_stops_the_worker_without_fetching(

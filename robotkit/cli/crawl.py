@@ -147,7 +147,7 @@ def register(subparsers: Any) -> None:
         help="how long a worker's hosts stay its own without a renewal: a killed "
         "worker's unfinished URLs go to the others after this (default 15)",
     )
-    parser.set_defaults(handler=run)
+    parser.set_defaults(handler=run, crawl_parser=parser)
 
 
 @dataclass(frozen=True)
@@ -286,9 +286,8 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     if args.redis_clear:
         return _clear(args.redis, args.crawl_id)
-    if not args.seeds:
-        error("give at least one SEED URL")
-        return EXIT_USAGE
+    if not args.seeds:  # optional only for --redis-clear: argparse's own message
+        args.crawl_parser.error("the following arguments are required: SEED")
     seeds: list[str] = []
     for seed in args.seeds:
         try:
