@@ -370,8 +370,8 @@ class Crawler:
 
     async def _process(self, entry: FrontierEntry) -> None:
         await self._fetch.process(entry)
-        if self.work is not None:
-            await self.work.settle()  # the page's end and its links, in one step
+        if self._turn is not None:
+            await self._turn.settle()  # the page's end and its links, in one step
 
     def _done(self, task: asyncio.Task[None]) -> None:
         self._tasks.pop(task, None)

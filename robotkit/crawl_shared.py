@@ -35,25 +35,34 @@ class SharedTurn:
         self.crawler = crawler
         self.work = work
         self.synced = float("-inf")
+        self.finished = False
 
     @property
     def next_sync(self) -> float:
         return self.synced + SYNC_EVERY
 
+    async def settle(self) -> None:
+        """Send what a finished page left buffered: with a sync when one is due
+        (the same round trip), else alone."""
+        if self.crawler.clock() >= self.next_sync:
+            await self()
+        else:
+            await self.work.settle()
+
     async def __call__(self) -> bool:
-        """Sync when it is time (at once when idle is new); True when the whole
-        shared crawl is over."""
+        """Sync when it is time; True when the whole shared crawl is over."""
         crawler = self.crawler
         now = crawler.clock()
         # Idle: nothing of its own queued or in flight. A worker whose page budget
         # is spent is not idle while its hosts have work: it leaves, and others
         # take them over; the crawl is not over.
         idle = not crawler._tasks and crawler.frontier.next_ready_time() is None
-        if now < self.next_sync:
-            return False
+        if now < self.next_sync or self.finished:
+            return self.finished
         self.synced = now
         result = await self.work.sync(now, idle=idle)
         if result.finished:
+            self.finished = True
             return True
         for host in result.lost:
             # Another worker took the host over (this one stalled past its lease):

@@ -79,12 +79,55 @@ local function owner_of(h, now)
 end
 """
 
-# ARGV: prefix, now, worker, lease, max drained per host, idle ('1' or '0'), grace ms.
+# A worker's buffered actions, in order (``apply``):
+#   ["done", host, key]            the URL is finished: out of pending
+#   ["screened", host, key]        a drained link was screened: out of drained
+#   ["take", host, key, record]    the owner took the URL on (pending, seen)
+#   ["seen", host, key]            the owner refused it: seen, nothing to do
+#   ["offer", host, key, record]   a link to another worker's host: to its inbox,
+#                                  unless its key was seen already
+#   ["release", host]              the worker gives the host back
+_APPLY = """
+local function apply(me, actions)
+  for _, a in ipairs(cjson.decode(actions)) do
+    local op, h = a[1], a[2]
+    if op == 'done' then
+      redis.call('HDEL', k('pending', h), a[3])
+    elseif op == 'screened' then
+      redis.call('HDEL', k('drained', h), a[3])
+    elseif op == 'take' then
+      redis.call('SADD', k('seen', h), a[3])
+      redis.call('HSET', k('pending', h), a[3], a[4])
+      redis.call('SADD', k('hosts'), h)
+    elseif op == 'seen' then
+      redis.call('SADD', k('seen', h), a[3])
+    elseif op == 'offer' then
+      if redis.call('SADD', k('seen', h), a[3]) == 1 then
+        redis.call('RPUSH', k('inbox', h), a[4])
+        redis.call('INCR', k('inboxed'))
+        redis.call('SADD', k('hosts'), h)
+      end
+    elseif op == 'release' then
+      local o = redis.call('HGET', k('owners'), h)
+      if o and string.sub(o, 1, #me + 1) == me .. ' ' then redis.call('HDEL', k('owners'), h) end
+      redis.call('SREM', k('owned', me), h)
+    end
+  end
+end
+"""
+
+# ARGV: prefix, worker, actions.
+_SETTLE = _COMMON + _APPLY + "apply(ARGV[2], ARGV[3])\nreturn 1\n"
+
+# ARGV: prefix, now, worker, lease, max drained per host, idle ('1' or '0'), grace ms,
+# actions: the worker's buffered actions first, then the sync.
 # Returns {finished, lost hosts, claims {host, pending records, seen keys}...,
 #          drained {host, records}..., hosts over the share}.
 _SYNC = (
     _COMMON
+    + _APPLY
     + """
+apply(ARGV[3], ARGV[8])
 local now, me, lease = tonumber(ARGV[2]), ARGV[3], tonumber(ARGV[4])
 local max_drain, idle, grace = tonumber(ARGV[5]), ARGV[6], tonumber(ARGV[7])
 if redis.call('EXISTS', k('finished')) == 1 then return {1, {}, {}, {}, 0} end
@@ -160,46 +203,6 @@ if idle == '1' and tonumber(redis.call('GET', k('inboxed')) or '0') <= 0 then
   if finished == 1 then redis.call('SET', k('finished'), '1') end
 end
 return {finished, lost, claims, drained, #owned - share}
-"""
-)
-
-# ARGV: prefix, worker, JSON list of actions, in order:
-#   ["done", host, key]            the URL is finished: out of pending
-#   ["screened", host, key]        a drained link was screened: out of drained
-#   ["take", host, key, record]    the owner took the URL on (pending, seen)
-#   ["seen", host, key]            the owner refused it: seen, nothing to do
-#   ["offer", host, key, record]   a link to another worker's host: to its inbox,
-#                                  unless its key was seen already
-#   ["release", host]              the worker gives the host back
-_SETTLE = (
-    _COMMON
-    + """
-local me = ARGV[2]
-for _, a in ipairs(cjson.decode(ARGV[3])) do
-  local op, h = a[1], a[2]
-  if op == 'done' then
-    redis.call('HDEL', k('pending', h), a[3])
-  elseif op == 'screened' then
-    redis.call('HDEL', k('drained', h), a[3])
-  elseif op == 'take' then
-    redis.call('SADD', k('seen', h), a[3])
-    redis.call('HSET', k('pending', h), a[3], a[4])
-    redis.call('SADD', k('hosts'), h)
-  elseif op == 'seen' then
-    redis.call('SADD', k('seen', h), a[3])
-  elseif op == 'offer' then
-    if redis.call('SADD', k('seen', h), a[3]) == 1 then
-      redis.call('RPUSH', k('inbox', h), a[4])
-      redis.call('INCR', k('inboxed'))
-      redis.call('SADD', k('hosts'), h)
-    end
-  elseif op == 'release' then
-    local o = redis.call('HGET', k('owners'), h)
-    if o and string.sub(o, 1, #me + 1) == me .. ' ' then redis.call('HDEL', k('owners'), h) end
-    redis.call('SREM', k('owned', me), h)
-  end
-end
-return 1
 """
 )
 
@@ -370,17 +373,20 @@ class SharedCrawl:
     async def _send(self) -> None:
         if not self._actions:
             return
-        actions, self._actions = self._actions, []
         self.round_trips += 1
         with talking_to(self._prefix):
-            await self._settle(keys=[], args=[self._prefix, self.worker, json.dumps(actions)])
+            await self._settle(keys=[], args=[self._prefix, self.worker, self._take_actions()])
+
+    def _take_actions(self) -> str:
+        actions, self._actions = self._actions, []
+        return json.dumps(actions)
 
     async def sync(self, now: float, *, idle: bool, grace: float = GRACE) -> SyncResult:
-        """Renew this worker and its hosts, claim free hosts up to its share, take
-        in the links other workers left for its hosts, and see whether the crawl
-        is over (it is, only when this worker is ``idle`` too)."""
+        """Send the buffered actions, renew this worker and its hosts, claim free
+        hosts up to its share, take in the links other workers left for its hosts,
+        and see whether the crawl is over (it is, only when this worker is ``idle``
+        too): one round trip."""
         async with self._turn:
-            await self._send()
             self.round_trips += 1
             return await self._synced(now, idle, grace)
 
@@ -393,6 +399,7 @@ class SharedCrawl:
             str(self.max_drain),
             "1" if idle else "0",
             str(int(grace * 1000)),
+            self._take_actions(),
         ]
         with talking_to(self._prefix):
             finished, lost, claims, drained, excess = await self._sync(keys=[], args=args)
