@@ -19,16 +19,12 @@ import asyncio
 import re
 import threading
 import weakref
-from types import TracebackType
+from typing import Any
 
-import httpx
 import redis
 import redis.asyncio
 
-from robotkit.clock import Clock, system_clock
 from robotkit.http.core import PolitenessCore
-from robotkit.http.robots import DEFAULT_OPTIONS
-from robotkit.http.settings import RobotsOptions
 from robotkit.identity import Identity
 from robotkit.pacing import Pacer
 from robotkit.shared.connection import Namespace, async_client, connect, talking_to
@@ -94,46 +90,19 @@ class SharedState:
         return AsyncSharedPacer(pacer, self.async_client, self.namespace, lease=self.lease)
 
     def robots_checker(
-        self,
-        identity: Identity | None = None,
-        *,
-        options: RobotsOptions = DEFAULT_OPTIONS,
-        http_client: httpx.Client | None = None,
-        transport: httpx.BaseTransport | None = None,
-        clock: Clock = system_clock,
-        wait_timeout: float | None = None,
+        self, identity: Identity | None = None, **options: Any
     ) -> SharedRobotsChecker:
-        return SharedRobotsChecker(
-            self.client,
-            self.namespace,
-            identity,
-            options=options,
-            http_client=http_client,
-            transport=transport,
-            clock=clock,
-            wait_timeout=wait_timeout,
-        )
+        """A :class:`SharedRobotsChecker` on this crawl; ``options`` are its own
+        keywords (``options``, ``http_client``, ``transport``, ``clock``,
+        ``wait_timeout``)."""
+        return SharedRobotsChecker(self.client, self.namespace, identity, **options)
 
     def async_robots_checker(
-        self,
-        identity: Identity | None = None,
-        *,
-        options: RobotsOptions = DEFAULT_OPTIONS,
-        http_client: httpx.AsyncClient | None = None,
-        transport: httpx.AsyncBaseTransport | None = None,
-        clock: Clock = system_clock,
-        wait_timeout: float | None = None,
+        self, identity: Identity | None = None, **options: Any
     ) -> AsyncSharedRobotsChecker:
-        return AsyncSharedRobotsChecker(
-            self.async_client,
-            self.namespace,
-            identity,
-            options=options,
-            http_client=http_client,
-            transport=transport,
-            clock=clock,
-            wait_timeout=wait_timeout,
-        )
+        """An :class:`AsyncSharedRobotsChecker` on this crawl, over the running
+        loop's client at each call; ``options`` as :meth:`robots_checker`'s."""
+        return AsyncSharedRobotsChecker(self.async_client, self.namespace, identity, **options)
 
     def sync_slots(self, core: PolitenessCore) -> SharedSyncSlots:
         """A sync transport's slots, over its core's in-process pacer."""
@@ -178,12 +147,7 @@ class SharedState:
     def __enter__(self) -> SharedState:
         return self
 
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
 
