@@ -44,7 +44,7 @@ import os
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import httpx
 
@@ -64,13 +64,18 @@ from robotkit.http.transport import (
     FetchLimits,
 )
 from robotkit.identity import Identity
-from robotkit.normalization import normalize
+from robotkit.normalization import NormalizedURL, normalize
 from robotkit.pacing import PacingPolicy
 from robotkit.readiness import PacerReadiness
 from robotkit.reasons import Reason
 from robotkit.snapshot import listed, reading, typed
 from robotkit.triage import Triage, TriageConfig
 from robotkit.urls import InvalidURL, Origin, origin_of
+
+if TYPE_CHECKING:  # the ``redis`` extra: imported only by a crawl shared on Redis
+    from robotkit.crawl_shared import SharedTurn
+    from robotkit.shared.crawl import SharedCrawl
+    from robotkit.shared.state import SharedState
 
 __all__ = [
     "CrawlConfig",
@@ -155,6 +160,14 @@ class Crawler:
     no trap is paid for twice). What a page means is decided by ``triage``
     (:class:`robotkit.triage.Triage`, built over ``guard``). ``transport`` replaces
     the inner httpx transport (tests, proxies); ``clock`` is the wall clock.
+
+    ``shared`` (a :class:`~robotkit.shared.state.SharedState`) makes this crawler
+    one worker of a crawl shared on Redis (ARCHITECTURE.md, "Shared state"): the
+    robots.txt cache and the pacing are the transport's shared ones, and the
+    frontier is spread over the workers, each host owned by one of them
+    (:class:`~robotkit.shared.crawl.SharedCrawl`). ``worker`` names this worker
+    (a random id by default); ``owner_lease``: how long its hosts stay its own
+    without a renewal (a killed worker's hosts go to others after that).
     """
 
     def __init__(
@@ -168,7 +181,12 @@ class Crawler:
         state_dir: str | os.PathLike[str] | CrawlState | None = None,
         transport: httpx.AsyncBaseTransport | None = None,
         clock: Clock = system_clock,
+        shared: SharedState | None = None,
+        worker: str | None = None,
+        owner_lease: float | None = None,
     ) -> None:
+        if shared is not None and state_dir is not None:
+            raise ValueError("a crawl shared on Redis keeps its state there, not in --state")
         self.config = config if config is not None else CrawlConfig()
         self.identity = identity if identity is not None else Identity()
         self.guard = guard if guard is not None else Guard()
@@ -195,6 +213,12 @@ class Crawler:
         live display."""
         self.client: AsyncPoliteClient | None = None
         self._fetch = FetchStep(self)
+        self.shared = shared
+        self.worker = worker if worker is not None else os.urandom(6).hex()
+        self._owner_lease = owner_lease
+        self.work: SharedCrawl | None = None
+        """This worker's part of a shared crawl (None when the crawl is its own)."""
+        self._turn: SharedTurn | None = None
 
     # -- public -------------------------------------------------------------------
 
@@ -231,6 +255,7 @@ class Crawler:
         self.client = self._make_client()
         self.frontier.readiness = PacerReadiness(self.client.polite.pacer)
         try:
+            self.work = self._join()
             for seed in self._seeds:
                 self._offer(seed, 0, None, seed=True)
             await self._loop()
@@ -243,6 +268,7 @@ class Crawler:
                 task.cancel()
             if self._tasks:
                 await asyncio.gather(*self._tasks, return_exceptions=True)
+            await self._leave()
             self._save_state()
             if self.state is not None:
                 self.state.close(self)
@@ -255,14 +281,40 @@ class Crawler:
 
     # -- setup --------------------------------------------------------------------
 
+    def _join(self) -> SharedCrawl | None:
+        """This crawler's part of the shared crawl, if it has one."""
+        if self.shared is None:
+            return None
+        from robotkit.crawl_shared import SharedTurn
+        from robotkit.shared.crawl import DEFAULT_OWNER_LEASE, SharedCrawl
+
+        lease = DEFAULT_OWNER_LEASE if self._owner_lease is None else self._owner_lease
+        work = SharedCrawl(
+            self.shared.async_client(), self.shared.namespace, self.worker, lease=lease
+        )
+        self._turn = SharedTurn(self, work)
+        return work
+
+    async def _leave(self) -> None:
+        """Give this worker's hosts back at once (a clean end, a stop, a failure):
+        what it had not finished waits in Redis for the others."""
+        if self.work is None:
+            return
+        from robotkit.shared.connection import SharedStateUnavailable
+
+        with contextlib.suppress(SharedStateUnavailable):  # the failure is raised already
+            await self.work.leave()
+
     def _make_client(self) -> AsyncPoliteClient:
         cfg = self.config
         policy = PacingPolicy(delay=cfg.delay, max_in_flight=cfg.concurrency)
         # The transport may wait out any pace a host can ask for (the delay, a
         # Crawl-delay up to its ceiling); longer holds come back to the crawler.
         wait = max(cfg.max_defer, cfg.delay, policy.max_crawl_delay) + 1.0
+        shared: dict[str, Any] = {} if self.shared is None else {"shared": self.shared}
         transport = AsyncPoliteTransport(
             self._inner,
+            **shared,
             identity=self.identity,
             policy=policy,
             limits=FetchLimits(
@@ -293,10 +345,12 @@ class Crawler:
         assert self._wake is not None
         while not self._stopping:
             budget = cfg.max_pages - self.pages - len(self._tasks)
+            if self._turn is not None and await self._turn():
+                return  # every worker of the shared crawl is done
             if budget > 0 and len(self._tasks) < cfg.concurrency:
                 entry = self.frontier.next(self.clock())
                 if entry is not None:
-                    task = asyncio.create_task(self._fetch.process(entry))
+                    task = asyncio.create_task(self._process(entry))
                     self._tasks[task] = entry
                     task.add_done_callback(self._done)
                     continue
@@ -304,12 +358,20 @@ class Crawler:
                 self.summary.budget_spent = True
                 return
             when = self.frontier.next_ready_time() if budget > 0 else None
-            if when is None and not self._tasks:
+            if self._turn is not None:
+                poll = self._turn.next_sync
+                when = poll if when is None else min(when, poll)
+            elif when is None and not self._tasks:
                 return  # nothing left anywhere
             timeout = None if when is None else max(when - self.clock(), 0.0) + 0.001
             self._wake.clear()
             with contextlib.suppress(asyncio.TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), timeout)
+
+    async def _process(self, entry: FrontierEntry) -> None:
+        await self._fetch.process(entry)
+        if self._turn is not None:
+            await self._turn.settle()  # the page's end and its links, in one step
 
     def _done(self, task: asyncio.Task[None]) -> None:
         self._tasks.pop(task, None)
@@ -356,6 +418,25 @@ class Crawler:
             if seen.add(key):
                 self._skip(url, Reason.OFF_SCOPE, depth, referer)
             return
+        work = self.work
+        if work is not None and not work.owns(norm.origin):
+            # Another worker's host (or nobody's yet): its owner screens the link.
+            work.offer(norm.origin, url, key, depth, referer, streak)
+            return
+        self._admit(url, norm, key, depth, referer, streak)
+
+    def _admit(
+        self,
+        url: str,
+        norm: NormalizedURL,
+        key: str,
+        depth: int,
+        referer: str | None,
+        streak: int,
+    ) -> None:
+        """Screen a URL of one of this crawler's hosts and queue it, or skip it."""
+        seen = self.frontier.seen
+        work = self.work
         if key in seen:
             # Report the duplicates that normalization caught (session ids,
             # tracking parameters); a plain link seen again is not news.
@@ -365,6 +446,8 @@ class Crawler:
         held = self.triage.screen(norm, streak, referer)
         if held is not None:
             seen.add(key)
+            if work is not None:
+                work.refuse(norm.origin, key)
             if isinstance(held, GuardVerdict):
                 if held.rule in _SHAPE_RULES:
                     self._signal(self.triage.shape_signal(norm, held.reason))
@@ -374,6 +457,8 @@ class Crawler:
         self.triage.remember(key, streak)
         tier = Tier.DEMOTED if streak else Tier.MAIN
         result = self.frontier.add(url, key, depth, referer, host=norm.origin, tier=tier)
+        if work is not None and not result.rejected:
+            work.take(norm.origin, url, key, depth, referer, streak, tier)
         if result.reason is not None and not (result.reason is Reason.DUPLICATE_URL and url == key):
             self._skip(url, result.reason, depth, referer)
 
@@ -391,6 +476,8 @@ class Crawler:
 
     def _finish(self, entry: FrontierEntry) -> None:
         self.frontier.mark_done(entry)
+        if self.work is not None:
+            self.work.done(entry.host, entry.key)
         self.waiting[entry.host] = "pacing"
         self._since_checkpoint += 1
         if self._since_checkpoint >= self.config.checkpoint_every:

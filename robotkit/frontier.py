@@ -191,11 +191,14 @@ class Frontier:
         *,
         host: Origin | None = None,
         tier: Tier = Tier.MAIN,
+        again: bool = False,
     ) -> AddResult:
         """Offer a URL found at ``depth`` (seeds: 0) with its normalized ``key``.
 
         ``host`` defaults to the origin of ``url``; a URL with no usable origin is
         rejected as ``invalid-url`` or ``unsupported-scheme``, never raised.
+        ``again``: a URL admitted before and not finished (a host of a shared crawl
+        taken over from another worker), queued even though its key is seen.
         """
         if depth < 0:
             raise ValueError("depth must be at least 0")
@@ -208,7 +211,7 @@ class Frontier:
         if self.max_depth is not None and depth > self.max_depth:
             self._rejected[Reason.DEPTH_LIMIT] += 1
             return TOO_DEEP
-        if not self.seen.add(key):
+        if not self.seen.add(key) and not again:
             self._rejected[Reason.DUPLICATE_URL] += 1
             return DUPLICATE
         entry = FrontierEntry(url, key, depth, referer, host, tier)
@@ -328,6 +331,22 @@ class Frontier:
         state = self._table.host(host)
         state.park_reason = None
         return self._table.release(state, self._budget(state))
+
+    def queued_of(self, host: Origin) -> int:
+        """URLs of ``host`` queued or parked (not the one in flight)."""
+        state = self._table.hosts.get(host)
+        if state is None:
+            return 0
+        return sum(len(bucket) for bucket in state.queues.values()) + len(state.parked)
+
+    def drop_host(self, host: Origin) -> int:
+        """Forget ``host``'s queued and parked URLs, none of them in flight: in a
+        crawl shared on Redis (:mod:`robotkit.shared.crawl`) another worker takes
+        the host over, and its URLs are kept there. Not journaled: a shared crawl
+        keeps its frontier in Redis, not in a state directory."""
+        if self._store is not None:
+            raise ValueError("a journaled frontier cannot drop a host")
+        return self._table.drop(host)
 
     def parked(self, host: Origin | None = None) -> Iterator[tuple[FrontierEntry, Reason]]:
         """Parked URLs (of one host or all) with the reason they are held."""

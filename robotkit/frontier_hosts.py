@@ -318,6 +318,22 @@ class HostTable:
             released += 1
         return released
 
+    def drop(self, origin: Origin) -> int:
+        """Forget a host that is not in flight: its queued and parked URLs go (their
+        owner keeps them elsewhere). Returns how many URLs went."""
+        host = self.hosts.get(origin)
+        if host is None:
+            return 0
+        if host.busy is not None:
+            raise ValueError(f"in flight: {host.busy.url!r}")
+        queued = [entry for bucket in host.queues.values() for entry in bucket]
+        self.queued -= len(queued)
+        self.parked -= len(host.parked)
+        self.main_active -= sum(entry.tier is MAIN for entry in queued)
+        host.version += 1  # every schedule item of the host goes stale
+        del self.hosts[origin]
+        return len(queued) + len(host.parked)
+
     def parked_entries(self, origin: Origin | None) -> Iterator[tuple[FrontierEntry, Reason]]:
         """Parked URLs (of one host or all) with the reason they are held."""
         hosts = self.hosts.values() if origin is None else [self.host(origin)]

@@ -288,6 +288,14 @@ class Pacer:
         any other; it says nothing of the host's health, so backoff is unchanged."""
         self.finish(ticket, None)
 
+    def withdraw(self, ticket: Ticket) -> None:
+        """Undo a :meth:`start` whose request was never sent (a shared reservation
+        refused it): the slot is freed and nothing is recorded, since the host
+        saw nothing. Only right with one request per host, as shared pacing has."""
+        state = self.state(ticket.host)
+        state.in_flight = max(0, state.in_flight - 1)
+        self._in_flight = max(0, self._in_flight - 1)
+
     def hold(self, host: HostKey, until: float) -> None:
         """Send nothing to ``host`` before ``until`` (e.g. a robots.txt deferral)."""
         state = self.state(host)

@@ -196,6 +196,17 @@ def test_cancel_frees_slot_counts_for_spacing_but_not_health(clock: ManualClock)
     assert pacer.wait_time(H) == pytest.approx(2.0)  # still backed off from the end
 
 
+def test_withdraw_frees_the_slot_and_records_nothing(clock: ManualClock) -> None:
+    """A start a shared reservation refused: the host saw nothing, so no gap."""
+    pacer = make(clock, delay=1.0, max_in_flight=1)
+    ticket = pacer.start(H)
+    assert pacer.wait_time(H2) is None  # the one global slot is taken
+    pacer.withdraw(ticket)
+    assert pacer.in_flight == 0 and pacer.state(H).in_flight == 0
+    assert pacer.wait_time(H) == 0.0 and pacer.wait_time(H2) == 0.0
+    assert pacer.state(H).last_end is None
+
+
 def test_host_table_forgets_only_hosts_back_to_a_new_hosts_state() -> None:
     idle = [(f"idle{n}.example", 80) for n in range(3)]
     failing, slow, busy = ("fail.example", 80), ("slow.example", 80), ("busy.example", 80)

@@ -7,6 +7,7 @@ the server's own log shows the gaps.
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 import json
 import subprocess
@@ -24,7 +25,7 @@ from robotkit.clock import ManualClock
 from robotkit.outcome import Outcome
 from robotkit.pacing import Pacer, PacingPolicy
 from robotkit.reasons import Reason
-from robotkit.shared import Namespace, SharedPacer, SharedTicket, connect
+from robotkit.shared import Namespace, SharedPacer, SharedState, SharedTicket, connect
 
 HOST = ("127.0.0.1", 8080)
 WORKER = Path(__file__).with_name("shared_worker.py")
@@ -191,3 +192,30 @@ def test_processes_never_overlap_on_one_host(
     spans.sort()
     gaps = [nxt[0] - prev[1] for prev, nxt in itertools.pairwise(spans)]
     assert min(gaps) >= delay, gaps
+
+
+def test_the_async_pacer_shares_the_sync_pacers_slots(
+    redis_url: str, crawl_id: str, clock: ManualClock
+) -> None:
+    """AsyncSharedPacer runs the same scripts: a slot it takes is taken for a sync
+    worker, its finish sets the gap, its hold holds (and says it is a hold)."""
+    (sync,) = workers(redis_url, crawl_id, clock, n=1, delay=2.0)
+    state = SharedState.connect(redis_url, crawl_id)
+    lone = state.async_pacer(Pacer(clock, PacingPolicy(delay=2.0)))
+
+    async def run() -> None:
+        granted = await lone.reserve(HOST)
+        assert granted.ticket is not None
+        assert sync.reserve(HOST).busy
+        clock.advance(0.5)
+        await lone.finish(granted.ticket, Outcome.OK)
+        waiting = sync.reserve(HOST)
+        assert waiting.ticket is None and not waiting.busy
+        assert waiting.wait == pytest.approx(2.0) and not waiting.held
+        await lone.hold(HOST, clock.now + 10.0)
+        held = await lone.reserve(HOST)
+        assert held.wait == pytest.approx(10.0) and held.held
+        await state.aclose()
+
+    asyncio.run(run())
+    state.close()

@@ -7,6 +7,7 @@ was really fetched.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import subprocess
 import sys
@@ -22,7 +23,13 @@ from robotkit.clock import ManualClock
 from robotkit.robots.cache import OriginState
 from robotkit.robots.engine import FetchNeeded, RobotsEngine, RobotsResponse
 from robotkit.robots.status import FetchFailure, Profile, RobotsOutcome
-from robotkit.shared import Namespace, SharedRobotsChecker, SharedStateTimeout, connect
+from robotkit.shared import (
+    Namespace,
+    SharedRobotsChecker,
+    SharedState,
+    SharedStateTimeout,
+    connect,
+)
 from robotkit.shared.robots_codec import decode_state, encode_state
 from robotkit.urls import origin_of
 
@@ -193,3 +200,30 @@ def test_an_unreadable_shared_state_is_fetched_again(
     stored = b.redis.hget(b.state_key(origin), "state")
     assert decode_state(stored).outcome is RobotsOutcome.RULES  # type: ignore[arg-type]
     assert 0 < b.redis.pttl(b.state_key(origin)) <= 86_400_000
+
+
+def test_async_checkers_fetch_once_and_share_with_sync_ones(
+    redis_url: str, crawl_id: str, httpserver: HTTPServer, clock: ManualClock
+) -> None:
+    """Two async checkers asking at once: one fetches (the other polls until the
+    state is published); a sync checker then reads it without fetching."""
+    httpserver.expect_request("/robots.txt").respond_with_data(RULES)
+    state = SharedState.connect(redis_url, crawl_id)
+    url = httpserver.url_for("/private/x")
+
+    async def run() -> list[bool]:
+        checkers = [state.async_robots_checker(clock=clock) for _ in range(2)]
+        verdicts = await asyncio.gather(*(each.check(url) for each in checkers))
+        assert sorted(each.fetches for each in checkers) == [0, 1]
+        assert sum(each.shared_reads for each in checkers) == 1
+        for each in checkers:
+            await each.aclose()
+        await state.aclose()
+        return [verdict.allowed for verdict in verdicts]
+
+    assert asyncio.run(run()) == [False, False]
+    with state.robots_checker(clock=clock) as sync:
+        assert not sync.check(url).allowed
+        assert sync.fetches == 0 and sync.shared_reads == 1
+    assert len(robots_requests(httpserver)) == 1
+    state.close()

@@ -28,7 +28,7 @@ import sys
 from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from rich.console import Console, Group, RenderableType
 from rich.live import Live
@@ -47,6 +47,12 @@ from robotkit.normalization import normalize
 from robotkit.robots.status import Profile
 from robotkit.urls import InvalidURL
 
+LEASE_MARGIN = 5.0
+"""Seconds a shared pacing reservation outlives the response deadline (--redis)."""
+
+if TYPE_CHECKING:
+    from robotkit.shared.state import SharedState
+
 EXIT_INTERRUPTED = 130
 EXIT_NOTHING_FETCHED = 4
 """Not 1 (a Python crash) nor 2 (bad usage) nor 3 (check-url's "deferred")."""
@@ -61,7 +67,7 @@ def register(subparsers: Any) -> None:
         f"{EXIT_NOTHING_FETCHED} no page could be fetched (the reasons on stderr), "
         "130 interrupted (state saved with --state).",
     )
-    parser.add_argument("seeds", nargs="+", metavar="SEED", help="start URLs")
+    parser.add_argument("seeds", nargs="*", metavar="SEED", help="start URLs")
     add_identity_options(parser)
     parser.add_argument(
         "--max-pages", type=count, default=1000, metavar="N", help="page budget (default 1000)"
@@ -111,7 +117,37 @@ def register(subparsers: Any) -> None:
         help="allow private and loopback addresses (implied when every seed is a "
         "loopback address such as 127.0.0.1 or localhost)",
     )
-    parser.set_defaults(handler=run)
+    shared = parser.add_argument_group(
+        "crawling together (the redis extra)",
+        "Start the same command on several processes or machines with one --redis and "
+        "--crawl-id: they crawl together, each URL fetched once, one request at a time "
+        "per host across all of them, and all exit when nothing is left.",
+    )
+    shared.add_argument(
+        "--redis", metavar="URL", help="keep the crawl's state in Redis (redis://host:port/db)"
+    )
+    shared.add_argument(
+        "--crawl-id",
+        default="default",
+        metavar="ID",
+        help="the crawl's name in Redis: workers with the same id crawl together "
+        "(default 'default')",
+    )
+    shared.add_argument(
+        "--redis-clear",
+        action="store_true",
+        help="remove everything the crawl keeps in Redis (its frontier, seen set and "
+        "politeness state), then exit; run it when no worker of the crawl is running",
+    )
+    shared.add_argument(
+        "--redis-lease",
+        type=positive,
+        default=None,
+        metavar="SECONDS",
+        help="how long a worker's hosts stay its own without a renewal: a killed "
+        "worker's unfinished URLs go to the others after this (default 15)",
+    )
+    parser.set_defaults(handler=run, crawl_parser=parser)
 
 
 @dataclass(frozen=True)
@@ -242,6 +278,16 @@ def _writer(stream: IO[str]) -> Any:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.redis is None and (args.redis_clear or args.redis_lease is not None):
+        error("--redis-clear and --redis-lease need --redis URL")
+        return EXIT_USAGE
+    if args.redis is not None and args.state is not None:
+        error("--redis and --state exclude each other: a shared crawl keeps its state in Redis")
+        return EXIT_USAGE
+    if args.redis_clear:
+        return _clear(args.redis, args.crawl_id)
+    if not args.seeds:  # optional only for --redis-clear: argparse's own message
+        args.crawl_parser.error("the following arguments are required: SEED")
     seeds: list[str] = []
     for seed in args.seeds:
         try:
@@ -281,6 +327,16 @@ def run(args: argparse.Namespace) -> int:
             except OSError as exc:
                 error(f"cannot write --output {args.output}: {exc.strerror}")
                 return EXIT_USAGE
+        shared = None
+        shared_errors: tuple[type[Exception], ...] = ()  # none without --redis
+        if args.redis is not None:
+            shared = _connect(args.redis, args.crawl_id, config)
+            if shared is None:
+                return EXIT_USAGE
+            stack.callback(shared.close)
+            from robotkit.shared.connection import SharedStateUnavailable
+
+            shared_errors = (SharedStateUnavailable,)
         crawler = Crawler(
             seeds,
             config,
@@ -289,10 +345,15 @@ def run(args: argparse.Namespace) -> int:
             state_dir=None
             if args.state is None
             else CrawlState(args.state, add_seeds=args.add_seeds, notice=_notice),
+            shared=shared,
+            owner_lease=args.redis_lease,
         )
         report = console(sys.stderr if out is sys.stdout else sys.stdout)
         try:
             summary = asyncio.run(_crawl(crawler, args.max_pages))
+        except shared_errors as exc:
+            error(f"stopped, fetching nothing on a guess: {exc}")
+            return EXIT_USAGE
         except CheckpointError as exc:
             error(str(exc))
             return EXIT_USAGE
@@ -312,6 +373,41 @@ def run(args: argparse.Namespace) -> int:
     if summary.fetched == 0:
         error(f"no page was fetched: {_why_nothing(summary)}")
         return EXIT_NOTHING_FETCHED
+    return 0
+
+
+def _connect(url: str, crawl_id: str, config: CrawlConfig) -> SharedState | None:
+    """The shared state at ``url``, or None after one line on stderr."""
+    try:
+        from robotkit.shared.connection import SharedStateUnavailable
+        from robotkit.shared.state import SharedState
+    except ImportError:
+        error("--redis needs the redis extra: pip install 'robotkit[redis]'")
+        return None
+    try:
+        # A reservation outlives a killed worker's request by a little: the
+        # response deadline plus a margin, after which its host is free again.
+        return SharedState.connect(url, crawl_id, lease=config.response_timeout + LEASE_MARGIN)
+    except (SharedStateUnavailable, ValueError) as exc:
+        error(str(exc))
+        return None
+
+
+def _clear(url: str, crawl_id: str) -> int:
+    """``--redis-clear``: remove the crawl's keys; say how many."""
+    with ExitStack() as stack:
+        shared = _connect(url, crawl_id, CrawlConfig())
+        if shared is None:
+            return EXIT_USAGE
+        stack.callback(shared.close)
+        from robotkit.shared.connection import SharedStateUnavailable
+
+        try:
+            removed = shared.clear()
+        except SharedStateUnavailable as exc:
+            error(str(exc))
+            return EXIT_USAGE
+    print(f"robotkit: removed {removed} keys of crawl {crawl_id!r} from {url}", file=sys.stderr)
     return 0
 
 

@@ -21,6 +21,7 @@ from robotkit.http.core import refused_redirect
 from robotkit.http.errors import Disallowed
 from robotkit.http.facts import FetchFacts, facts
 from robotkit.http.settings import GuardHook
+from robotkit.http.slots import SharedPoliteness
 from robotkit.http.transport import AsyncPoliteTransport, PoliteTransport
 from robotkit.http.validators import ValidatorStore
 from robotkit.identity import Identity
@@ -37,6 +38,7 @@ def _default_transport(
     allow_private: bool,
     guard: GuardHook | None,
     conditional: bool,
+    shared: SharedPoliteness | None,
 ) -> _Polite:
     """The transport a thin client builds when none is given: the trap guard on."""
     return kind(
@@ -45,6 +47,7 @@ def _default_transport(
         allow_private=allow_private,
         guard=Guard() if guard is None else guard,
         validators=ValidatorStore() if conditional else None,
+        shared=shared,
     )
 
 
@@ -89,7 +92,9 @@ class PoliteClient(httpx.Client):
     """``PoliteClient(identity)`` fetches politely with default settings;
     ``PoliteClient(transport=PoliteTransport(...))`` with yours.
 
-    ``delay``, ``allow_private`` and ``guard`` are shortcuts for the transport's
+    ``delay``, ``allow_private``, ``guard`` and ``shared`` (a
+    ``robotkit.shared.SharedState``: pace and share robots.txt with other
+    workers) are shortcuts for the transport's
     settings when no transport is given; the trap guard is on by default (a fresh
     :class:`robotkit.guard.Guard`), because a robot that follows links needs it on
     every request and every redirect hop. ``conditional=True`` makes a refetch of a
@@ -108,10 +113,11 @@ class PoliteClient(httpx.Client):
         allow_private: bool = False,
         guard: GuardHook | None = None,
         conditional: bool = False,
+        shared: SharedPoliteness | None = None,
         **kwargs: Any,
     ) -> None:
         self.polite = transport or _default_transport(
-            PoliteTransport, identity, delay, allow_private, guard, conditional
+            PoliteTransport, identity, delay, allow_private, guard, conditional, shared
         )
         super().__init__(transport=self.polite, **_client_options(self.polite, kwargs))
 
@@ -147,10 +153,11 @@ class AsyncPoliteClient(httpx.AsyncClient):
         allow_private: bool = False,
         guard: GuardHook | None = None,
         conditional: bool = False,
+        shared: SharedPoliteness | None = None,
         **kwargs: Any,
     ) -> None:
         self.polite = transport or _default_transport(
-            AsyncPoliteTransport, identity, delay, allow_private, guard, conditional
+            AsyncPoliteTransport, identity, delay, allow_private, guard, conditional, shared
         )
         super().__init__(transport=self.polite, **_client_options(self.polite, kwargs))
 

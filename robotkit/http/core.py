@@ -36,7 +36,7 @@ from robotkit.http.facts import EXTENSION, FetchFacts
 from robotkit.http.settings import PoliteSettings
 from robotkit.meta import PageMeta, parse_page, parse_x_robots_tag
 from robotkit.outcome import Outcome, classify_status
-from robotkit.pacing import HostKey, Ticket, host_key
+from robotkit.pacing import HostKey, host_key
 from robotkit.reasons import Decision, Reason
 from robotkit.robots.status import Hop
 from robotkit.robots.verdict import Verdict
@@ -240,36 +240,37 @@ class PolitenessCore:
             raise HostSkipped(url, plan.skip_reason)
         if plan.ready_at is None:
             return None
-        wait = plan.ready_at - self.clock()
+        held = self.pacer.state(key).hold_until >= plan.ready_at
+        return self.wait_until(url, plan.ready_at, held)
+
+    def wait_until(self, url: str, ready_at: float, held: bool) -> float:
+        """Seconds from now to ``ready_at``, or :class:`Deferred` when that is longer
+        than ``max_wait`` (``rate-limited`` when a hold sets the time, else
+        ``host-backoff``). One rule for the in-process pacer and a shared one."""
+        wait = ready_at - self.clock()
         if wait > self.limits.max_wait:
-            held = self.pacer.state(key).hold_until >= plan.ready_at
             reason = Reason.RATE_LIMITED if held else Reason.HOST_BACKOFF
-            raise Deferred(url, reason, plan.ready_at, f"host busy for {wait:.1f} s")
+            raise Deferred(url, reason, ready_at, f"host busy for {wait:.1f} s")
         return max(wait, 0.0)
 
-    def ended(
-        self,
-        ticket: Ticket,
-        status: int | None,
-        headers: httpx.Headers | None,
-        error: BaseException | None = None,
-    ) -> float | None:
-        """Record the end of a response: status None is a network failure, unless
-        ``error`` is a cancellation or an interrupt (not the host's fault)."""
+    def ending(
+        self, status: int | None, headers: httpx.Headers | None, error: BaseException | None
+    ) -> tuple[Outcome | None, float | None]:
+        """How a response ended, for the pacer (in-process or shared): its outcome
+        (None for a cancellation or an interrupt, not the host's fault) and the
+        Retry-After time of a 429 or 503 (RFC 9110 section 10.2.3; RFC 6585
+        section 4). Status None is a network failure."""
         if error is not None and (
             not isinstance(error, Exception) or isinstance(error, PolitenessError)
         ):
             # Interrupted, or refused by us at connect time: not the host's doing.
-            self.pacer.cancel(ticket)
-            return None
+            return None, None
         if status is None or headers is None:
-            self.pacer.finish(ticket, Outcome.NETWORK_ERROR)
-            return None
+            return Outcome.NETWORK_ERROR, None
         retry_at = None
         if status in (429, 503):
             retry_at = parse_retry_after(headers.get("retry-after"), self.clock())
-        self.pacer.finish(ticket, classify_status(status), retry_at)
-        return retry_at
+        return classify_status(status), retry_at
 
     def deadline_timeouts(self, request: httpx.Request, remaining: float) -> None:
         """Bound each socket operation by the time left for the whole response."""

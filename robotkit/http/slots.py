@@ -12,16 +12,25 @@ from __future__ import annotations
 import asyncio
 import threading
 import time
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from typing import Protocol
 
 import httpx
 
+from robotkit.clock import Clock
 from robotkit.http.core import PolitenessCore
+from robotkit.http.robots import AsyncRobotsChecker, RobotsChecker
+from robotkit.http.settings import RobotsOptions
+from robotkit.identity import Identity
+from robotkit.outcome import Outcome
 from robotkit.pacing import HostKey, Ticket
 
 
 class SyncSlots:
-    """Waits for pacing slots with a condition variable: thread-safe."""
+    """Waits for pacing slots with a condition variable: thread-safe.
+
+    :meth:`grant` and :meth:`finish` are where a shared pacer joins in
+    (``robotkit.shared``): the in-process pacer's decisions stay here."""
 
     def __init__(self, core: PolitenessCore) -> None:
         self.core = core
@@ -33,8 +42,16 @@ class SyncSlots:
             while True:
                 wait = self.core.slot_wait(url, key)
                 if wait == 0.0:
-                    return self.core.pacer.start(key), time.monotonic() - begun
+                    granted = self.grant(url, key)
+                    if isinstance(granted, Ticket):
+                        return granted, time.monotonic() - begun
+                    wait = granted
                 self.cond.wait(timeout=wait)
+
+    def grant(self, url: str, key: HostKey) -> Ticket | float:
+        """The slot the in-process pacer says is free now (called holding the
+        condition), or seconds to wait before asking again."""
+        return self.core.pacer.start(key)
 
     def release(
         self,
@@ -43,17 +60,22 @@ class SyncSlots:
         headers: httpx.Headers | None,
         error: BaseException | None = None,
     ) -> float | None:
-        with self.cond:
-            retry_at = self.core.ended(ticket, status, headers, error)
-            self.cond.notify_all()
+        outcome, retry_at = self.core.ending(status, headers, error)
+        self.finish(ticket, outcome, retry_at)
         return retry_at
+
+    def finish(self, ticket: Ticket, outcome: Outcome | None, retry_at: float | None) -> None:
+        with self.cond:
+            self.core.pacer.finish(ticket, outcome, retry_at)
+            self.cond.notify_all()
 
 
 class AsyncSlots:
     """Waits for pacing slots on the event loop. Waiting for one host never holds up
     another: a waiter sleeps until its host's time, or, when its host (or the
     global in-flight limit) is full, until that host (or any host) frees a slot;
-    a release wakes only those waiters."""
+    a release wakes only those waiters. :meth:`grant` and :meth:`finish` are where
+    a shared pacer joins in."""
 
     def __init__(self, core: PolitenessCore) -> None:
         self.core = core
@@ -65,7 +87,10 @@ class AsyncSlots:
         while True:
             wait = core.slot_wait(url, key)
             if wait == 0.0:
-                return core.pacer.start(key), time.monotonic() - begun
+                granted = await self.grant(url, key)
+                if isinstance(granted, Ticket):
+                    return granted, time.monotonic() - begun
+                wait = granted
             if wait is not None:
                 await asyncio.sleep(wait)
                 continue
@@ -76,37 +101,73 @@ class AsyncSlots:
                 event = self._freed[which] = asyncio.Event()
             await event.wait()
 
-    def release(
+    async def grant(self, url: str, key: HostKey) -> Ticket | float:
+        """The slot the in-process pacer says is free now, or seconds to wait."""
+        return self.core.pacer.start(key)
+
+    async def release(
         self,
         ticket: Ticket,
         status: int | None,
         headers: httpx.Headers | None,
         error: BaseException | None = None,
     ) -> float | None:
-        retry_at = self.core.ended(ticket, status, headers, error)
-        for which in (ticket.host, None):
+        outcome, retry_at = self.core.ending(status, headers, error)
+        await self.finish(ticket, outcome, retry_at)
+        return retry_at
+
+    async def finish(self, ticket: Ticket, outcome: Outcome | None, retry_at: float | None) -> None:
+        self.core.pacer.finish(ticket, outcome, retry_at)
+        self.wake(ticket.host)
+
+    def wake(self, host: HostKey) -> None:
+        """Wake the waiters for ``host``'s slot and for any slot."""
+        for which in (host, None):
             event = self._freed.pop(which, None)
             if event is not None:
                 event.set()
-        return retry_at
 
 
-class ReleaseOnce:
-    """Gives a pacing slot back exactly once, however often a stream is closed."""
+class SharedPoliteness(Protocol):
+    """What a polite transport asks of a state shared with other workers
+    (``robotkit.shared.SharedState``, ARCHITECTURE.md "Shared state"): slots that
+    also reserve the host for all workers, and a robots.txt checker whose cache
+    they all share. A protocol, so the shell never imports Redis."""
 
-    def __init__(self, release: Callable[[], object]) -> None:
+    def sync_slots(self, core: PolitenessCore) -> SyncSlots: ...
+
+    def async_slots(self, core: PolitenessCore) -> AsyncSlots: ...
+
+    def robots_checker(
+        self,
+        identity: Identity | None = None,
+        *,
+        options: RobotsOptions = ...,
+        transport: httpx.BaseTransport | None = None,
+        clock: Clock = ...,
+    ) -> RobotsChecker: ...
+
+    def async_robots_checker(
+        self,
+        identity: Identity | None = None,
+        *,
+        options: RobotsOptions = ...,
+        transport: httpx.AsyncBaseTransport | None = None,
+        clock: Clock = ...,
+    ) -> AsyncRobotsChecker: ...
+
+
+class ReleasingStream(httpx.SyncByteStream):
+    """Gives a pacing slot back exactly once, however often the stream is closed."""
+
+    def __init__(self, inner: httpx.SyncByteStream, release: Callable[[], object]) -> None:
+        self.inner = inner
         self.release: Callable[[], object] | None = release
 
     def release_once(self) -> None:
         if self.release is not None:
             release, self.release = self.release, None
             release()
-
-
-class ReleasingStream(ReleaseOnce, httpx.SyncByteStream):
-    def __init__(self, inner: httpx.SyncByteStream, release: Callable[[], object]) -> None:
-        super().__init__(release)
-        self.inner = inner
 
     def __iter__(self) -> Iterator[bytes]:
         yield from self.inner
@@ -118,10 +179,15 @@ class ReleasingStream(ReleaseOnce, httpx.SyncByteStream):
             self.release_once()
 
 
-class AsyncReleasingStream(ReleaseOnce, httpx.AsyncByteStream):
-    def __init__(self, inner: httpx.AsyncByteStream, release: Callable[[], object]) -> None:
-        super().__init__(release)
+class AsyncReleasingStream(httpx.AsyncByteStream):
+    """:class:`ReleasingStream` whose release is awaited (a shared pacer's is a
+    Redis call)."""
+
+    def __init__(
+        self, inner: httpx.AsyncByteStream, release: Callable[[], Awaitable[object]]
+    ) -> None:
         self.inner = inner
+        self.release: Callable[[], Awaitable[object]] | None = release
 
     async def __aiter__(self) -> AsyncIterator[bytes]:
         async for chunk in self.inner:
@@ -131,7 +197,9 @@ class AsyncReleasingStream(ReleaseOnce, httpx.AsyncByteStream):
         try:
             await self.inner.aclose()
         finally:
-            self.release_once()
+            if self.release is not None:
+                release, self.release = self.release, None
+                await release()
 
 
 def with_stream(

@@ -71,6 +71,7 @@ from robotkit.http.slots import (
     AsyncReleasingStream,
     AsyncSlots,
     ReleasingStream,
+    SharedPoliteness,
     SyncSlots,
     with_stream,
 )
@@ -127,7 +128,11 @@ _CORE_DOC = """
     ``clock``; ``resolver`` ``(host, port) -> addresses``; ``parse_html`` to read
     meta robots and links of HTML pages, ``read_text`` to read their visible words
     from the same parse too (``FetchFacts.page.text``, for content fingerprints).
-    They make one :class:`PoliteSettings` (``transport.settings``).
+    They make one :class:`PoliteSettings` (``transport.settings``). ``shared``, a
+    ``robotkit.shared.SharedState``, paces every request (robots.txt included)
+    with all the workers on that state, one request at a time per host, and
+    shares our own robots checker's cache with them; a lost Redis raises
+    ``SharedStateUnavailable`` (ARCHITECTURE.md, "Shared state").
 """
 
 
@@ -215,17 +220,19 @@ class PoliteTransport(_PoliteBase, httpx.BaseTransport):
         resolver: Resolver = system_resolver,
         parse_html: bool = True,
         read_text: bool = False,
+        shared: SharedPoliteness | None = None,
     ) -> None:
         settings = PoliteSettings.from_arguments(locals())
         self.core = PolitenessCore(settings)
         self.inner = inner if inner is not None else httpx.HTTPTransport()
         guard_connections(self.inner)
-        self.slots = SyncSlots(self.core)
+        self.slots = SyncSlots(self.core) if shared is None else shared.sync_slots(self.core)
         self.robots_transport = PacedTransport(self.inner, self.slots)
         self._own_robots = robots is None and check_robots
         self.robots = robots
         if self._own_robots:
-            self.robots = RobotsChecker(
+            checker = RobotsChecker if shared is None else shared.robots_checker
+            self.robots = checker(
                 settings.identity,
                 options=settings.robots_options,
                 transport=self.robots_transport,
@@ -333,7 +340,7 @@ class AsyncPacedTransport(httpx.AsyncBaseTransport):
         try:
             response = await self.inner.handle_async_request(request)
         except BaseException as error:
-            self.slots.release(ticket, None, None, error)
+            await self.slots.release(ticket, None, None, error)
             raise
         assert isinstance(response.stream, httpx.AsyncByteStream)
         release = partial(self.slots.release, ticket, response.status_code, response.headers)
@@ -369,17 +376,19 @@ class AsyncPoliteTransport(_PoliteBase, httpx.AsyncBaseTransport):
         resolver: AsyncResolver | None = None,
         parse_html: bool = True,
         read_text: bool = False,
+        shared: SharedPoliteness | None = None,
     ) -> None:
         settings = PoliteSettings.from_arguments(locals())
         self.core = PolitenessCore(settings)
         self.inner = inner if inner is not None else httpx.AsyncHTTPTransport()
         guard_connections(self.inner)
-        self.slots = AsyncSlots(self.core)
+        self.slots = AsyncSlots(self.core) if shared is None else shared.async_slots(self.core)
         self.robots_transport = AsyncPacedTransport(self.inner, self.slots)
         self._own_robots = robots is None and check_robots
         self.robots = robots
         if self._own_robots:
-            self.robots = AsyncRobotsChecker(
+            checker = AsyncRobotsChecker if shared is None else shared.async_robots_checker
+            self.robots = checker(
                 settings.identity,
                 options=settings.robots_options,
                 transport=self.robots_transport,
@@ -439,12 +448,12 @@ class AsyncPoliteTransport(_PoliteBase, httpx.AsyncBaseTransport):
             answered = bool(received) and isinstance(error, httpx.DecodingError)
             status = received[0].status_code if answered else None
             answer = received[0].headers if answered else None
-            self.slots.release(ticket, status, answer, error)
+            await self.slots.release(ticket, status, answer, error)
             if isinstance(error, asyncio.TimeoutError):
                 raise _too_slow(request, timeout) from None
             raise
         inner, body = received[0], bodies[0]
-        retry_at = self.slots.release(ticket, inner.status_code, inner.headers)
+        retry_at = await self.slots.release(ticket, inner.status_code, inner.headers)
         responding = core.respond(request, ready, inner, body, retry_at, started, waited)
         return await self._drive(responding)
 

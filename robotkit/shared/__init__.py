@@ -1,4 +1,4 @@
-"""Politeness shared by every worker of a crawl, on Redis (issue 11, in progress).
+"""Politeness shared by every worker of a crawl, on Redis.
 
 In one process, robotkit keeps its politeness facts in memory. Several workers
 crawling together must share them, or each host gets N workers' worth of requests
@@ -13,10 +13,16 @@ same small interfaces, while every decision stays in the pure core:
   host's next slot atomically (one Lua script), holds and backoff shared;
 * :mod:`~robotkit.shared.robots`: :class:`SharedRobotsChecker`, one robots.txt
   cache for all workers, with a cross-process single flight (a lock key);
-* :mod:`~robotkit.shared.robots_codec`: an origin's robots.txt state as JSON.
+* :mod:`~robotkit.shared.robots_codec`: an origin's robots.txt state as JSON;
+* :mod:`~robotkit.shared.slots`: a polite transport's slots, also reserved in Redis;
+* :mod:`~robotkit.shared.state`: :class:`SharedState`, the one handle a user
+  passes around (``PoliteTransport(shared=state)``, ``Crawler(shared=state)``),
+  sync and async;
+* :mod:`~robotkit.shared.crawl`: :class:`~robotkit.shared.crawl.SharedCrawl`, one
+  crawl spread over workers: hosts owned under leases, inboxes, unfinished URLs.
 
-Time is always the injected clock's, never Redis'. Every key expires, so a crawl
-leaves nothing behind once its times have passed. This is the shell's layer: it
+Time is always the injected clock's, never Redis'. Every key expires, except a
+shared crawl's frontier and seen sets, which :meth:`SharedState.clear` removes. This is the shell's layer: it
 does I/O (Redis, and the robots.txt fetch through :mod:`robotkit.http`); the core
 never imports it. Needs the ``redis`` extra (``pip install 'robotkit[redis]'``).
 """
@@ -28,17 +34,26 @@ from robotkit.shared.connection import (
     SharedStateTimeout,
     SharedStateUnavailable,
     connect,
+    connect_async,
 )
-from robotkit.shared.pacing import Reservation, SharedPacer, SharedTicket
-from robotkit.shared.robots import SharedRobotsChecker
+from robotkit.shared.pacing import AsyncSharedPacer, Reservation, SharedPacer, SharedTicket
+from robotkit.shared.robots import AsyncSharedRobotsChecker, SharedRobotsChecker
+from robotkit.shared.slots import SharedAsyncSlots, SharedSyncSlots
+from robotkit.shared.state import SharedState
 
 __all__ = [
+    "AsyncSharedPacer",
+    "AsyncSharedRobotsChecker",
     "Namespace",
     "Reservation",
+    "SharedAsyncSlots",
     "SharedPacer",
     "SharedRobotsChecker",
+    "SharedState",
     "SharedStateTimeout",
     "SharedStateUnavailable",
+    "SharedSyncSlots",
     "SharedTicket",
     "connect",
+    "connect_async",
 ]

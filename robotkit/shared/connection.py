@@ -10,11 +10,14 @@ would mean "allow" and "no delay" on a host other workers are pacing).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from typing import Any
 
 import redis
+import redis.asyncio
+from redis.asyncio.retry import Retry as AsyncRetry
 from redis.backoff import ExponentialBackoff
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import RedisError
@@ -23,10 +26,16 @@ from redis.retry import Retry
 
 __all__ = [
     "DEFAULT_SOCKET_TIMEOUT",
+    "AsyncClientSource",
+    "AsyncScripts",
     "Namespace",
+    "ScriptCall",
+    "Scripts",
     "SharedStateTimeout",
     "SharedStateUnavailable",
+    "async_client",
     "connect",
+    "connect_async",
     "talking_to",
 ]
 
@@ -66,20 +75,50 @@ Redis that is gone is reported within about one (redis-py's default backoff woul
 take several seconds)."""
 
 
+def _options(socket_timeout: float) -> dict[str, Any]:
+    """The timeouts of every client, sync or async: one place for both faces."""
+    return {"socket_timeout": socket_timeout, "socket_connect_timeout": socket_timeout}
+
+
+def _not_a_url(url: str, error: ValueError) -> SharedStateUnavailable:
+    return SharedStateUnavailable(f"not a Redis URL: {url!r} ({error})")
+
+
 def connect(url: str, *, socket_timeout: float = DEFAULT_SOCKET_TIMEOUT) -> redis.Redis:
     """A client for ``url`` (``redis://host:port/db``), checked with a PING so that
     an unreachable server is reported at start, not at the first request."""
     try:
         client = redis.Redis.from_url(
-            url,
-            socket_timeout=socket_timeout,
-            socket_connect_timeout=socket_timeout,
-            retry=Retry(ExponentialBackoff(), RETRIES),
+            url, retry=Retry(ExponentialBackoff(), RETRIES), **_options(socket_timeout)
         )
     except ValueError as error:
-        raise SharedStateUnavailable(f"not a Redis URL: {url!r} ({error})") from None
+        raise _not_a_url(url, error) from None
     with talking_to(url):
         client.ping()
+    return client
+
+
+def async_client(
+    url: str, *, socket_timeout: float = DEFAULT_SOCKET_TIMEOUT
+) -> redis.asyncio.Redis:
+    """An asyncio client for ``url`` with :func:`connect`'s timeouts and retries,
+    not yet connected: redis-py binds an async client to the event loop of its
+    first call, so each loop needs its own (``SharedState.async_client``)."""
+    try:
+        return redis.asyncio.Redis.from_url(
+            url, retry=AsyncRetry(ExponentialBackoff(), RETRIES), **_options(socket_timeout)
+        )
+    except ValueError as error:
+        raise _not_a_url(url, error) from None
+
+
+async def connect_async(
+    url: str, *, socket_timeout: float = DEFAULT_SOCKET_TIMEOUT
+) -> redis.asyncio.Redis:
+    """:func:`async_client`, checked with a PING like :func:`connect`."""
+    client = async_client(url, socket_timeout=socket_timeout)
+    with talking_to(url):
+        await client.ping()
     return client
 
 
@@ -93,3 +132,63 @@ def talking_to(what: str) -> Iterator[None]:
         raise SharedStateUnavailable(f"Redis unreachable ({what}): {error}") from error
     except RedisError as error:
         raise SharedStateUnavailable(f"Redis error ({what}): {error}") from error
+
+
+@dataclass(frozen=True)
+class ScriptCall:
+    """One Lua script to run on some keys: what a sync and an async caller send
+    alike, planned by pure code, so the two faces differ only in how they call."""
+
+    script: str
+    keys: tuple[str, ...]
+    args: tuple[str, ...]
+
+
+class _Registered:
+    """Each script registered once per runner (its SHA computed once)."""
+
+    def __init__(self) -> None:
+        self._registered: dict[str, Any] = {}
+
+    def script(self, client: redis.Redis | redis.asyncio.Redis, text: str) -> Any:
+        script = self._registered.get(text)
+        if script is None:
+            script = self._registered[text] = client.register_script(text)
+        return script
+
+
+class Scripts(_Registered):
+    """Runs :class:`ScriptCall` s on a sync client."""
+
+    def __init__(self, client: redis.Redis) -> None:
+        super().__init__()
+        self.client = client
+
+    def run(self, call: ScriptCall) -> Any:
+        script = self.script(self.client, call.script)
+        with talking_to(call.keys[0]):
+            return script(keys=list(call.keys), args=list(call.args))
+
+
+AsyncClientSource = redis.asyncio.Redis | Callable[[], redis.asyncio.Redis]
+"""An asyncio client, or a function giving the one of the running event loop."""
+
+
+class AsyncScripts(_Registered):
+    """Runs :class:`ScriptCall` s on an asyncio client; ``client`` may be a function
+    returning the running loop's client (redis-py async clients are bound to a loop)."""
+
+    def __init__(self, client: AsyncClientSource) -> None:
+        super().__init__()
+        self._client = client
+
+    @property
+    def client(self) -> redis.asyncio.Redis:
+        client = self._client
+        return client if isinstance(client, redis.asyncio.Redis) else client()
+
+    async def run(self, call: ScriptCall) -> Any:
+        client = self.client
+        script = self.script(client, call.script)
+        with talking_to(call.keys[0]):
+            return await script(keys=list(call.keys), args=list(call.args), client=client)

@@ -28,6 +28,7 @@ One request at a time per host is the shared rule (``per_host_concurrency`` 1).
 from __future__ import annotations
 
 import uuid
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import redis
@@ -35,9 +36,22 @@ import redis
 from robotkit.outcome import Outcome
 from robotkit.pacing import HostKey, Pacer, failures_after
 from robotkit.reasons import Reason
-from robotkit.shared.connection import Namespace, talking_to
+from robotkit.shared.connection import (
+    AsyncClientSource,
+    AsyncScripts,
+    Namespace,
+    ScriptCall,
+    Scripts,
+)
 
-__all__ = ["DEFAULT_LEASE", "Reservation", "SharedPacer", "SharedTicket"]
+__all__ = [
+    "DEFAULT_LEASE",
+    "AsyncSharedPacer",
+    "Reservation",
+    "Reserving",
+    "SharedPacer",
+    "SharedTicket",
+]
 
 DEFAULT_LEASE = 120.0
 """Seconds a reservation holds its host when its worker never finishes it (killed):
@@ -57,7 +71,8 @@ local function f(x) return string.format('%.6f', x) end
 """
 
 # KEYS[1] host; ARGV now, lease, owner, grace.
-# Returns {state, seconds, failures}: state 0 busy elsewhere, 1 wait, 2 granted.
+# Returns {state, seconds, failures, held}: state 0 busy elsewhere, 1 wait, 2 granted;
+# held 1 when the wait is a hold (Retry-After, a deferral), not the gap or backoff.
 _RESERVE = (
     _KEEP
     + """
@@ -65,12 +80,14 @@ local now = tonumber(ARGV[1])
 local h = redis.call('HMGET', KEYS[1], 'ready', 'hold', 'busy', 'failures')
 local failures = h[4] or '0'
 local busy = tonumber(h[3]) or 0
-if busy > now then return {0, f(busy - now), failures} end
-local ready = math.max(tonumber(h[1]) or 0, tonumber(h[2]) or 0)
-if ready > now then return {1, f(ready - now), failures} end
+if busy > now then return {0, f(busy - now), failures, 0} end
+local hold = tonumber(h[2]) or 0
+local ready = math.max(tonumber(h[1]) or 0, hold)
+local held = hold >= ready and 1 or 0
+if ready > now then return {1, f(ready - now), failures, held} end
 redis.call('HSET', KEYS[1], 'busy', f(now + tonumber(ARGV[2])), 'owner', ARGV[3])
 keep(KEYS[1], now, tonumber(ARGV[4]))
-return {2, '0', failures}
+return {2, '0', failures, 0}
 """
 )
 
@@ -126,9 +143,81 @@ class Reservation:
     wait: float = 0.0
     busy: bool = False
     skip_reason: Reason | None = None
+    held: bool = False
+    """The wait is a hold (Retry-After, a robots.txt deferral), not the gap or
+    backoff: the reason a caller gives when it will not wait that long."""
 
 
-class SharedPacer:
+@dataclass(frozen=True)
+class Reserving:
+    """A reservation about to be asked: the script to run, and how to read its
+    answer (pure, so the sync and async pacers share it)."""
+
+    host: HostKey
+    now: float
+    owner: str
+    call: ScriptCall
+
+    def answer(self, result: Sequence[object]) -> Reservation:
+        state, seconds, failures, held = (str(_text(x)) for x in result)
+        streak = int(failures)
+        if int(state) == 2:
+            return Reservation(SharedTicket(self.host, self.now, self.owner, streak))
+        return Reservation(None, wait=float(seconds), busy=int(state) == 0, held=held == "1")
+
+
+def _text(value: object) -> object:
+    return value.decode() if isinstance(value, bytes) else value
+
+
+class _Plans:
+    """What both pacers plan without I/O: the keys, the scripts' arguments (from
+    the core's rules) and the reading of their answers."""
+
+    def __init__(self, pacer: Pacer, namespace: Namespace, lease: float) -> None:
+        if pacer.policy.per_host_concurrency != 1:
+            raise ValueError("shared pacing allows one request at a time per host")
+        if lease <= 0:
+            raise ValueError("lease must be > 0")
+        self.pacer = pacer
+        self.namespace = namespace
+        self.lease = lease
+
+    def key(self, host: HostKey) -> str:
+        return self.namespace.key("pace", f"{host[0]}:{host[1]}")
+
+    def reserving(self, host: HostKey) -> Reserving | Reservation:
+        """The reservation to ask Redis for, or the answer at once when the host
+        is skipped (its Crawl-delay, applied on the in-process pacer)."""
+        skip = self.pacer.state(host).skip_reason
+        if skip is not None:
+            return Reservation(None, skip_reason=skip)
+        now = self.pacer.clock()
+        owner = uuid.uuid4().hex
+        args = (repr(now), repr(self.lease), owner, repr(GRACE))
+        return Reserving(host, now, owner, ScriptCall(_RESERVE, (self.key(host),), args))
+
+    def finishing(
+        self, ticket: SharedTicket, outcome: Outcome | None, retry_at: float | None
+    ) -> ScriptCall:
+        """The end of ``ticket``'s response, now: the next start waits the rest the
+        core computes (``PacingPolicy.rest``); a failure with ``retry_at`` holds the
+        host (RFC 9110 section 10.2.3)."""
+        host = ticket.host
+        now = self.pacer.clock()
+        failures = failures_after(ticket.failures, outcome)
+        rest = self.pacer.policy.rest(self.pacer.gap(host), self.pacer.draw_jitter(host), failures)
+        failed = outcome is not None and outcome.is_failure
+        hold = retry_at if failed and retry_at is not None else 0.0
+        args = (repr(now), ticket.owner, repr(now + rest), str(failures), repr(hold), repr(GRACE))
+        return ScriptCall(_FINISH, (self.key(host),), args)
+
+    def holding(self, host: HostKey, until: float) -> ScriptCall:
+        args = (repr(self.pacer.clock()), repr(until), repr(GRACE))
+        return ScriptCall(_HOLD, (self.key(host),), args)
+
+
+class SharedPacer(_Plans):
     """A :class:`~robotkit.pacing.Pacer`'s rules over per-host state in Redis.
 
     ``pacer`` supplies the clock, the policy and what robots.txt asked of each
@@ -144,55 +233,24 @@ class SharedPacer:
         *,
         lease: float = DEFAULT_LEASE,
     ) -> None:
-        if pacer.policy.per_host_concurrency != 1:
-            raise ValueError("shared pacing allows one request at a time per host")
-        if lease <= 0:
-            raise ValueError("lease must be > 0")
-        self.pacer = pacer
+        super().__init__(pacer, namespace, lease)
         self.client = client
-        self.namespace = namespace
-        self.lease = lease
-        self._reserve = client.register_script(_RESERVE)
-        self._finish = client.register_script(_FINISH)
-        self._hold = client.register_script(_HOLD)
-
-    def key(self, host: HostKey) -> str:
-        return self.namespace.key("pace", f"{host[0]}:{host[1]}")
+        self.scripts = Scripts(client)
 
     def reserve(self, host: HostKey) -> Reservation:
         """Take the host's next slot if it is due now (one round trip)."""
-        skip = self.pacer.state(host).skip_reason
-        if skip is not None:
-            return Reservation(None, skip_reason=skip)
-        now = self.pacer.clock()
-        owner = uuid.uuid4().hex
-        key = self.key(host)
-        with talking_to(key):
-            state, seconds, failures = self._reserve(
-                keys=[key], args=[repr(now), repr(self.lease), owner, repr(GRACE)]
-            )
-        streak = int(failures)
-        if int(state) == 2:
-            return Reservation(SharedTicket(host, now, owner, streak))
-        return Reservation(None, wait=float(seconds), busy=int(state) == 0)
+        plan = self.reserving(host)
+        if isinstance(plan, Reservation):
+            return plan
+        return plan.answer(self.scripts.run(plan.call))
 
     def finish(
         self, ticket: SharedTicket, outcome: Outcome | None, retry_at: float | None = None
     ) -> None:
-        """Record that the response of ``ticket`` has ended now (one round trip):
-        the next start on the host waits the rest the core computes; a failure with
-        ``retry_at`` (Retry-After) holds the host for every worker. ``outcome`` None
-        is a cancelled request: it counts for spacing, not for the host's health."""
-        host = ticket.host
-        now = self.pacer.clock()
-        failures = failures_after(ticket.failures, outcome)
-        rest = self.pacer.policy.rest(self.pacer.gap(host), self.pacer.draw_jitter(host), failures)
-        failed = outcome is not None and outcome.is_failure
-        hold = retry_at if failed and retry_at is not None else 0.0
-        key = self.key(host)
-        args = [repr(now), ticket.owner, repr(now + rest), str(failures), repr(hold), repr(GRACE)]
-        with talking_to(key):
-            self._finish(keys=[key], args=args)
+        """Record that the response of ``ticket`` has ended now (one round trip).
+        ``outcome`` None is a cancelled request: it counts for spacing, not for
+        the host's health."""
+        self.scripts.run(self.finishing(ticket, outcome, retry_at))
 
     def cancel(self, ticket: SharedTicket) -> None:
         """Give back the slot of a request abandoned by the caller."""
@@ -200,6 +258,40 @@ class SharedPacer:
 
     def hold(self, host: HostKey, until: float) -> None:
         """Send nothing to ``host`` before ``until``, from any worker (one round trip)."""
-        key = self.key(host)
-        with talking_to(key):
-            self._hold(keys=[key], args=[repr(self.pacer.clock()), repr(until), repr(GRACE)])
+        self.scripts.run(self.holding(host, until))
+
+
+class AsyncSharedPacer(_Plans):
+    """:class:`SharedPacer` for asyncio: the same plans, awaited. ``client`` is an
+    asyncio client or a function giving the running loop's
+    (``SharedState.async_client``)."""
+
+    def __init__(
+        self,
+        pacer: Pacer,
+        client: AsyncClientSource,
+        namespace: Namespace,
+        *,
+        lease: float = DEFAULT_LEASE,
+    ) -> None:
+        super().__init__(pacer, namespace, lease)
+        self.scripts = AsyncScripts(client)
+
+    async def reserve(self, host: HostKey) -> Reservation:
+        """:meth:`SharedPacer.reserve`, awaited."""
+        plan = self.reserving(host)
+        if isinstance(plan, Reservation):
+            return plan
+        return plan.answer(await self.scripts.run(plan.call))
+
+    async def finish(
+        self, ticket: SharedTicket, outcome: Outcome | None, retry_at: float | None = None
+    ) -> None:
+        """:meth:`SharedPacer.finish`, awaited."""
+        await self.scripts.run(self.finishing(ticket, outcome, retry_at))
+
+    async def cancel(self, ticket: SharedTicket) -> None:
+        await self.finish(ticket, None)
+
+    async def hold(self, host: HostKey, until: float) -> None:
+        await self.scripts.run(self.holding(host, until))

@@ -16,6 +16,11 @@ is the same as a lone checker's. A worker never decides without a state: when
 Redis is unreachable, or the lock's holder publishes nothing before
 ``wait_timeout``, :meth:`SharedRobotsChecker.check` raises (never "allow").
 
+:class:`AsyncSharedRobotsChecker` is the same over
+:class:`~robotkit.http.robots.AsyncRobotsChecker`: both plan their scripts and read
+the answers with the same pure code (:class:`Claiming`), and differ only in how a
+script is called and how they wait.
+
 Round trips: none while the in-process copy is fresh; one to read a state another
 worker published (a script that reads it, or takes the lock when it is missing or
 stale, atomically); two to fetch (that script, then publish-and-unlock).
@@ -23,30 +28,45 @@ stale, atomically); two to fetch (that script, then publish-and-unlock).
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import enum
 import time
 import uuid
+from collections.abc import Sequence
+from typing import Any
 
 import httpx
 import redis
 
 from robotkit.clock import Clock, system_clock
-from robotkit.http.robots import DEFAULT_OPTIONS, RobotsChecker
+from robotkit.http.robots import DEFAULT_OPTIONS, AsyncRobotsChecker, RobotsChecker
 from robotkit.http.settings import RobotsOptions
 from robotkit.identity import Identity
 from robotkit.robots.cache import OriginState, keep_until
-from robotkit.robots.engine import FetchNeeded
+from robotkit.robots.engine import FetchNeeded, RobotsEngine
 from robotkit.robots.status import Profile
 from robotkit.robots.verdict import Verdict
 from robotkit.shared.connection import (
+    AsyncClientSource,
+    AsyncScripts,
     Namespace,
+    ScriptCall,
+    Scripts,
     SharedStateTimeout,
     SharedStateUnavailable,
-    talking_to,
 )
 from robotkit.shared.robots_codec import StateFormatError, decode_state, encode_state
 from robotkit.urls import Origin
 
-__all__ = ["LOCK_MARGIN", "POLL_INTERVAL", "SharedRobotsChecker"]
+__all__ = [
+    "LOCK_MARGIN",
+    "POLL_INTERVAL",
+    "AsyncSharedRobotsChecker",
+    "Claiming",
+    "Next",
+    "SharedRobotsChecker",
+]
 
 LOCK_MARGIN = 30.0
 """Seconds a fetch lock outlives the fetch's own deadline: room for a pacing wait
@@ -85,7 +105,128 @@ return 0
 """
 
 
-class SharedRobotsChecker(RobotsChecker):
+class Next(enum.Enum):
+    """What a claim's answer asks of the checker when it brings no state to use."""
+
+    AGAIN = "again"
+    """Claim again at once (the stored entry was another version's: fetch over it)."""
+    FETCH = "fetch"
+    """This worker holds the lock: fetch, then publish."""
+    WAIT = "wait"
+    """Another worker is fetching: wait a poll interval, then claim again."""
+
+
+class Claiming:
+    """One checker's claims on an origin's shared state until it has one: the
+    script to run next, and the reading of its answer. Pure but for the
+    in-process cache it updates (``adopt``), so both faces share it."""
+
+    def __init__(self, checker: _SharedRobots, origin: Origin) -> None:
+        self.checker = checker
+        self.origin = origin
+        self.keys = (checker.state_key(origin), checker.lock_key(origin))
+        self.give_up = time.monotonic() + checker.wait_timeout
+        self.trust_stored = True
+        self.owner = ""
+        self.now = 0.0
+
+    def call(self) -> ScriptCall:
+        self.owner = uuid.uuid4().hex
+        self.now = self.checker.clock()
+        ttl = str(_ms(self.checker.lock_ttl))
+        args = (repr(self.now), self.owner, ttl, "1" if self.trust_stored else "0")
+        return ScriptCall(_CLAIM, self.keys, args)
+
+    def answer(self, result: Sequence[Any]) -> OriginState | Next:
+        """A fresh shared state, or what to do next; raises
+        :class:`SharedStateTimeout` past the checker's ``wait_timeout``."""
+        text, locked = result
+        stored = _decoded(text)
+        if text is not None and stored is None and self.trust_stored:
+            self.trust_stored = False  # another version's entry: fetch ours over it
+            return Next.AGAIN
+        if stored is not None:
+            self.checker.adopt(self.origin, stored, self.now)
+            if not locked and stored.is_fresh(self.now):
+                self.checker.shared_reads += 1
+                return stored
+        if locked:
+            return Next.FETCH
+        if time.monotonic() >= self.give_up:
+            raise SharedStateTimeout(
+                f"robots.txt of {self.origin} is being fetched by another worker, "
+                f"and no state came within {self.checker.wait_timeout:g} s"
+            )
+        return Next.WAIT
+
+    def publishing(self) -> tuple[OriginState, ScriptCall]:
+        """The state this worker has just fetched (from its in-process cache), and
+        the script that shares it and frees the lock."""
+        checker = self.checker
+        now = checker.clock()
+        with checker.engine_lock():
+            state = checker.engine.state(self.origin, now)
+        if state is None:  # the cache dropped it at once: nothing to share
+            raise SharedStateUnavailable(f"robots.txt of {self.origin} was fetched but not kept")
+        keep = keep_until(state, keep_good_copies=checker.options.profile is Profile.RFC9309)
+        life = str(_ms(max(keep - now, 1.0)))
+        args = (encode_state(state), repr(state.expires_at), life, self.owner)
+        return state, ScriptCall(_PUBLISH, self.keys, args)
+
+    def unlocking(self) -> ScriptCall:
+        return ScriptCall(_UNLOCK, self.keys[1:], (self.owner,))
+
+
+class _SharedRobots:
+    """What both shared checkers add to their parent: the keys, the lock's life,
+    the in-process cache's use. Mixed in before the parent checker."""
+
+    engine: RobotsEngine
+    clock: Clock
+    options: RobotsOptions
+    identity: Identity
+
+    def _share(self, namespace: Namespace, wait_timeout: float | None) -> None:
+        self.engine.keep_text = True
+        self.namespace = namespace
+        self.lock_ttl = self.options.deadline + LOCK_MARGIN
+        self.wait_timeout = 2 * self.lock_ttl if wait_timeout is None else wait_timeout
+        self.shared_reads = 0
+        """States read from Redis and found fresh (another worker's fetch)."""
+
+    def state_key(self, origin: Origin) -> str:
+        return self.namespace.key("robots", str(origin))
+
+    def lock_key(self, origin: Origin) -> str:
+        return self.namespace.key("robots-lock", str(origin))
+
+    def engine_lock(self) -> contextlib.AbstractContextManager[object]:
+        """The lock around the engine's cache (none on one event loop)."""
+        return contextlib.nullcontext()
+
+    def cached(self, url: str) -> Verdict | FetchNeeded:
+        """The verdict from the in-process cache, or the fetch it lacks."""
+        now = self.clock()
+        with self.engine_lock():
+            event = self.engine.lookup(url, now)
+        if isinstance(event, OriginState):
+            return self.engine.decide(url, event, self.identity.product_token, now)
+        return event
+
+    def decide(self, url: str, state: OriginState) -> Verdict:
+        return self.engine.decide(url, state, self.identity.product_token, self.clock())
+
+    def adopt(self, origin: Origin, stored: OriginState, now: float) -> None:
+        """Keep a shared state in the in-process cache when it is newer than ours:
+        fresh, it answers; stale, it is the basis of the next fetch (validators
+        for a conditional GET, the unreachable streak)."""
+        with self.engine_lock():
+            mine = self.engine.state(origin, now)
+            if mine is None or mine.fetched_at < stored.fetched_at:
+                self.engine.cache.put(origin, stored, now)
+
+
+class SharedRobotsChecker(_SharedRobots, RobotsChecker):
     """:class:`~robotkit.http.robots.RobotsChecker` with its cache in Redis too.
 
     ``wait_timeout`` bounds how long :meth:`check` waits for another worker's fetch
@@ -105,112 +246,103 @@ class SharedRobotsChecker(RobotsChecker):
         clock: Clock = system_clock,
         wait_timeout: float | None = None,
     ) -> None:
-        super().__init__(
-            identity, options=options, client=http_client, transport=transport, clock=clock
+        RobotsChecker.__init__(
+            self, identity, options=options, client=http_client, transport=transport, clock=clock
         )
-        self.engine.keep_text = True
+        self._share(namespace, wait_timeout)
         self.redis = client
-        self.namespace = namespace
-        self.lock_ttl = options.deadline + LOCK_MARGIN
-        self.wait_timeout = 2 * self.lock_ttl if wait_timeout is None else wait_timeout
-        self._claim = client.register_script(_CLAIM)
-        self._publish = client.register_script(_PUBLISH)
-        self._unlock = client.register_script(_UNLOCK)
-        self.shared_reads = 0
-        """States read from Redis and found fresh (another worker's fetch)."""
+        self.scripts = Scripts(client)
 
-    def state_key(self, origin: Origin) -> str:
-        return self.namespace.key("robots", str(origin))
-
-    def lock_key(self, origin: Origin) -> str:
-        return self.namespace.key("robots-lock", str(origin))
+    def engine_lock(self) -> contextlib.AbstractContextManager[object]:
+        return self._lock
 
     def check(self, url: str) -> Verdict:
         """The verdict for ``url``: from the in-process cache, the shared one, or a
         fetch that this worker alone makes for all of them."""
-        token = self.product_token
-        now = self.clock()
-        with self._lock:
-            event = self.engine.lookup(url, now)
-        if isinstance(event, Verdict):
-            return event
-        if isinstance(event, OriginState):
-            return self.engine.decide(url, event, token, now)
-        state = self._shared(url, event)
-        return self.engine.decide(url, state, token, self.clock())
+        known = self.cached(url)
+        if isinstance(known, Verdict):
+            return known
+        return self.decide(url, self._shared(url, Claiming(self, known.origin)))
 
-    def _shared(self, url: str, event: FetchNeeded) -> OriginState:
-        origin = event.origin
-        keys = [self.state_key(origin), self.lock_key(origin)]
-        give_up = time.monotonic() + self.wait_timeout
-        trust_stored = True
+    def _shared(self, url: str, claiming: Claiming) -> OriginState:
         while True:
-            owner = uuid.uuid4().hex
-            now = self.clock()
-            args = [repr(now), owner, str(_ms(self.lock_ttl)), "1" if trust_stored else "0"]
-            with talking_to(keys[0]):
-                text, locked = self._claim(keys=keys, args=args)
-            stored = self._decoded(text)
-            if text is not None and stored is None and trust_stored:
-                trust_stored = False  # another version's entry: fetch ours over it
-                continue
-            if stored is not None:
-                self._adopt(origin, stored, now)
-                if not locked and stored.is_fresh(now):
-                    self.shared_reads += 1
-                    return stored
-            if locked:
-                return self._fetch_and_publish(url, origin, owner)
-            if time.monotonic() >= give_up:
-                raise SharedStateTimeout(
-                    f"robots.txt of {origin} is being fetched by another worker, "
-                    f"and no state came within {self.wait_timeout:g} s"
-                )
-            time.sleep(POLL_INTERVAL)
+            answer = claiming.answer(self.scripts.run(claiming.call()))
+            if isinstance(answer, OriginState):
+                return answer
+            if answer is Next.FETCH:
+                return self._fetch_and_publish(url, claiming)
+            if answer is Next.WAIT:
+                time.sleep(POLL_INTERVAL)
 
-    @staticmethod
-    def _decoded(text: bytes | None) -> OriginState | None:
-        if text is None:
-            return None
+    def _fetch_and_publish(self, url: str, claiming: Claiming) -> OriginState:
         try:
-            return decode_state(text)
-        except StateFormatError:
-            return None
-
-    def _adopt(self, origin: Origin, stored: OriginState, now: float) -> None:
-        """Keep a shared state in the in-process cache when it is newer than ours:
-        fresh, it answers; stale, it is the basis of the next fetch (validators
-        for a conditional GET, the unreachable streak)."""
-        with self._lock:
-            mine = self.engine.state(origin, now)
-            if mine is None or mine.fetched_at < stored.fetched_at:
-                self.engine.cache.put(origin, stored, now)
-
-    def _fetch_and_publish(self, url: str, origin: Origin, owner: str) -> OriginState:
-        state_key, lock_key = self.state_key(origin), self.lock_key(origin)
-        try:
-            super().check(url)  # the parent's fetch, in-process single flight
-            now = self.clock()
-            with self._lock:
-                state = self.engine.state(origin, now)
-            if state is None:  # the cache dropped it at once: nothing to share
-                raise SharedStateUnavailable(f"robots.txt of {origin} was fetched but not kept")
-            keep = keep_until(state, keep_good_copies=self.options.profile is Profile.RFC9309)
-            with talking_to(state_key):
-                self._publish(
-                    keys=[state_key, lock_key],
-                    args=[
-                        encode_state(state),
-                        repr(state.expires_at),
-                        _ms(max(keep - now, 1.0)),
-                        owner,
-                    ],
-                )
+            RobotsChecker.check(self, url)  # the parent's fetch, in-process single flight
+            state, publish = claiming.publishing()
+            self.scripts.run(publish)
             return state
         except BaseException:
-            with talking_to(lock_key):
-                self._unlock(keys=[lock_key], args=[owner])
+            self.scripts.run(claiming.unlocking())
             raise
+
+
+class AsyncSharedRobotsChecker(_SharedRobots, AsyncRobotsChecker):
+    """:class:`SharedRobotsChecker` for asyncio, over
+    :class:`~robotkit.http.robots.AsyncRobotsChecker`. ``client`` is an asyncio
+    client or a function giving the running loop's (``SharedState.async_client``)."""
+
+    def __init__(
+        self,
+        client: AsyncClientSource,
+        namespace: Namespace,
+        identity: Identity | None = None,
+        *,
+        options: RobotsOptions = DEFAULT_OPTIONS,
+        http_client: httpx.AsyncClient | None = None,
+        transport: httpx.AsyncBaseTransport | None = None,
+        clock: Clock = system_clock,
+        wait_timeout: float | None = None,
+    ) -> None:
+        AsyncRobotsChecker.__init__(
+            self, identity, options=options, client=http_client, transport=transport, clock=clock
+        )
+        self._share(namespace, wait_timeout)
+        self.scripts = AsyncScripts(client)
+
+    async def check(self, url: str) -> Verdict:
+        """:meth:`SharedRobotsChecker.check`, awaited."""
+        known = self.cached(url)
+        if isinstance(known, Verdict):
+            return known
+        return self.decide(url, await self._shared(url, Claiming(self, known.origin)))
+
+    async def _shared(self, url: str, claiming: Claiming) -> OriginState:
+        while True:
+            answer = claiming.answer(await self.scripts.run(claiming.call()))
+            if isinstance(answer, OriginState):
+                return answer
+            if answer is Next.FETCH:
+                return await self._fetch_and_publish(url, claiming)
+            if answer is Next.WAIT:
+                await asyncio.sleep(POLL_INTERVAL)
+
+    async def _fetch_and_publish(self, url: str, claiming: Claiming) -> OriginState:
+        try:
+            await AsyncRobotsChecker.check(self, url)  # the parent's fetch, single flight
+            state, publish = claiming.publishing()
+            await self.scripts.run(publish)
+            return state
+        except BaseException:
+            await self.scripts.run(claiming.unlocking())
+            raise
+
+
+def _decoded(text: bytes | None) -> OriginState | None:
+    if text is None:
+        return None
+    try:
+        return decode_state(text)
+    except StateFormatError:
+        return None
 
 
 def _ms(seconds: float) -> int:
