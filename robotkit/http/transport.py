@@ -56,6 +56,7 @@ from robotkit.http.errors import (
     classify_error,
 )
 from robotkit.http.facts import EXTENSION, FetchFacts, facts
+from robotkit.http.pools import AsyncPerHostTransport, PerHostTransport
 from robotkit.http.robots import AsyncRobotsChecker, RobotsChecker, RobotsOptions
 from robotkit.http.settings import (
     DEFAULT_MAX_BODY,
@@ -114,8 +115,9 @@ __all__ = [
 _T = TypeVar("_T")
 
 _CORE_DOC = """
-    Arguments (all optional): ``inner`` the transport that really sends (default a
-    plain ``httpx`` one); ``identity``; ``policy`` (pacing) or a shared ``pacer``;
+    Arguments (all optional): ``inner`` the transport that really sends (default
+    one small ``httpx`` pool per origin, :mod:`robotkit.http.pools`);
+    ``identity``; ``policy`` (pacing) or a shared ``pacer``;
     ``limits``; ``addresses`` (SSRF policy) or just ``allow_private``;
     ``robots_options`` (profile, min TTL, deadline) for our own robots checker,
     whose robots.txt fetches are paced like every other request and judged by the
@@ -224,7 +226,7 @@ class PoliteTransport(_PoliteBase, httpx.BaseTransport):
     ) -> None:
         settings = PoliteSettings.from_arguments(locals())
         self.core = PolitenessCore(settings)
-        self.inner = inner if inner is not None else httpx.HTTPTransport()
+        self.inner = inner if inner is not None else PerHostTransport()
         guard_connections(self.inner)
         self.slots = SyncSlots(self.core) if shared is None else shared.sync_slots(self.core)
         self.robots_transport = PacedTransport(self.inner, self.slots)
@@ -380,7 +382,7 @@ class AsyncPoliteTransport(_PoliteBase, httpx.AsyncBaseTransport):
     ) -> None:
         settings = PoliteSettings.from_arguments(locals())
         self.core = PolitenessCore(settings)
-        self.inner = inner if inner is not None else httpx.AsyncHTTPTransport()
+        self.inner = inner if inner is not None else AsyncPerHostTransport()
         guard_connections(self.inner)
         self.slots = AsyncSlots(self.core) if shared is None else shared.async_slots(self.core)
         self.robots_transport = AsyncPacedTransport(self.inner, self.slots)

@@ -22,9 +22,10 @@ same small interfaces, while every decision stays in the pure core:
   crawl spread over workers: hosts owned under leases, inboxes, unfinished URLs.
 
 Time is always the injected clock's, never Redis'. Every key expires, except a
-shared crawl's frontier and seen sets, which :meth:`SharedState.clear` removes. This is the shell's layer: it
-does I/O (Redis, and the robots.txt fetch through :mod:`robotkit.http`); the core
-never imports it. Needs the ``redis`` extra (``pip install 'robotkit[redis]'``).
+shared crawl's frontier and seen sets, which :meth:`SharedState.clear` removes.
+This is the shell's layer: it does I/O (Redis, and the robots.txt fetch through
+:mod:`robotkit.http`); the core never imports it. Needs the ``redis`` extra
+(``pip install 'robotkit[redis]'``).
 """
 
 from __future__ import annotations
