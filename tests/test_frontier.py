@@ -441,3 +441,39 @@ def test_origin_of_added_urls_matches_urls_origin_of(url: str) -> None:
             assert result.queued
     if not isinstance(expected, Reason):
         assert [e.host for e in (f.next(0.0),) if e] == [expected]
+
+
+# -- a host handed to another worker (a crawl shared on Redis) ----------------------
+
+
+def test_drop_host_forgets_its_urls_and_keeps_the_others() -> None:
+    f = Frontier(host_budget=2)
+    for url in ("http://a.example/1", "http://a.example/2", "http://a.example/3"):
+        add(f, url)  # the third is parked behind the budget
+    add(f, "http://b.example/1", 0)
+    assert f.queued_of(A) == 3 and f.queued_of(C) == 0
+    assert f.drop_host(A) == 3
+    assert f.queued_of(A) == 0
+    stats = f.stats()
+    assert (stats.queued, stats.parked) == (1, 0)
+    assert drain(f) == ["http://b.example/1"]
+    assert f.drop_host(C) == 0
+
+
+def test_a_host_in_flight_is_not_dropped() -> None:
+    f = Frontier()
+    add(f, "http://a.example/1")
+    entry = f.next(0.0)
+    assert entry is not None
+    with pytest.raises(ValueError, match="in flight"):
+        f.drop_host(A)
+
+
+def test_a_url_taken_over_is_queued_again_though_seen() -> None:
+    f = Frontier()
+    add(f, "http://a.example/1")
+    f.drop_host(A)
+    assert add(f, "http://a.example/1") is AddOutcome.REJECTED  # seen
+    result = f.add("http://a.example/1", "http://a.example/1", 0, None, again=True)
+    assert result.queued
+    assert drain(f) == ["http://a.example/1"]
