@@ -12,6 +12,10 @@ request passes it only when robotkit's :class:`~robotkit.pacing.Pacer` allows:
   10.2.3, RFC 6585 section 4); 5xx, 429 without Retry-After and network errors
   back off exponentially.
 
+With the trap guard installed, a host's next page also waits until the guard has
+judged the page of that host sent out last (:mod:`robotkit.scrapy.judging`), as
+robotkit's own crawler judges a page before the next request.
+
 Scrapy's slots and AutoThrottle still apply after this middleware: they can only
 make the gaps longer. A request that would wait longer than
 ``ROBOTKIT_MAX_DEFER`` is dropped (``rate-limited`` or ``host-backoff``), so a
@@ -26,7 +30,7 @@ from scrapy import Request, Spider
 from scrapy.crawler import Crawler
 from scrapy.exceptions import DownloadCancelledError
 from scrapy.http import Response
-from scrapy.utils.asyncio import sleep
+from scrapy.utils.asyncio import call_later, sleep
 from scrapy.utils.defer import maybe_deferred_to_future
 from twisted.internet.defer import Deferred
 
@@ -51,6 +55,7 @@ class PacingMiddleware:
         self._freed: dict[HostKey, list[Deferred[None]]] = {}
         self._main: Counter[HostKey] = Counter()
         """Requests of the main tier waiting here, per host."""
+        state.judging.on_release(self._judged)
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> PacingMiddleware:
@@ -61,7 +66,10 @@ class PacingMiddleware:
             host = host_key(request.url)
         except InvalidURL:
             return  # not http(s): nothing to pace
-        pacer, clock = self.state.pacer, self.state.clock
+        pacer, clock, judging = self.state.pacer, self.state.clock, self.state.judging
+        # A page that left the engine unjudged (an errback, a dropped response)
+        # frees its host now: the engine asks for a request after each it finished.
+        judging.sweep()
         # Links of look-alike pages go after every main link waiting for the same
         # host: Scrapy's priorities order its scheduler, but up to
         # CONCURRENT_REQUESTS requests leave it at once and wait here.
@@ -80,16 +88,17 @@ class PacingMiddleware:
                 if plan.skip_reason is not None:
                     self.state.count(Decision.DISALLOW, plan.skip_reason)
                     raise Refused(plan.skip_reason)
-                # The host (or the crawl) has a request in flight, or a demoted link
-                # would go before a main one waiting here for the same host.
-                if plan.ready_at is None or (demoted and self._main.get(host)):
-                    freed: Deferred[None] = Deferred()
-                    self._freed.setdefault(host, []).append(freed)
-                    await maybe_deferred_to_future(freed)
+                # The host (or the crawl) has a request in flight, the host's last
+                # page is not judged yet, or a demoted link would go before a main
+                # one waiting here for the same host.
+                unjudged = judging.holds(host, request)
+                if plan.ready_at is None or unjudged or (demoted and self._main.get(host)):
+                    await self._freed_or(host, judging.poll if unjudged else None)
                     continue
                 wait = plan.ready_at - clock()
                 if wait <= 0:
                     request.meta[TICKET_META] = pacer.start(host)
+                    judging.begin(host, request)
                     return
                 if wait > self.state.settings.max_defer:
                     reason = (
@@ -103,6 +112,22 @@ class PacingMiddleware:
         finally:
             if counted:
                 self._count_main(host, False)
+
+    async def _freed_or(self, host: HostKey, timeout: float | None) -> None:
+        """Wait until something frees ``host`` (a response's end, a judgement, a
+        main request gone), or ``timeout`` seconds when given."""
+        freed: Deferred[None] = Deferred()
+        self._freed.setdefault(host, []).append(freed)
+        timer = None if timeout is None else call_later(timeout, self._wake, [freed])
+        try:
+            await maybe_deferred_to_future(freed)
+        finally:
+            if timer is not None:
+                timer.cancel()
+
+    def _judged(self, host: HostKey) -> None:
+        """The page of ``host`` sent out last is judged (or never will be)."""
+        self._wake(self._freed.pop(host, []))
 
     def _count_main(self, host: HostKey, waiting: bool) -> bool:
         """One main-tier request more (``waiting``) or less waiting for ``host``;
@@ -140,6 +165,8 @@ class PacingMiddleware:
                 None if isinstance(exception, DownloadCancelledError) else Outcome.NETWORK_ERROR
             )
             self._finish(ticket, failed, None)
+        # No page to judge (even if a middleware retries or answers it later).
+        self.state.judging.done(request)
 
     def _finish(self, ticket: Ticket, outcome: Outcome | None, retry_at: float | None) -> None:
         self.state.pacer.finish(ticket, outcome, retry_at)
@@ -149,4 +176,5 @@ class PacingMiddleware:
     @staticmethod
     def _wake(waiters: list[Deferred[None]]) -> None:
         for freed in waiters:
-            freed.callback(None)
+            if not freed.called:  # a timed wait may have ended already
+                freed.callback(None)
