@@ -36,6 +36,7 @@ from typing import Any
 
 from scrapy import Request, signals
 from scrapy.crawler import Crawler
+from scrapy.utils.asyncio import CallLaterResult, call_later
 
 from robotkit.pacing import HostKey, host_key
 from robotkit.urls import InvalidURL
@@ -59,6 +60,7 @@ class Judging:
         self._listeners: list[Callable[[HostKey], None]] = []
         self.poll: float | None = POLL
         """Seconds between two checks while a host waits (None: only on signals)."""
+        self._timer: CallLaterResult | None = None
 
     @property
     def enabled(self) -> bool:
@@ -103,9 +105,17 @@ class Judging:
             return False
         assert self._in_engine is not None  # nothing is pending unless enabled
         if self._in_engine(pending):
+            if self._timer is None and self.poll is not None:
+                # One timer for every waiting host: waking each waiter on a timer
+                # of its own would shuffle their order.
+                self._timer = call_later(self.poll, self._tick)
             return True
         self._release(host)
         return False
+
+    def _tick(self) -> None:
+        self._timer = None
+        self.sweep()
 
     def done(self, request: Request | None) -> None:
         """``request``'s page was judged, or will never be."""

@@ -30,7 +30,7 @@ from scrapy import Request, Spider
 from scrapy.crawler import Crawler
 from scrapy.exceptions import DownloadCancelledError
 from scrapy.http import Response
-from scrapy.utils.asyncio import call_later, sleep
+from scrapy.utils.asyncio import sleep
 from scrapy.utils.defer import maybe_deferred_to_future
 from twisted.internet.defer import Deferred
 
@@ -91,9 +91,14 @@ class PacingMiddleware:
                 # The host (or the crawl) has a request in flight, the host's last
                 # page is not judged yet, or a demoted link would go before a main
                 # one waiting here for the same host.
-                unjudged = judging.holds(host, request)
-                if plan.ready_at is None or unjudged or (demoted and self._main.get(host)):
-                    await self._freed_or(host, judging.poll if unjudged else None)
+                if (
+                    plan.ready_at is None
+                    or judging.holds(host, request)
+                    or (demoted and self._main.get(host))
+                ):
+                    freed: Deferred[None] = Deferred()
+                    self._freed.setdefault(host, []).append(freed)
+                    await maybe_deferred_to_future(freed)
                     continue
                 wait = plan.ready_at - clock()
                 if wait <= 0:
@@ -112,18 +117,6 @@ class PacingMiddleware:
         finally:
             if counted:
                 self._count_main(host, False)
-
-    async def _freed_or(self, host: HostKey, timeout: float | None) -> None:
-        """Wait until something frees ``host`` (a response's end, a judgement, a
-        main request gone), or ``timeout`` seconds when given."""
-        freed: Deferred[None] = Deferred()
-        self._freed.setdefault(host, []).append(freed)
-        timer = None if timeout is None else call_later(timeout, self._wake, [freed])
-        try:
-            await maybe_deferred_to_future(freed)
-        finally:
-            if timer is not None:
-                timer.cancel()
 
     def _judged(self, host: HostKey) -> None:
         """The page of ``host`` sent out last is judged (or never will be)."""
@@ -176,5 +169,4 @@ class PacingMiddleware:
     @staticmethod
     def _wake(waiters: list[Deferred[None]]) -> None:
         for freed in waiters:
-            if not freed.called:  # a timed wait may have ended already
-                freed.callback(None)
+            freed.callback(None)
