@@ -269,6 +269,37 @@ def test_demoted_links_wait_for_the_main_links_waiting_for_their_host() -> None:
     assert (main_started, demoted_started, demoted_later) == (True, False, True)
 
 
+def test_requests_waiting_for_a_host_keep_their_order() -> None:
+    """Up to CONCURRENT_REQUESTS requests leave Scrapy's scheduler in its order and
+    wait for their host here. Every end of a response wakes them up to check
+    again; one that comes in while they are waking must not take their place."""
+
+    async def run() -> list[str]:
+        cfg = RobotkitSettings.from_scrapy(Settings({"USER_AGENT": "Bot/1"}))
+        middleware = PacingMiddleware(CrawlState(cfg, None, clock=ManualClock()))
+        first, *later = (Request(f"http://a.example/{n}") for n in range(4))
+        elsewhere = Request("http://b.example/")
+        await middleware.process_request(first)
+        await middleware.process_request(elsewhere)
+        started: list[str] = []
+
+        async def send(request: Request) -> None:
+            await middleware.process_request(request)
+            started.append(request.url.rsplit("/", 1)[1])
+            middleware.process_response(request, HtmlResponse(request.url))
+
+        waiting = [asyncio.ensure_future(send(r)) for r in later[:2]]
+        await _turns()
+        waiting.append(asyncio.ensure_future(send(later[2])))  # comes in now, and
+        middleware.process_response(elsewhere, HtmlResponse(elsewhere.url))  # wakes them
+        await _turns()
+        middleware.process_response(first, HtmlResponse(first.url))
+        await asyncio.wait_for(asyncio.gather(*waiting), 5)
+        return started
+
+    assert asyncio.run(run()) == ["1", "2", "3"]
+
+
 def _gated(in_engine: set[Request]) -> tuple[CrawlState, PacingMiddleware]:
     """A pacing whose hosts wait for the judgement of their last page; a request
     counts as in Scrapy's engine while it is in ``in_engine``."""

@@ -55,6 +55,10 @@ class PacingMiddleware:
         self._freed: dict[HostKey, list[Deferred[None]]] = {}
         self._main: Counter[HostKey] = Counter()
         """Requests of the main tier waiting here, per host."""
+        self._line: dict[HostKey, list[Request]] = {}
+        """Requests waiting here, per host, in the order they came: Scrapy's
+        scheduler hands them out in its priority order, and a waiter that a wake-up
+        set moving must not lose its place to one that came later."""
         state.judging.on_release(self._judged)
 
     @classmethod
@@ -74,6 +78,8 @@ class PacingMiddleware:
         # host: Scrapy's priorities order its scheduler, but up to
         # CONCURRENT_REQUESTS requests leave it at once and wait here.
         counted = False
+        line = self._line.setdefault(host, [])
+        line.append(request)
         try:
             while True:
                 # Before every wait, not only the last: a request that what the crawl
@@ -88,14 +94,9 @@ class PacingMiddleware:
                 if plan.skip_reason is not None:
                     self.state.count(Decision.DISALLOW, plan.skip_reason)
                     raise Refused(plan.skip_reason)
-                # The host (or the crawl) has a request in flight, the host's last
-                # page is not judged yet, or a demoted link would go before a main
-                # one waiting here for the same host.
-                if (
-                    plan.ready_at is None
-                    or judging.holds(host, request)
-                    or (demoted and self._main.get(host))
-                ):
+                # The host (or the crawl) has a request in flight, or another
+                # request goes first (see _next).
+                if plan.ready_at is None or self._next(host) is not request:
                     freed: Deferred[None] = Deferred()
                     self._freed.setdefault(host, []).append(freed)
                     await maybe_deferred_to_future(freed)
@@ -115,8 +116,27 @@ class PacingMiddleware:
                     raise Refused(reason, f"{host[0]}:{host[1]} asks for {wait:.0f} s")
                 await sleep(wait)
         finally:
+            line.remove(request)
+            if not line:
+                del self._line[host]
             if counted:
                 self._count_main(host, False)
+            # The next in line may go (or, when this one started, wait for its end).
+            self._wake(self._freed.pop(host, []))
+
+    def _next(self, host: HostKey) -> Request | None:
+        """The request waiting for ``host`` that goes next: the first in line that
+        nothing holds. A page is held while the host's last page is not judged
+        (robots.txt and soft-404 probes are not); a demoted link while a main one
+        waits for the same host."""
+        judging = self.state.judging
+        for waiting in self._line.get(host, ()):
+            if judging.holds(host, waiting):
+                continue
+            if is_demoted(waiting) and self._main.get(host):
+                continue
+            return waiting
+        return None
 
     def _judged(self, host: HostKey) -> None:
         """The page of ``host`` sent out last is judged (or never will be)."""
