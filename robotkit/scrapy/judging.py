@@ -21,7 +21,7 @@ never hangs:
   engine, being neither in the downloader nor in the scraper. That is checked
   whenever the engine schedules a request, takes one from its scheduler or finds
   the scheduler empty (it asks after every request it has finished), and every
-  :data:`POLL` seconds while a host waits.
+  :data:`POLL` seconds while a page is held, for a way out no signal tells of.
 
 Only requests that came through Scrapy's scheduler are held: robots.txt fetches,
 soft-404 probes and other downloads through the engine never reach a spider.
@@ -42,8 +42,9 @@ from robotkit.pacing import HostKey, host_key
 from robotkit.urls import InvalidURL
 
 POLL = 0.5
-"""Seconds between two checks, while a host waits, that its unjudged page is still
-in Scrapy's engine: the last resort for a way out no signal tells of."""
+"""Seconds between two checks, while a page is held, that it is still in Scrapy's
+engine: the last resort for a way out no signal tells of (the engine backing out
+of its scheduler while a dropped page's host waits)."""
 
 InEngine = Callable[[Request], bool]
 """Whether a request is still in Scrapy's engine: downloading, or its response or
