@@ -11,6 +11,7 @@ never imports Scrapy. One module per piece:
 | ``state`` | what the pieces share in one crawl | - |
 | ``robots`` | robots.txt verdicts | downloader middleware |
 | ``pacing`` | per-host gaps, Retry-After, backoff | downloader middleware |
+| ``judging`` | a host's next page waits for the judgement of its last | - |
 | ``identity`` | User-Agent check, From | downloader middleware |
 | ``guard`` | trap guard, nofollow, content signals | spider and downloader middleware |
 | ``breaker`` | timeouts and oversize bodies per path family | downloader middleware |

@@ -70,6 +70,8 @@ class TrapGuardSpiderMiddleware:
         self.crawler = crawler
         self.state = state
         self.token = product_token(state.settings.user_agent)
+        # The pacing holds a host's next page until this middleware judged its last.
+        state.judging.attach(crawler)
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> TrapGuardSpiderMiddleware:
@@ -79,13 +81,25 @@ class TrapGuardSpiderMiddleware:
         self, response: Response, result: AsyncIterator[Any], spider: Spider | None = None
     ) -> AsyncIterator[Any]:
         requests: list[Request] = []
-        async for output in result:
-            if isinstance(output, Request):
-                requests.append(output)
-            else:
-                yield output
-        for request in await self._judge(response, requests):
+        try:
+            async for output in result:
+                if isinstance(output, Request):
+                    requests.append(output)
+                else:
+                    yield output
+            kept = await self._judge(response, requests)
+        finally:
+            # Judged, or failed on the way: the host's next page may go.
+            self.state.judging.done(response.request)
+        for request in kept:
             yield request
+
+    def process_spider_exception(
+        self, response: Response, exception: Exception, spider: Spider | None = None
+    ) -> None:
+        """The response will not be judged (HttpErrorMiddleware's HttpError for a
+        non-2xx answer, a callback's error): the host's next page may go."""
+        self.state.judging.done(response.request)
 
     async def _judge(self, response: Response, requests: list[Request]) -> list[Request]:
         if response.meta.get(PROBE_META):

@@ -12,6 +12,10 @@ request passes it only when robotkit's :class:`~robotkit.pacing.Pacer` allows:
   10.2.3, RFC 6585 section 4); 5xx, 429 without Retry-After and network errors
   back off exponentially.
 
+With the trap guard installed, a host's next page also waits until the guard has
+judged the page of that host sent out last (:mod:`robotkit.scrapy.judging`), as
+robotkit's own crawler judges a page before the next request.
+
 Scrapy's slots and AutoThrottle still apply after this middleware: they can only
 make the gaps longer. A request that would wait longer than
 ``ROBOTKIT_MAX_DEFER`` is dropped (``rate-limited`` or ``host-backoff``), so a
@@ -51,6 +55,11 @@ class PacingMiddleware:
         self._freed: dict[HostKey, list[Deferred[None]]] = {}
         self._main: Counter[HostKey] = Counter()
         """Requests of the main tier waiting here, per host."""
+        self._line: dict[HostKey, list[Request]] = {}
+        """Requests waiting here, per host, in the order they came: Scrapy's
+        scheduler hands them out in its priority order, and a waiter that a wake-up
+        set moving must not lose its place to one that came later."""
+        state.judging.on_release(self._judged)
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> PacingMiddleware:
@@ -61,11 +70,16 @@ class PacingMiddleware:
             host = host_key(request.url)
         except InvalidURL:
             return  # not http(s): nothing to pace
-        pacer, clock = self.state.pacer, self.state.clock
+        pacer, clock, judging = self.state.pacer, self.state.clock, self.state.judging
+        # A page that left the engine unjudged (an errback, a dropped response)
+        # frees its host now: the engine asks for a request after each it finished.
+        judging.sweep()
         # Links of look-alike pages go after every main link waiting for the same
         # host: Scrapy's priorities order its scheduler, but up to
         # CONCURRENT_REQUESTS requests leave it at once and wait here.
         counted = False
+        line = self._line.setdefault(host, [])
+        line.append(request)
         try:
             while True:
                 # Before every wait, not only the last: a request that what the crawl
@@ -80,9 +94,9 @@ class PacingMiddleware:
                 if plan.skip_reason is not None:
                     self.state.count(Decision.DISALLOW, plan.skip_reason)
                     raise Refused(plan.skip_reason)
-                # The host (or the crawl) has a request in flight, or a demoted link
-                # would go before a main one waiting here for the same host.
-                if plan.ready_at is None or (demoted and self._main.get(host)):
+                # The host (or the crawl) has a request in flight, or another
+                # request goes first (see _next).
+                if plan.ready_at is None or self._next(host) is not request:
                     freed: Deferred[None] = Deferred()
                     self._freed.setdefault(host, []).append(freed)
                     await maybe_deferred_to_future(freed)
@@ -90,6 +104,7 @@ class PacingMiddleware:
                 wait = plan.ready_at - clock()
                 if wait <= 0:
                     request.meta[TICKET_META] = pacer.start(host)
+                    judging.begin(host, request)
                     return
                 if wait > self.state.settings.max_defer:
                     reason = (
@@ -101,8 +116,31 @@ class PacingMiddleware:
                     raise Refused(reason, f"{host[0]}:{host[1]} asks for {wait:.0f} s")
                 await sleep(wait)
         finally:
+            line.remove(request)
+            if not line:
+                del self._line[host]
             if counted:
                 self._count_main(host, False)
+            # The next in line may go (or, when this one started, wait for its end).
+            self._wake(self._freed.pop(host, []))
+
+    def _next(self, host: HostKey) -> Request | None:
+        """The request waiting for ``host`` that goes next: the first in line that
+        nothing holds. A page is held while the host's last page is not judged
+        (robots.txt and soft-404 probes are not); a demoted link while a main one
+        waits for the same host."""
+        judging = self.state.judging
+        for waiting in self._line.get(host, ()):
+            if judging.holds(host, waiting):
+                continue
+            if is_demoted(waiting) and self._main.get(host):
+                continue
+            return waiting
+        return None
+
+    def _judged(self, host: HostKey) -> None:
+        """The page of ``host`` sent out last is judged (or never will be)."""
+        self._wake(self._freed.pop(host, []))
 
     def _count_main(self, host: HostKey, waiting: bool) -> bool:
         """One main-tier request more (``waiting``) or less waiting for ``host``;
@@ -140,6 +178,8 @@ class PacingMiddleware:
                 None if isinstance(exception, DownloadCancelledError) else Outcome.NETWORK_ERROR
             )
             self._finish(ticket, failed, None)
+        # No page to judge (even if a middleware retries or answers it later).
+        self.state.judging.done(request)
 
     def _finish(self, ticket: Ticket, outcome: Outcome | None, retry_at: float | None) -> None:
         self.state.pacer.finish(ticket, outcome, retry_at)

@@ -24,6 +24,7 @@ from robotkit.guard import Guard
 from robotkit.pacing import Pacer, PacingPolicy
 from robotkit.reasons import Decision, Reason
 from robotkit.robots.engine import RobotsEngine
+from robotkit.scrapy.judging import Judging
 from robotkit.scrapy.settings import RobotkitSettings
 from robotkit.triage import Triage
 
@@ -49,6 +50,9 @@ class CrawlState:
     starts (each raises to refuse it): Scrapy pulls many requests into its
     downloader at once, and one may wait there for its host while the crawl learns
     that it leads into a trap."""
+    judging: Judging = field(default_factory=Judging)
+    """Per host, the page sent out last and not judged yet: the pacing holds the
+    host's next page until the trap guard has judged it."""
 
     def __post_init__(self) -> None:
         cfg = self.settings

@@ -3,6 +3,7 @@ time, for server-side assertions on what a Scrapy crawl sent."""
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -76,3 +77,57 @@ def robots_text(text: str, status: int = 200, **headers: str) -> RobotsAnswer:
 def robots_then(first: Response, then: RobotsAnswer) -> RobotsAnswer:
     """``first`` for the first request, ``then`` afterwards."""
     return lambda n: first if n == 0 else then(n)
+
+
+DETOUR_LINKS: dict[str, list[str]] = {
+    "/": ["/moved", "/missing", "/huge", "/dropped", "/raises", "/after"],
+    "/target": ["/p0", "/p1"],
+    "/dropped": ["/p3"],
+    "/raises": ["/p4"],
+    "/after": [],
+    "/p0": [],
+    "/p1": [],
+}
+
+
+@dataclass
+class DetourSite:
+    """``/`` links one page for each way a response can miss the spider: a
+    redirect (``/moved`` to ``/target``), a 404 (HttpErrorMiddleware), a body past
+    ``DOWNLOAD_MAXSIZE`` (``/huge``), and the two pages the test components of
+    ``detours.py`` drop; then ``/after``. ``/target`` links ``/p0`` and ``/p1``;
+    the links of the pages no spider sees (``/p2`` to ``/p4``) are never
+    followed. Anything else is a 404 (the soft-404 probes)."""
+
+    server: HTTPServer
+    huge: int = 200_000
+    seen: list[Seen] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.server.expect_request(re.compile("/.*")).respond_with_handler(self._answer)
+
+    @property
+    def url(self) -> str:
+        return self.server.url_for("/")
+
+    def paths(self) -> list[str]:
+        return [s.path for s in self.seen]
+
+    def _answer(self, request: Request) -> Response:
+        self.seen.append(Seen(request.path, time.time(), dict(request.headers.items())))
+        path = request.path
+        if path == "/robots.txt":
+            return Response("User-agent: *\nAllow: /\n", content_type="text/plain")
+        if path == "/moved":
+            return Response("", 301, {"Location": "/target"})
+        if path == "/missing":
+            return Response(_links(["/p2"]), 404, content_type="text/html")
+        if path == "/huge":
+            return Response("x" * self.huge, content_type="text/html")
+        if path in DETOUR_LINKS:
+            return Response(_links(DETOUR_LINKS[path]), content_type="text/html")
+        return Response("not found", 404, content_type="text/plain")
+
+
+def _links(paths: list[str]) -> str:
+    return "<html><body>" + "".join(f'<a href="{p}">{p}</a> ' for p in paths) + "</body></html>"
