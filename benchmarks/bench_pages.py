@@ -23,7 +23,7 @@ from __future__ import annotations
 import argparse
 import gc
 import statistics
-import tarfile
+import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -33,24 +33,16 @@ from selectolax.lexbor import LexborHTMLParser
 from robotkit.content import ContentConfig, fingerprint
 from robotkit.meta import parse_page
 
-DEFAULT_CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "html-pages.tar.gz"
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+import page_corpus
+
 TARGET_MS = 1.0
 TARGET_RATIO = 4.0
 
 
 def load(corpus: Path) -> list[tuple[str, str]]:
     """(URL, HTML) for every page of the corpus, decoded as UTF-8 leniently."""
-    pages: list[tuple[str, str]] = []
-    with tarfile.open(corpus) as tar:
-        for member in tar:
-            if member.isfile() and member.name.endswith(".html"):
-                data = tar.extractfile(member)
-                assert data is not None
-                path = member.name.split("/", 1)[1]
-                pages.append(
-                    (f"https://docs.example/{path}", data.read().decode("utf-8", "replace"))
-                )
-    return pages
+    return list(page_corpus.pages(corpus))
 
 
 _CONFIG = ContentConfig()
@@ -81,7 +73,7 @@ def timed(fn: Callable[[str, str], object], pages: list[tuple[str, str]]) -> flo
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS)
+    parser.add_argument("--corpus", type=Path, default=page_corpus.find_corpus())
     parser.add_argument("--rounds", type=int, default=5)
     args = parser.parse_args()
     pages = load(args.corpus)
