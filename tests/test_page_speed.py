@@ -14,7 +14,13 @@ from hypothesis import strategies as st
 from page_corpus import find_corpus, pages
 from selectolax.lexbor import LexborHTMLParser
 
-from robotkit.content.fingerprints import masked_digits, split_words
+from robotkit.content.fingerprints import (
+    PageText,
+    fingerprint_readings,
+    fingerprint_words,
+    masked_digits,
+    split_words,
+)
 from robotkit.meta import parse_page, resolve_link
 from robotkit.shingles import distinct
 from robotkit.urls import LinkResolver, resolve
@@ -66,6 +72,27 @@ def test_masked_digits_is_the_regular_expression(text: str) -> None:
 def test_distinct_is_numpy_unique(values: list[int], repeat: int) -> None:
     array = np.array(values + values[:repeat], dtype=np.uint64)
     assert distinct(array).tolist() == np.unique(array).tolist()
+
+
+_PAGE_WORDS = st.lists(
+    st.sampled_from(["a", "b", "page", "7", "12", "x1", "\u0663", "to"]), max_size=30
+)
+_READING = st.tuples(
+    st.frozensets(st.sampled_from(["a", "7", "to", "zz"]), max_size=3),
+    st.booleans(),
+    st.integers(1, 4),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_PAGE_WORDS, st.lists(_READING, min_size=1, max_size=4))
+@example(["page", "7"], [(frozenset(), False, 3), (frozenset({"7"}), True, 3)])  # the triage's
+def test_fingerprints_of_several_readings_are_each_readings_own(
+    words: list[str], readings: list[tuple[frozenset[str], bool, int]]
+) -> None:
+    page = PageText(words, "")
+    expected = [fingerprint_words(words, size, skip, mask) for skip, mask, size in readings]
+    assert fingerprint_readings(page, readings) == expected
 
 
 # -- links -----------------------------------------------------------------------------

@@ -11,8 +11,13 @@ from dataclasses import dataclass
 from hashlib import blake2b
 from itertools import pairwise
 
+import numpy as np
+import numpy.typing as npt
+
 from robotkit.normalization import NormalizedURL, normalize_or_none
-from robotkit.shingles import text_simhash
+from robotkit.shingles import shingle_hashes, simhash_of, text_simhash, word_hashes
+
+_Hashes = npt.NDArray[np.uint64]
 
 # --------------------------------------------------------------------------------------
 # Visible text
@@ -189,6 +194,49 @@ def fingerprint_words(
     return Fingerprint(_hash64(data), text_simhash(tokens, shingle_size), len(words))
 
 
+Reading = tuple[frozenset[str], bool, int]
+"""How a page is fingerprinted: the words left out, whether digits are masked, and
+the shingle size (:func:`fingerprint_words`'s ``skip``, ``mask_digits`` and
+``shingle_size``)."""
+
+
+def fingerprint_readings(page: str | PageText, readings: Sequence[Reading]) -> list[Fingerprint]:
+    """One fingerprint of ``page`` per reading, each equal to
+    ``fingerprint_words(words, size, skip, mask)``, from one hashing of its words.
+
+    The triage fingerprints every page twice (the content index's reading, digits
+    counted, and the echo-free one, its URL's words left out and digits masked).
+    A word's hash does not depend on where it stands (:func:`robotkit.shingles.word_hashes`)
+    and masking never joins or splits words, so the hashes of the words a reading
+    keeps are a selection of the hashes of all the words, plain or masked: each is
+    computed once, and a reading that keeps every word and masks no digit shares
+    its SimHash with any other such reading. ARCHITECTURE.md, "Page processing"."""
+    words = words_of(page)
+    joined = " ".join(words)
+    data = joined.encode("utf-8", "surrogatepass")
+    masked: bytes | None = None
+    hashes: dict[bytes, _Hashes] = {}
+    simhashes: dict[tuple[bytes, int], int] = {}
+    found: list[Fingerprint] = []
+    for skip, mask, size in readings:
+        if mask and masked is None:
+            masked = masked_digits(joined, data)
+        text = masked if mask and masked is not None else data
+        if text not in hashes:
+            hashes[text] = word_hashes(text)
+        if skip and not skip.isdisjoint(words):
+            keep = np.array([w not in skip for w in words], dtype=bool)
+            kept = [w for w in words if w not in skip]
+            exact = _hash64(" ".join(kept).encode("utf-8", "surrogatepass"))
+            simhash = simhash_of(shingle_hashes(hashes[text][keep], size))
+            found.append(Fingerprint(exact, simhash, len(kept)))
+        else:
+            if (text, size) not in simhashes:
+                simhashes[text, size] = simhash_of(shingle_hashes(hashes[text], size))
+            found.append(Fingerprint(_hash64(data), simhashes[text, size], len(words)))
+    return found
+
+
 _ZERO_DIGITS = bytes.maketrans(b"123456789", b"000000000")
 
 
@@ -264,6 +312,11 @@ def echo_free_fingerprint(
     directory listing, a catch-all template that prints the path) come out equal,
     which the plain fingerprint cannot see."""
     return fingerprint(text_or_html, shingle_size, path_words(url))
+
+
+def echo_free_reading(url: str | NormalizedURL, shingle_size: int = 3) -> Reading:
+    """The reading of :func:`echo_free_fingerprint`, for :func:`fingerprint_readings`."""
+    return (path_words(url), True, shingle_size)
 
 
 def path_words(url: str | NormalizedURL) -> frozenset[str]:
