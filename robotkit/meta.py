@@ -38,6 +38,7 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
+from functools import lru_cache
 from types import MappingProxyType
 from typing import Any
 
@@ -365,6 +366,15 @@ class _Scan:
     text: PageText | None = None
 
 
+_NO_REL: frozenset[str] = frozenset()
+
+
+@lru_cache(maxsize=256)
+def _rel_set(rel: str) -> frozenset[str]:
+    """A ``rel`` value's link types, case-insensitive; a page repeats a few values."""
+    return frozenset(rel.lower().split())
+
+
 def _scan(html: str, with_text: bool = False) -> _Scan:
     """The elements robotkit reads, from the HTML5 tree of ``html``. The parser
     keeps the first of an attribute given twice (HTML: a parse error resolved
@@ -382,8 +392,8 @@ def _scan(html: str, with_text: bool = False) -> _Scan:
                 attributes = node.attributes
                 target = attributes.get(link_attribute)
                 if target is not None:
-                    rel = frozenset((attributes.get("rel") or "").lower().split())
-                    links.append((tag, target, rel))
+                    rel = attributes.get("rel")
+                    links.append((tag, target, _rel_set(rel) if rel else _NO_REL))
         elif tag == "meta":
             attributes = node.attributes
             name, content = attributes.get("name"), attributes.get("content")
