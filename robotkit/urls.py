@@ -91,6 +91,22 @@ class Origin:
         return (self.host, None if DEFAULT_PORTS.get(self.scheme) == self.port else self.port)
 
 
+_ORIGIN_VALUES: dict[tuple[str, str, int], Origin] = {}
+
+
+def origin_value(scheme: str, host: str, port: int) -> Origin:
+    """The :class:`Origin` of these parts, one object per origin while the table
+    lasts: a crawl asks for the origin of each URL it judges many times over, for
+    a few origins, and building a frozen dataclass costs more than finding it."""
+    parts = (scheme, host, port)
+    found = _ORIGIN_VALUES.get(parts)
+    if found is None:
+        if len(_ORIGIN_VALUES) >= _ORIGINS_SIZE:
+            _ORIGIN_VALUES.clear()
+        found = _ORIGIN_VALUES[parts] = Origin(scheme, host, port)
+    return found
+
+
 # --------------------------------------------------------------------------------------
 # The split: WHATWG URL Standard, basic URL parser, for the special schemes http(s).
 # --------------------------------------------------------------------------------------
@@ -244,7 +260,7 @@ class ParsedURL(NamedTuple):
     @property
     def origin(self) -> Origin:
         """The robots.txt and politeness key of this URL (RFC 9309 section 2.3)."""
-        return Origin(self.scheme, self.host, self.port)
+        return origin_value(self.scheme, self.host, self.port)
 
     @property
     def target(self) -> str:
