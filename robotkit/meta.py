@@ -310,7 +310,7 @@ def resolve_link(base: str | LinkResolver, href: str) -> str | None:
     links pass one :class:`~robotkit.urls.LinkResolver` for the page's base."""
     href = href.strip()
     # After the strip the first character is no space, so removing tabs and newlines
-    # keeps it: a same-page "#fragment" (a third of a documentation page's links)
+    # keeps it: a same-page "#fragment" (two thirds of a documentation page's links)
     # is answered before anything else.
     if not href or href[0] == "#":
         return None
@@ -357,7 +357,8 @@ def link_header_canonical(values: Iterable[str], url: str) -> str | None:
 
 @dataclass
 class _Scan:
-    """What one pass over a page's elements found, in document order."""
+    """What one pass over a page's elements found, in document order (link
+    targets that are bare same-page fragments left out)."""
 
     meta: list[tuple[str, str]] = field(default_factory=list)
     base: str | None = None
@@ -383,17 +384,22 @@ def _scan(html: str, with_text: bool = False) -> _Scan:
     found = _Scan()
     tree = LexborHTMLParser(bounded(html))
     links = found.raw_links
+    read = 0  # link targets read, same-page fragments included: MAX_LINKS counts them
     # One selector query for every element read: each query walks the whole tree.
     for node in tree.css(_SELECTOR):
         tag = node.tag or ""
         link_attribute = _LINK_ATTRS.get(tag)
         if link_attribute is not None:
-            if len(links) < MAX_LINKS:
+            if read < MAX_LINKS:
                 attributes = node.attributes
                 target = attributes.get(link_attribute)
                 if target is not None:
-                    rel = attributes.get("rel")
-                    links.append((tag, target, _rel_set(rel) if rel else _NO_REL))
+                    read += 1
+                    # A bare "#fragment" is no link (resolve_link), and two thirds
+                    # of a documentation page's targets: dropped here, unresolved.
+                    if target[:1] != "#":
+                        rel = attributes.get("rel")
+                        links.append((tag, target, _rel_set(rel) if rel else _NO_REL))
         elif tag == "meta":
             attributes = node.attributes
             name, content = attributes.get("name"), attributes.get("content")
