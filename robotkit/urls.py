@@ -450,13 +450,14 @@ class LinkResolver:
         WHATWG preprocessing returns it unchanged. A plain absolute link is what
         :func:`split_parts` reads by its clean shape, and its host and port are
         checked here as :func:`resolve` checks them. A plain relative link has no
-        ``:`` before its query (so no scheme), starts with none of ``/ \\ . ? #``
-        (so it is a relative path, RFC 3986 section 5.2.2) and merges with the
-        base's directory (section 5.2.3) into a path without a dot segment (so
-        section 5.2.4 leaves it alone); its authority is the base's, checked once."""
+        ``:`` before its query (so no scheme) and is an absolute path (one ``/``,
+        never ``//``: no authority) or starts with none of ``/ \\ . ? #`` (a
+        relative path, merged with the base's directory, RFC 3986 sections 5.2.2
+        and 5.2.3); with no dot segment in the result, section 5.2.4 leaves it
+        alone; its authority is the base's, checked once."""
         if self._origin is not None and _PLAIN_RELATIVE.fullmatch(reference):
             head, question, query = reference.partition("#")[0].partition("?")
-            path = self._directory + head
+            path = head if head[0] == "/" else self._directory + head
             if "/." not in path:
                 text = self._origin + path
                 return f"{text}?{query}" if question else text
@@ -474,11 +475,12 @@ class LinkResolver:
 
 
 _PLAIN_RELATIVE = re.compile(
-    r"[A-Za-z0-9\-_~!$&'*+,;=@%][A-Za-z0-9\-._~!$&'*+,;=@%/]*(?:\?[!-\"$-~]*)?(?:#[!-~]*)?"
+    r"(?:/(?!/)|[A-Za-z0-9\-_~!$&'*+,;=@%])[A-Za-z0-9\-._~!$&'*+,;=@%/]*"
+    r"(?:\?[!-\"$-~]*)?(?:#[!-~]*)?"
 )
-"""A relative path of printable ASCII, no ``:`` before its query, not starting with
-``/``, ``\\``, ``.``, ``?`` or ``#``; then a query and a fragment of printable
-ASCII (no space)."""
+"""A path of printable ASCII, no ``:``, ``\\`` or space before its query, starting
+with one ``/`` (an absolute path) or with none of ``/ . ? #`` (a relative one); then
+a query and a fragment of printable ASCII (no space)."""
 
 
 def _relative(base: _Split, ref: str) -> _Split:

@@ -107,7 +107,8 @@ _BASES = [
 ]
 _REFERENCE = st.text(st.sampled_from("ab/.:?#%=&-_~ \\\t@+é"), max_size=24) | st.sampled_from(
     ["intro.html", "a/b.html?x=1#y", "http://Example.com/a", "https://docs.example/p?q#f",
-     "https://exa mple/", "http://host:0/", "mailto:x@y", "x:y", "./a", "a/../b", "//h/x"]
+     "https://exa mple/", "http://host:0/", "mailto:x@y", "x:y", "./a", "a/../b", "//h/x",
+     "/p/12?x#y", "/", "/a/./b", "/\\\\h"]
 )  # fmt: skip
 
 
