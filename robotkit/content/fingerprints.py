@@ -208,22 +208,25 @@ def fingerprint_readings(page: str | PageText, readings: Sequence[Reading]) -> l
     counted, and the echo-free one, its URL's words left out and digits masked).
     A word's hash does not depend on where it stands (:func:`robotkit.shingles.word_hashes`)
     and masking never joins or splits words, so the hashes of the words a reading
-    keeps are a selection of the hashes of all the words, plain or masked: each is
-    computed once, and a reading that keeps every word and masks no digit shares
-    its SimHash with any other such reading. ARCHITECTURE.md, "Page processing"."""
+    keeps are a selection of the hashes of all the words, plain or masked: both
+    lists come from one hashing pass, and readings that keep every word of the same
+    text share one SimHash. ARCHITECTURE.md, "Page processing"."""
     words = words_of(page)
     joined = " ".join(words)
     data = joined.encode("utf-8", "surrogatepass")
-    masked: bytes | None = None
-    hashes: dict[bytes, _Hashes] = {}
+    masked = masked_digits(joined, data) if any(mask for _, mask, _ in readings) else data
+    hashes: dict[bytes, _Hashes]
+    if masked != data:
+        # Both texts hashed in one pass over them side by side: each word's hash is
+        # its own wherever it stands, so the first len(words) are the plain text's.
+        both = word_hashes(data + b" " + masked)
+        hashes = {data: both[: len(words)], masked: both[len(words) :]}
+    else:
+        hashes = {data: word_hashes(data)}
     simhashes: dict[tuple[bytes, int], int] = {}
     found: list[Fingerprint] = []
     for skip, mask, size in readings:
-        if mask and masked is None:
-            masked = masked_digits(joined, data)
-        text = masked if mask and masked is not None else data
-        if text not in hashes:
-            hashes[text] = word_hashes(text)
+        text = masked if mask else data
         if skip and not skip.isdisjoint(words):
             keep = np.array([w not in skip for w in words], dtype=bool)
             kept = [w for w in words if w not in skip]
