@@ -440,6 +440,8 @@ class LinkResolver:
 
     def resolve(self, reference: str) -> str | None:
         """:func:`resolve` of ``reference`` against this base."""
+        if not isinstance(reference, str):
+            return None
         return self.fast(reference) or resolve(self._base, reference)
 
     def fast(self, reference: str) -> str | None:
