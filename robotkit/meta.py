@@ -38,6 +38,7 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
+from functools import lru_cache
 from types import MappingProxyType
 from typing import Any
 
@@ -46,7 +47,7 @@ from selectolax.lexbor import LexborHTMLParser
 from robotkit.content.fingerprints import PageText
 from robotkit.headervalues import parse_http_date
 from robotkit.markup import bounded
-from robotkit.urls import resolve
+from robotkit.urls import LinkResolver
 
 _IMAGE_PREVIEW_ORDER = {"none": 0, "standard": 1, "large": 2}
 
@@ -301,18 +302,25 @@ _LINK_ATTRS = {"a": "href", "area": "href", "link": "href", "frame": "src", "ifr
 _URL_WHITESPACE = re.compile(r"[\t\n\r]")
 
 
-def resolve_link(base: str, href: str) -> str | None:
+def resolve_link(base: str | LinkResolver, href: str) -> str | None:
     """The absolute http(s) URL of ``href`` on a page at ``base`` (RFC 3986 section
     5.2, by :func:`robotkit.urls.resolve`: the parser every other entry point uses),
     fragment dropped; None for ``javascript:``, ``mailto:``, ``data:`` and any
-    other scheme a robot cannot fetch, or for a URL that cannot be parsed."""
-    href = _URL_WHITESPACE.sub("", href.strip())
-    if not href or href.startswith("#"):
+    other scheme a robot cannot fetch, or for a URL that cannot be parsed. A page's
+    links pass one :class:`~robotkit.urls.LinkResolver` for the page's base."""
+    href = href.strip()
+    # After the strip the first character is no space, so removing tabs and newlines
+    # keeps it: a same-page "#fragment" (two thirds of a documentation page's links)
+    # is answered before anything else.
+    if not href or href[0] == "#":
         return None
-    return resolve(base, href)
+    if "\t" in href or "\n" in href or "\r" in href:
+        href = _URL_WHITESPACE.sub("", href)
+    resolver = base if isinstance(base, LinkResolver) else LinkResolver(base)
+    return resolver.resolve(href)
 
 
-_LINK_SELECTOR = ", ".join(_LINK_ATTRS)
+_SELECTOR = ", ".join([*_LINK_ATTRS, "base", "meta", "title"])
 MAX_LINKS = 10_000
 """Links read from one page, at most, in document order: more than any real page
 has (Heritrix keeps 6,000 outlinks, Nutch 100 by default), and a bound on the
@@ -349,13 +357,23 @@ def link_header_canonical(values: Iterable[str], url: str) -> str | None:
 
 @dataclass
 class _Scan:
-    """What one pass over a page's elements found, in document order."""
+    """What one pass over a page's elements found, in document order (link
+    targets that are bare same-page fragments left out)."""
 
     meta: list[tuple[str, str]] = field(default_factory=list)
     base: str | None = None
     title: str | None = None
     raw_links: list[tuple[str, str, frozenset[str]]] = field(default_factory=list)
     text: PageText | None = None
+
+
+_NO_REL: frozenset[str] = frozenset()
+
+
+@lru_cache(maxsize=256)
+def _rel_set(rel: str) -> frozenset[str]:
+    """A ``rel`` value's link types, case-insensitive; a page repeats a few values."""
+    return frozenset(rel.lower().split())
 
 
 def _scan(html: str, with_text: bool = False) -> _Scan:
@@ -365,29 +383,36 @@ def _scan(html: str, with_text: bool = False) -> _Scan:
     ``with_text``, the visible words too, from the same tree."""
     found = _Scan()
     tree = LexborHTMLParser(bounded(html))
-    for node in tree.css("base, meta, title"):
-        attributes = node.attributes
-        if node.tag == "meta":
+    links = found.raw_links
+    read = 0  # link targets read, same-page fragments included: MAX_LINKS counts them
+    # One selector query for every element read: each query walks the whole tree.
+    for node in tree.css(_SELECTOR):
+        tag = node.tag or ""
+        link_attribute = _LINK_ATTRS.get(tag)
+        if link_attribute is not None:
+            if read < MAX_LINKS:
+                attributes = node.attributes
+                target = attributes.get(link_attribute)
+                if target is not None:
+                    read += 1
+                    # A bare "#fragment" is no link (resolve_link), and two thirds
+                    # of a documentation page's targets: dropped here, unresolved.
+                    if target[:1] != "#":
+                        rel = attributes.get("rel")
+                        links.append((tag, target, _rel_set(rel) if rel else _NO_REL))
+        elif tag == "meta":
+            attributes = node.attributes
             name, content = attributes.get("name"), attributes.get("content")
             if name is not None and content is not None:
                 found.meta.append((name.strip().lower(), content))
-        elif node.tag == "base":
+        elif tag == "base":
             # The first <base> with an href counts (HTML "frozen base URL").
-            href = attributes.get("href")
+            href = node.attributes.get("href")
             if found.base is None and href:
                 found.base = href
         elif found.title is None:
             # HTML: the text, ASCII whitespace stripped and collapsed.
             found.title = _ASCII_SPACE.sub(" ", node.text(deep=True) or "").strip(" ")
-    for node in tree.css(_LINK_SELECTOR):
-        if len(found.raw_links) >= MAX_LINKS:
-            break
-        tag = node.tag or ""
-        attributes = node.attributes
-        target = attributes.get(_LINK_ATTRS.get(tag, "href"))
-        if target is not None:
-            rel = frozenset((attributes.get("rel") or "").lower().split())
-            found.raw_links.append((tag, target, rel))
     if with_text:
         found.text = _visible(tree, found.title)
     return found
@@ -482,8 +507,15 @@ def parse_page(
         base = resolved or url
     seen: dict[str, Link] = {}
     canonical = link_header_canonical(link_header, url)
+    resolver = LinkResolver(base)
+    # A page repeats its links (menus, "top", a table of contents twice): each
+    # target is resolved once.
+    targets: dict[str, str | None] = {}
     for tag, target, rel in found.raw_links:
-        absolute = resolve_link(base, target)
+        if target in targets:
+            absolute = targets[target]
+        else:
+            absolute = targets[target] = resolve_link(resolver, target)
         if absolute is None:
             continue
         if canonical is None and tag == "link" and "canonical" in rel:

@@ -23,6 +23,7 @@ from robotkit.urls import (
     Origin,
     canonical_host,
     effective_port,
+    origin_value,
     remove_dot_segments,
     split_parts,
 )
@@ -248,7 +249,7 @@ class NormalizedURL:
     @property
     def origin(self) -> Origin:
         """The robots.txt and politeness key of this URL (RFC 9309 section 2.3)."""
-        return Origin(self.scheme, self.host, self.port)
+        return origin_value(self.scheme, self.host, self.port)
 
     def __str__(self) -> str:
         return self.key

@@ -79,12 +79,14 @@ def mix64(values: _U64) -> _U64:
     return mixed
 
 
-def word_hashes(joined: str) -> _U64:
-    """A 64-bit hash of every word of ``joined`` (words separated by single spaces),
-    in order; equal words get equal hashes. Empty text has no words."""
+def word_hashes(joined: str | bytes) -> _U64:
+    """A 64-bit hash of every word of ``joined`` (words separated by single spaces;
+    text, or its UTF-8 already encoded), in order; equal words get equal hashes.
+    Empty text has no words."""
     if not joined:
         return np.zeros(0, dtype=np.uint64)
-    data = np.frombuffer(joined.encode("utf-8", "surrogatepass"), dtype=np.uint8)
+    encoded = joined if isinstance(joined, bytes) else joined.encode("utf-8", "surrogatepass")
+    data = np.frombuffer(encoded, dtype=np.uint8)
     n = len(data)
     up, down = _POWERS.upto(n)
     prefix = np.zeros(n + 1, dtype=np.uint64)
@@ -109,7 +111,18 @@ def shingle_hashes(words: _U64, size: int) -> _U64:
     combined = words[:runs].copy()
     for offset in range(1, width):
         combined = combined * np.uint64(_SHINGLE_BASE) + words[offset : offset + runs]
-    return np.unique(mix64(combined ^ np.uint64(width)))
+    return distinct(mix64(combined ^ np.uint64(width)))
+
+
+def distinct(values: _U64) -> _U64:
+    """The distinct values, sorted: ``numpy.unique`` by one sort and one comparison of
+    neighbours, several times faster than its hash table on a page's few hundred."""
+    ordered = np.sort(values)
+    keep = np.empty(len(ordered), dtype=bool)
+    keep[:1] = True
+    np.not_equal(ordered[1:], ordered[:-1], out=keep[1:])
+    kept: _U64 = ordered[keep]
+    return kept
 
 
 def simhash_of(features: _U64) -> int:
@@ -130,6 +143,6 @@ def simhash(features: Iterable[int]) -> int:
     return simhash_of(array)
 
 
-def text_simhash(joined: str, size: int) -> int:
+def text_simhash(joined: str | bytes, size: int) -> int:
     """The SimHash of the distinct ``size``-word shingles of ``joined``."""
     return simhash_of(shingle_hashes(word_hashes(joined), size))

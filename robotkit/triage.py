@@ -67,7 +67,8 @@ from robotkit.content import (
     MatchKind,
     PageText,
     Soft404Detector,
-    echo_free_fingerprint,
+    echo_free_reading,
+    fingerprint_readings,
 )
 from robotkit.guard import Guard
 from robotkit.normalization import NormalizedURL
@@ -178,13 +179,14 @@ class Triage(Screening):
         # Read once, for every content rule below.
         text = page.words if page.words is not None else PageText.of(page.text)
         soft = self.soft404.classify(norm, page.status, text, norm)
-        echo = echo_free_fingerprint(norm, text)
+        # Both fingerprints the triage reads, from one hashing of the page's words.
+        plain, echo = fingerprint_readings(text, [self.content.reading, echo_free_reading(norm)])
         reason: Reason | None = None
         copy_of: str | None = None
         if soft is not None:
             reason, action = soft, LinkAction.DROP
         else:
-            match = self.content.add(final, text)
+            match = self.content.add_fingerprint(final, plain)
             first = self._echoes.setdefault(echo.exact, final)
             if match.kind is MatchKind.EXACT:
                 reason, action = Reason.DUPLICATE_CONTENT, LinkAction.DROP

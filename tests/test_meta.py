@@ -292,6 +292,12 @@ def test_links_per_page_are_capped() -> None:
     assert len(links) == MAX_LINKS and links[-1].url == f"http://e.org/p{MAX_LINKS - 1}"
 
 
+def test_same_page_fragments_count_toward_the_cap_though_they_are_no_links() -> None:
+    html = '<a href="#top">t</a>' * (MAX_LINKS - 2) + '<a href=" #x">x</a><a href="/a">a</a>'
+    links = parse_page(html + '<a href="/late">l</a>', "http://e.org/", BOT).links
+    assert [link.url for link in links] == ["http://e.org/a"]
+
+
 def test_parse_page_with_text_gives_the_visible_words_of_the_same_tree() -> None:
     """One HTML5 parse serves links, meta robots and the words the content rules
     fingerprint; the words are what a reader sees (no script, style or comment)."""

@@ -10,6 +10,7 @@ from robotkit.content.fingerprints import (
     MAX_TEXT_CHARS,
     Fingerprint,
     PageText,
+    Reading,
     SimHashIndex,
     fingerprint,
 )
@@ -103,9 +104,19 @@ class ContentIndex:
         """The verdict without remembering the page."""
         return self._match(url, self.fingerprint(text_or_html))
 
+    @property
+    def reading(self) -> Reading:
+        """How this index reads a page, for :func:`fingerprint_readings` (which computes it
+        with other readings of the same page at once)."""
+        return (frozenset(), self.config.mask_digits, self.config.shingle_size)
+
     def add(self, url: str, text_or_html: str | PageText) -> ContentMatch:
         """The verdict, remembering the page if its content is new."""
-        match = self._match(url, self.fingerprint(text_or_html))
+        return self.add_fingerprint(url, self.fingerprint(text_or_html))
+
+    def add_fingerprint(self, url: str, fp: Fingerprint) -> ContentMatch:
+        """:meth:`add` for a page fingerprinted already, by :attr:`reading`."""
+        match = self._match(url, fp)
         if match.kind is MatchKind.NEW:
             fp = match.fingerprint
             if self._exact.setdefault(fp.exact, url) == url:

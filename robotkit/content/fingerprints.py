@@ -11,8 +11,13 @@ from dataclasses import dataclass
 from hashlib import blake2b
 from itertools import pairwise
 
+import numpy as np
+import numpy.typing as npt
+
 from robotkit.normalization import NormalizedURL, normalize_or_none
-from robotkit.shingles import text_simhash
+from robotkit.shingles import shingle_hashes, simhash_of, text_simhash, word_hashes
+
+_Hashes = npt.NDArray[np.uint64]
 
 # --------------------------------------------------------------------------------------
 # Visible text
@@ -29,6 +34,13 @@ _TAG = re.compile(r"<[A-Za-z/!?][^<>]*>")
 _TITLE = re.compile(r"<title\b[^<>]*>([^<]*)", re.IGNORECASE)
 _WORD = re.compile(r"\w+")
 _DIGITS = re.compile(r"\d+")
+_WORD_BYTES = bytes(c if c >= 128 or chr(c).isalnum() or c == 95 else 32 for c in range(256))
+"""Every ASCII byte that is no ``\\w`` character becomes a space; the rest, and every
+byte of a multi-byte UTF-8 character, stay."""
+_ASCII_BYTES = bytes(range(128))
+_MAX_SYMBOLS = 32
+"""Distinct non-ASCII non-word characters replaced one by one at most; a text with
+more is cut by the regular expression instead."""
 
 MAX_TEXT_CHARS = 2_000_000
 """Only the first 2 million characters of a body are read: enough for any real page,
@@ -68,8 +80,7 @@ def page_title(markup: str) -> str:
 # Fingerprints
 
 
-def _hash64(text: str) -> int:
-    data = text.encode("utf-8", "surrogatepass")
+def _hash64(data: bytes) -> int:
     return int.from_bytes(blake2b(data, digest_size=8).digest(), "big")
 
 
@@ -114,7 +125,31 @@ def fingerprint(
 
 def visible_words(text_or_html: str, max_chars: int = MAX_TEXT_CHARS) -> list[str]:
     """The words of a page's visible text, in order."""
-    return _WORD.findall(visible_text(text_or_html, max_chars))
+    return split_words(visible_text(text_or_html, max_chars))
+
+
+def _non_ascii(data: bytes) -> str:
+    """The non-ASCII characters of UTF-8 ``data``, in order: few on most pages, so
+    what is done per character is done on this short rest."""
+    return data.translate(None, _ASCII_BYTES).decode("utf-8", "surrogatepass")
+
+
+def split_words(text: str) -> list[str]:
+    """The runs of word characters (``\\w+``: ``str.isalnum()`` or ``_``) of
+    ``text``, in order: the same list as ``re.findall(r"\\w+", text)`` in a third
+    of its time, by turning every other character into a space and splitting
+    (ARCHITECTURE.md, "Page processing"). ASCII bytes are mapped in one
+    ``bytes.translate``; the few distinct non-ASCII symbols a page uses (dashes,
+    quotes, pilcrows) are replaced one by one, each a single C pass, since UTF-8
+    never matches a character's bytes anywhere but at that character."""
+    data = text.encode("utf-8", "surrogatepass")
+    if not text.isascii():
+        symbols = [c for c in set(_non_ascii(data)) if not c.isalnum()]
+        if len(symbols) > _MAX_SYMBOLS:
+            return _WORD.findall(text)
+        for symbol in symbols:
+            data = data.replace(symbol.encode("utf-8", "surrogatepass"), b" ")
+    return data.translate(_WORD_BYTES).decode("utf-8", "surrogatepass").split()
 
 
 @dataclass(frozen=True)
@@ -134,7 +169,7 @@ class PageText:
     def of_text(cls, text: str, title: str) -> PageText:
         """From what an HTML5 parser already read: the visible text, entities
         decoded, and the title, cut into words and normalized as :meth:`of` does."""
-        return cls(_WORD.findall(text.lower()), " ".join(title.lower().split()))
+        return cls(split_words(text.lower()), " ".join(title.lower().split()))
 
 
 def words_of(page: str | PageText, max_chars: int = MAX_TEXT_CHARS) -> list[str]:
@@ -153,9 +188,73 @@ def fingerprint_words(
     if skip and not skip.isdisjoint(words):
         words = [w for w in words if w not in skip]
     joined = " ".join(words)
+    data = joined.encode("utf-8", "surrogatepass")
     # Digits never hold a space, so masking the joined text masks every word.
-    tokens = _DIGITS.sub("0", joined) if mask_digits else joined
-    return Fingerprint(_hash64(joined), text_simhash(tokens, shingle_size), len(words))
+    tokens = masked_digits(joined, data) if mask_digits else data
+    return Fingerprint(_hash64(data), text_simhash(tokens, shingle_size), len(words))
+
+
+Reading = tuple[frozenset[str], bool, int]
+"""How a page is fingerprinted: the words left out, whether digits are masked, and
+the shingle size (:func:`fingerprint_words`'s ``skip``, ``mask_digits`` and
+``shingle_size``)."""
+
+
+def fingerprint_readings(page: str | PageText, readings: Sequence[Reading]) -> list[Fingerprint]:
+    """One fingerprint of ``page`` per reading, each equal to
+    ``fingerprint_words(words, size, skip, mask)``, from one hashing of its words.
+
+    The triage fingerprints every page twice (the content index's reading, digits
+    counted, and the echo-free one, its URL's words left out and digits masked).
+    A word's hash does not depend on where it stands (:func:`robotkit.shingles.word_hashes`)
+    and masking never joins or splits words, so the hashes of the words a reading
+    keeps are a selection of the hashes of all the words, plain or masked: both
+    lists come from one hashing pass, and readings that keep every word of the same
+    text share one SimHash. ARCHITECTURE.md, "Page processing"."""
+    words = words_of(page)
+    joined = " ".join(words)
+    data = joined.encode("utf-8", "surrogatepass")
+    masked = masked_digits(joined, data) if any(mask for _, mask, _ in readings) else data
+    hashes: dict[bytes, _Hashes]
+    if masked != data:
+        # Both texts hashed in one pass over them side by side: each word's hash is
+        # its own wherever it stands, so the first len(words) are the plain text's.
+        both = word_hashes(data + b" " + masked)
+        hashes = {data: both[: len(words)], masked: both[len(words) :]}
+    else:
+        hashes = {data: word_hashes(data)}
+    simhashes: dict[tuple[bytes, int], int] = {}
+    found: list[Fingerprint] = []
+    for skip, mask, size in readings:
+        text = masked if mask else data
+        if skip and not skip.isdisjoint(words):
+            keep = np.array([w not in skip for w in words], dtype=bool)
+            kept = [w for w in words if w not in skip]
+            exact = _hash64(" ".join(kept).encode("utf-8", "surrogatepass"))
+            simhash = simhash_of(shingle_hashes(hashes[text][keep], size))
+            found.append(Fingerprint(exact, simhash, len(kept)))
+        else:
+            if (text, size) not in simhashes:
+                simhashes[text, size] = simhash_of(shingle_hashes(hashes[text], size))
+            found.append(Fingerprint(_hash64(data), simhashes[text, size], len(words)))
+    return found
+
+
+_ZERO_DIGITS = bytes.maketrans(b"123456789", b"000000000")
+
+
+def masked_digits(text: str, data: bytes) -> bytes:
+    """``text`` (whose UTF-8 is ``data``) with every run of digits (``\\d+``) as one
+    ``0``, in UTF-8: ``re.sub(r"\\d+", "0", text)`` without a Python call per run (a
+    page of figures has thousands). ASCII digits become ``0`` in one
+    ``bytes.translate``, then runs of ``0`` halve until none is left; a text with
+    digits of another script goes through the regular expression."""
+    if not text.isascii() and _DIGITS.search(_non_ascii(data)):
+        return _DIGITS.sub("0", text).encode("utf-8", "surrogatepass")
+    data = data.translate(_ZERO_DIGITS)
+    while b"00" in data:
+        data = data.replace(b"00", b"0")
+    return data
 
 
 class SimHashIndex:
@@ -216,6 +315,11 @@ def echo_free_fingerprint(
     directory listing, a catch-all template that prints the path) come out equal,
     which the plain fingerprint cannot see."""
     return fingerprint(text_or_html, shingle_size, path_words(url))
+
+
+def echo_free_reading(url: str | NormalizedURL, shingle_size: int = 3) -> Reading:
+    """The reading of :func:`echo_free_fingerprint`, for :func:`fingerprint_readings`."""
+    return (path_words(url), True, shingle_size)
 
 
 def path_words(url: str | NormalizedURL) -> frozenset[str]:
