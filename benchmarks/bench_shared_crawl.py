@@ -30,6 +30,7 @@ import json
 import multiprocessing
 import os
 import random
+import resource
 import signal
 import subprocess
 import sys
@@ -219,6 +220,17 @@ CALLS = ("evalsha", "eval", "ping", "script|load", "client|setinfo", "hello", "s
 runs inside Redis are counted apart by Redis and are not round trips."""
 
 
+def process_cpu(pid: int) -> float:
+    """CPU seconds a process has used so far (Linux /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def redis_cpu(client: redis.Redis) -> float:
+    info = client.info("cpu")
+    return float(info["used_cpu_user"]) + float(info["used_cpu_sys"])
+
+
 def commands(client: redis.Redis) -> int:
     stats = client.info("commandstats")
     return sum(int(stats.get(f"cmdstat_{name}", {}).get("calls", 0)) for name in CALLS)
@@ -227,14 +239,23 @@ def commands(client: redis.Redis) -> int:
 def run_shared(sites: Sites, server: RedisServer, count: int, out: Path) -> dict[str, float]:
     client = redis.Redis.from_url(server.url)
     before = commands(client)
+    cpu_before = (resource.getrusage(resource.RUSAGE_CHILDREN), process_cpu(sites.process.pid),
+                  redis_cpu(client))  # fmt: skip
     procs = workers(count, sites.seeds(), server.url, "bench-shared", out)
     for proc in procs:
         _, err = proc.communicate(timeout=600)
         if proc.returncode != 0:
             raise SystemExit(f"a worker failed ({proc.returncode}): {err.decode()[-500:]}")
     used = commands(client) - before
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    workers_cpu = (after.ru_utime + after.ru_stime) - (
+        cpu_before[0].ru_utime + cpu_before[0].ru_stime
+    )
+    server_cpu = process_cpu(sites.process.pid) - cpu_before[1]
+    redis_used = redis_cpu(client) - cpu_before[2]
     figures = measure(sites.requests(), sites.count, sites.hosts)
     figures["commands_per_page"] = used / figures["fetches"]
+    figures["cpu"] = (workers_cpu, server_cpu, redis_used)  # type: ignore[assignment]
     figures["per_worker"] = [fetched_by(out, n) for n in range(count)]  # type: ignore[assignment]
     return figures
 
@@ -306,6 +327,10 @@ def main() -> None:
     per_page = shared["commands_per_page"]
     print(f"shared: Redis round trips per fetched page: {per_page:.2f}; "
           f"pages per worker: {shared['per_worker']}")  # fmt: skip
+    work, serve, red = shared["cpu"]  # type: ignore[misc]
+    print(f"shared: CPU seconds over {shared['seconds']:.1f} s: workers {work:.1f} "
+          f"({work / shared['fetches'] * 1000:.1f} ms per page, start-up included), "
+          f"site server {serve:.1f}, redis-server {red:.1f}; {os.cpu_count()} cores")  # fmt: skip
 
 
 if __name__ == "__main__":
