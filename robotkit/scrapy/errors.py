@@ -35,3 +35,13 @@ class Rescheduled(Refused):
     def __init__(self, reason: Reason, retry_at: float, detail: str = "") -> None:
         self.retry_at = retry_at
         super().__init__(reason, detail)
+
+
+class SharedStateLost(IgnoreRequest):
+    """The shared state on Redis (``ROBOTKIT_REDIS_URL``) could not be read or
+    written mid-crawl: the request is not fetched, since without the state its
+    host's pace and robots.txt are unknown (ARCHITECTURE.md, "Shared state")."""
+
+    def __init__(self, detail: str) -> None:
+        self.detail = detail
+        super().__init__(f"robotkit: shared state unavailable ({detail})")
