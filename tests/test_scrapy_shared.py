@@ -8,6 +8,7 @@ request, so an overlap between two processes or a short gap shows.
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 import sys
 import time
@@ -19,7 +20,18 @@ from typing import Any
 
 import pytest
 from pytest_httpserver import HTTPServer
+from scrapy import Request as ScrapyRequest
+from scrapy.http import HtmlResponse
+from scrapy.settings import Settings
 from werkzeug import Request, Response
+
+from robotkit.clock import ManualClock
+from robotkit.reasons import Reason
+from robotkit.scrapy import PacingMiddleware, Refused, RobotkitSettings
+from robotkit.scrapy.pacing import SHARED_TICKET_META, TICKET_META
+from robotkit.scrapy.shared import SharedPoliteness
+from robotkit.scrapy.state import CrawlState
+from robotkit.shared import SharedState
 
 sys.path.insert(0, str(Path(__file__).parent / "scrapy_project"))
 sys.path.insert(0, str(Path(__file__).parent))
@@ -145,7 +157,20 @@ def test_unreachable_redis_stops_the_crawl_at_start(site_server: HTTPServer) -> 
     site = TimedSite(site_server, "User-agent: *\nAllow: /\n")
     unreachable = f"redis://127.0.0.1:{free_port()}/0"
     settings = {**ROBOT, **ADDON, "ROBOTKIT_REDIS_URL": unreachable}
-    with pytest.raises(AssertionError, match=r"ROBOTKIT_REDIS_URL: Redis unreachable"):
+    with pytest.raises(AssertionError, match=r"UsageError: ROBOTKIT_REDIS_URL: Redis unreachable"):
+        crawl([site.url], settings, 60.0)
+    assert site.visits == []
+
+
+def test_shared_state_needs_the_asyncio_reactor(
+    site_server: HTTPServer, redis_url: str, crawl_id: str
+) -> None:
+    site = TimedSite(site_server, "User-agent: *\nAllow: /\n")
+    settings = {
+        **_shared(redis_url, crawl_id),
+        "TWISTED_REACTOR": "twisted.internet.selectreactor.SelectReactor",
+    }
+    with pytest.raises(AssertionError, match=r"ROBOTKIT_REDIS_URL needs Scrapy's asyncio reactor"):
         crawl([site.url], settings, 60.0)
     assert site.visits == []
 
@@ -162,3 +187,39 @@ def test_redis_lost_mid_crawl_refuses_every_request_after(
     # robots.txt and the page during which Redis went: nothing after it.
     assert [visit.path for visit in site.visits] == ["/robots.txt", "/"]
     assert "shared state unavailable, a request to 127.0.0.1" in stats["stderr"]
+
+
+def _process(redis_url: str, crawl_id: str, clock: ManualClock) -> PacingMiddleware:
+    """One Scrapy process's pacing, on the shared state (no reactor: the crawl's
+    start-up check of it is the crawls' business above)."""
+    settings = Settings(
+        {"USER_AGENT": "Bot/1", "ROBOTKIT_REDIS_URL": redis_url, "ROBOTKIT_CRAWL_ID": crawl_id}
+    )
+    state = CrawlState(RobotkitSettings.from_scrapy(settings), None, clock=clock)
+    shared = SharedState.connect(redis_url, crawl_id)
+    state.shared = SharedPoliteness(shared, state.pacer, state.engine, clock)
+    return PacingMiddleware(state)
+
+
+def test_a_retry_after_one_process_saw_holds_the_host_for_the_other(
+    redis_url: str, crawl_id: str, clock: ManualClock
+) -> None:
+    async def run() -> None:
+        one, other = (_process(redis_url, crawl_id, clock) for _ in range(2))
+        first = ScrapyRequest("http://a.example/1")
+        await one.process_request(first)
+        assert SHARED_TICKET_META in first.meta
+        busy = HtmlResponse(first.url, status=503, headers={"Retry-After": "120"})
+        await one.process_response(first, busy)
+        # 120 s is past ROBOTKIT_MAX_DEFER (30 s): dropped, as a hold seen in process.
+        with pytest.raises(Refused) as refused:
+            await other.process_request(ScrapyRequest("http://a.example/2"))
+        assert refused.value.reason is Reason.RATE_LIMITED
+        await other.process_request(ScrapyRequest("http://b.example/1"))  # not held
+        clock.advance(120)
+        later = ScrapyRequest("http://a.example/3")
+        await other.process_request(later)  # the hold is over
+        assert TICKET_META in later.meta and SHARED_TICKET_META in later.meta
+        await other.process_response(later, HtmlResponse(later.url))
+
+    asyncio.run(run())
