@@ -20,6 +20,10 @@ Scrapy's slots and AutoThrottle still apply after this middleware: they can only
 make the gaps longer. A request that would wait longer than
 ``ROBOTKIT_MAX_DEFER`` is dropped (``rate-limited`` or ``host-backoff``), so a
 crawl always ends by itself.
+
+With ``ROBOTKIT_REDIS_URL``, a request the in-process pacer lets go also reserves
+its host in Redis, so every Scrapy process of the crawl keeps these gaps together
+(:mod:`robotkit.scrapy.shared`).
 """
 
 from __future__ import annotations

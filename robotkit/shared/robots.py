@@ -21,6 +21,9 @@ Redis is unreachable, or the lock's holder publishes nothing before
 the answers with the same pure code (:class:`Claiming`), and differ only in how a
 script is called and how they wait.
 
+A fetcher of its own (the Scrapy add-on fetches through Scrapy's engine) runs the
+same claim with :class:`SharedRobotsCache` over its engine and :func:`claim_async`.
+
 Round trips: none while the in-process copy is fresh; one to read a state another
 worker published (a script that reads it, or takes the lock when it is missing or
 stale, atomically); two to fetch (that script, then publish-and-unlock).
