@@ -142,6 +142,7 @@ class PacingMiddleware:
         if shared is not None:
             granted: SharedTicket | Waiting = await shared.reserve(host, ticket)
             if isinstance(granted, Waiting):
+                self._wake_all()  # the withdrawn slot may be any waiter's (global limit)
                 return granted
             request.meta[SHARED_TICKET_META] = granted
         request.meta[TICKET_META] = ticket
@@ -211,7 +212,10 @@ class PacingMiddleware:
         if shared_ticket is not None and self.state.shared is not None:
             await self.state.shared.finish(shared_ticket, outcome, retry_at)
         self.state.pacer.finish(ticket, outcome, retry_at)
-        # Every waiter re-plans; the global in-flight limit may free any host.
+        self._wake_all()
+
+    def _wake_all(self) -> None:
+        """Every waiter re-plans: the global in-flight limit may free any host."""
         self._wake([d for host in list(self._freed) for d in self._freed.pop(host)])
 
     @staticmethod
