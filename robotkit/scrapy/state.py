@@ -6,6 +6,8 @@ host takes the Crawl-delay the robots.txt verdict found, the guard's triage need
 the keys the dupefilter has seen. So one :class:`CrawlState` is built per crawler
 (on first use, by whichever piece comes first) and every piece reads it.
 Each piece also works alone: it builds the state it needs itself.
+With ``ROBOTKIT_REDIS_URL`` the state also holds the crawl's side of the shared
+state (:mod:`robotkit.scrapy.shared`), connected once, at start.
 """
 
 from __future__ import annotations
