@@ -1,11 +1,15 @@
 """Why the add-on took a request out of Scrapy's flow.
 
-Both are :class:`scrapy.exceptions.IgnoreRequest`, so Scrapy handles them as any
-dropped request (a request's errback sees them); each carries robotkit's stable
-reason code, so a spider can tell why.
+Each is a :class:`scrapy.exceptions.IgnoreRequest`, so Scrapy handles them as any
+dropped request (a request's errback sees them); :class:`Refused` and
+:class:`Rescheduled` carry robotkit's stable reason code, so a spider can tell why.
+:class:`Waiting` is the one answer short of those: the crawl's other processes hold
+the host for now.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 from scrapy.exceptions import DownloadTimeoutError, IgnoreRequest
 from twisted.internet.error import TimeoutError as TwistedTimeout
@@ -45,3 +49,13 @@ class SharedStateLost(IgnoreRequest):
     def __init__(self, detail: str) -> None:
         self.detail = detail
         super().__init__(f"robotkit: shared state unavailable ({detail})")
+
+
+@dataclass(frozen=True)
+class Waiting:
+    """A host reservation the crawl's other processes refused: ask again in
+    ``seconds``; ``held`` when the wait is a hold (Retry-After, a deferral), not
+    the gap or the backoff (the reason given if it is too long to wait)."""
+
+    seconds: float
+    held: bool

@@ -43,9 +43,9 @@ from robotkit.headervalues import parse_retry_after
 from robotkit.outcome import Outcome, classify_status
 from robotkit.pacing import HostKey, Ticket, host_key
 from robotkit.reasons import Decision, Reason
-from robotkit.scrapy.errors import Refused
+from robotkit.scrapy.errors import Refused, Waiting
 from robotkit.scrapy.guard import is_demoted
-from robotkit.scrapy.state import CrawlState, Waiting, crawl_state
+from robotkit.scrapy.state import CrawlState, crawl_state
 from robotkit.urls import InvalidURL
 
 if TYPE_CHECKING:  # the shared pieces need the redis extra

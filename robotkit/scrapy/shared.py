@@ -34,9 +34,8 @@ from robotkit.http.settings import RobotsOptions
 from robotkit.outcome import Outcome
 from robotkit.pacing import HostKey, Pacer, Ticket
 from robotkit.robots.engine import RobotsEngine
-from robotkit.scrapy.errors import Refused, SharedStateLost
+from robotkit.scrapy.errors import Refused, SharedStateLost, Waiting
 from robotkit.scrapy.settings import RobotkitSettings
-from robotkit.scrapy.state import Waiting
 from robotkit.shared import SharedState, SharedStateUnavailable, SharedTicket
 from robotkit.shared.connection import AsyncScripts
 from robotkit.shared.robots import Claiming, SharedRobotsCache, claim_async

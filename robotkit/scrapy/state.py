@@ -40,16 +40,6 @@ log = logging.getLogger(__name__)
 STATS_PREFIX = "robotkit"
 
 
-@dataclass(frozen=True)
-class Waiting:
-    """A host reservation the crawl's other processes refused: ask again in
-    ``seconds``; ``held`` when the wait is a hold (Retry-After, a deferral), not
-    the gap or the backoff (the reason given if it is too long to wait)."""
-
-    seconds: float
-    held: bool
-
-
 @dataclass
 class CrawlState:
     """One crawl's robots.txt cache, pacer, triage and seen keys."""
