@@ -226,8 +226,10 @@ def test_pacing_holds_a_host_for_its_retry_after_on_an_injected_clock() -> None:
     middleware = PacingMiddleware(CrawlState(cfg, None, clock=clock))
     first = Request("http://a.example/1")
     asyncio.run(middleware.process_request(first))
-    middleware.process_response(
-        first, HtmlResponse(first.url, status=503, headers={"Retry-After": "120"})
+    asyncio.run(
+        middleware.process_response(
+            first, HtmlResponse(first.url, status=503, headers={"Retry-After": "120"})
+        )
     )
     # 120 s is past ROBOTKIT_MAX_DEFER (30 s): dropped now, with its reason, unsent.
     with pytest.raises(Refused) as refused:
@@ -257,11 +259,11 @@ def test_demoted_links_wait_for_the_main_links_waiting_for_their_host() -> None:
         await asyncio.sleep(0)  # the demoted link waits first
         waiting_main = asyncio.ensure_future(middleware.process_request(main))
         await asyncio.sleep(0)
-        middleware.process_response(first, HtmlResponse(first.url))
+        await middleware.process_response(first, HtmlResponse(first.url))
         for _ in range(5):
             await asyncio.sleep(0)
         order = (waiting_main.done(), waiting_demoted.done())
-        middleware.process_response(main, HtmlResponse(main.url))
+        await middleware.process_response(main, HtmlResponse(main.url))
         await asyncio.wait_for(waiting_demoted, 1)
         return (*order, TICKET_META in demoted.meta)
 
@@ -286,14 +288,14 @@ def test_requests_waiting_for_a_host_keep_their_order() -> None:
         async def send(request: Request) -> None:
             await middleware.process_request(request)
             started.append(request.url.rsplit("/", 1)[1])
-            middleware.process_response(request, HtmlResponse(request.url))
+            await middleware.process_response(request, HtmlResponse(request.url))
 
         waiting = [asyncio.ensure_future(send(r)) for r in later[:2]]
         await _turns()
         waiting.append(asyncio.ensure_future(send(later[2])))  # comes in now, and
-        middleware.process_response(elsewhere, HtmlResponse(elsewhere.url))  # wakes them
+        await middleware.process_response(elsewhere, HtmlResponse(elsewhere.url))  # wakes them
         await _turns()
-        middleware.process_response(first, HtmlResponse(first.url))
+        await middleware.process_response(first, HtmlResponse(first.url))
         await asyncio.wait_for(asyncio.gather(*waiting), 5)
         return started
 
@@ -338,13 +340,13 @@ def test_a_hosts_next_page_waits_until_the_guard_judged_its_last() -> None:
         events = []
         await middleware.process_request(first)
         waiting = asyncio.ensure_future(middleware.process_request(second))
-        middleware.process_response(first, HtmlResponse(first.url))
+        await middleware.process_response(first, HtmlResponse(first.url))
         await _turns()
         events.append(f"answered, second started: {waiting.done()}")
         await middleware.process_request(other_host)  # another host is not held
         probe = Request("http://a.example/robotkit-probe-1")
         await middleware.process_request(probe)
-        middleware.process_response(probe, HtmlResponse(probe.url, status=404))
+        await middleware.process_response(probe, HtmlResponse(probe.url, status=404))
         await _turns()
         events.append(f"probed, second started: {waiting.done()}")
         state.judging.done(first)  # what the guard's spider middleware calls
@@ -374,9 +376,9 @@ def test_a_page_that_never_reaches_the_guard_frees_its_host(way_out: str) -> Non
         await middleware.process_request(first)
         waiting = asyncio.ensure_future(middleware.process_request(second))
         if way_out == "download failed":
-            middleware.process_exception(first, DownloadCancelledError())
+            await middleware.process_exception(first, DownloadCancelledError())
         else:
-            middleware.process_response(first, HtmlResponse(first.url))
+            await middleware.process_response(first, HtmlResponse(first.url))
             await _turns()
             in_engine.discard(first)
             await _turns()

@@ -16,6 +16,7 @@ never imports Scrapy. One module per piece:
 | ``guard`` | trap guard, nofollow, content signals | spider and downloader middleware |
 | ``breaker`` | timeouts and oversize bodies per path family | downloader middleware |
 | ``dupefilter`` | robotkit's normalized key | ``DUPEFILTER_CLASS`` |
+| ``shared`` | pacing and robots.txt shared on Redis (``ROBOTKIT_REDIS_URL``) | - |
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ except ModuleNotFoundError as error:  # pragma: no cover - the message is the po
 from robotkit.scrapy.addon import RobotkitAddon
 from robotkit.scrapy.breaker import BreakerMiddleware
 from robotkit.scrapy.dupefilter import RobotkitDupeFilter
-from robotkit.scrapy.errors import Refused, Rescheduled
+from robotkit.scrapy.errors import Refused, Rescheduled, SharedStateLost
 from robotkit.scrapy.guard import TrapGuardDownloaderMiddleware, TrapGuardSpiderMiddleware
 from robotkit.scrapy.identity import IdentityMiddleware
 from robotkit.scrapy.pacing import PacingMiddleware
@@ -47,6 +48,7 @@ __all__ = [
     "RobotkitDupeFilter",
     "RobotkitSettings",
     "RobotsMiddleware",
+    "SharedStateLost",
     "TrapGuardDownloaderMiddleware",
     "TrapGuardSpiderMiddleware",
 ]

@@ -1,11 +1,15 @@
 """Why the add-on took a request out of Scrapy's flow.
 
-Both are :class:`scrapy.exceptions.IgnoreRequest`, so Scrapy handles them as any
-dropped request (a request's errback sees them); each carries robotkit's stable
-reason code, so a spider can tell why.
+Each is a :class:`scrapy.exceptions.IgnoreRequest`, so Scrapy handles them as any
+dropped request (a request's errback sees them); :class:`Refused` and
+:class:`Rescheduled` carry robotkit's stable reason code, so a spider can tell why.
+:class:`Waiting` is the one answer short of those: the crawl's other processes hold
+the host for now.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 from scrapy.exceptions import DownloadTimeoutError, IgnoreRequest
 from twisted.internet.error import TimeoutError as TwistedTimeout
@@ -35,3 +39,23 @@ class Rescheduled(Refused):
     def __init__(self, reason: Reason, retry_at: float, detail: str = "") -> None:
         self.retry_at = retry_at
         super().__init__(reason, detail)
+
+
+class SharedStateLost(IgnoreRequest):
+    """The shared state on Redis (``ROBOTKIT_REDIS_URL``) could not be read or
+    written mid-crawl: the request is not fetched, since without the state its
+    host's pace and robots.txt are unknown (ARCHITECTURE.md, "Shared state")."""
+
+    def __init__(self, detail: str) -> None:
+        self.detail = detail
+        super().__init__(f"robotkit: shared state unavailable ({detail})")
+
+
+@dataclass(frozen=True)
+class Waiting:
+    """A host reservation the crawl's other processes refused: ask again in
+    ``seconds``; ``held`` when the wait is a hold (Retry-After, a deferral), not
+    the gap or the backoff (the reason given if it is too long to wait)."""
+
+    seconds: float
+    held: bool

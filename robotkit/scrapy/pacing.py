@@ -20,11 +20,16 @@ Scrapy's slots and AutoThrottle still apply after this middleware: they can only
 make the gaps longer. A request that would wait longer than
 ``ROBOTKIT_MAX_DEFER`` is dropped (``rate-limited`` or ``host-backoff``), so a
 crawl always ends by itself.
+
+With ``ROBOTKIT_REDIS_URL``, a request the in-process pacer lets go also reserves
+its host in Redis, so every Scrapy process of the crawl keeps these gaps together
+(:mod:`robotkit.scrapy.shared`).
 """
 
 from __future__ import annotations
 
 from collections import Counter
+from typing import TYPE_CHECKING
 
 from scrapy import Request, Spider
 from scrapy.crawler import Crawler
@@ -38,12 +43,17 @@ from robotkit.headervalues import parse_retry_after
 from robotkit.outcome import Outcome, classify_status
 from robotkit.pacing import HostKey, Ticket, host_key
 from robotkit.reasons import Decision, Reason
-from robotkit.scrapy.errors import Refused
+from robotkit.scrapy.errors import Refused, Waiting
 from robotkit.scrapy.guard import is_demoted
 from robotkit.scrapy.state import CrawlState, crawl_state
 from robotkit.urls import InvalidURL
 
+if TYPE_CHECKING:  # the shared pieces need the redis extra
+    from robotkit.shared import SharedTicket
+
 TICKET_META = "robotkit_pacing_ticket"
+SHARED_TICKET_META = "robotkit_shared_ticket"
+"""The request's reservation in Redis, with ``ROBOTKIT_REDIS_URL``."""
 _HOLDING_STATUSES = frozenset({429, 503})
 
 
@@ -103,15 +113,15 @@ class PacingMiddleware:
                     continue
                 wait = plan.ready_at - clock()
                 if wait <= 0:
-                    request.meta[TICKET_META] = pacer.start(host)
-                    judging.begin(host, request)
-                    return
+                    waiting = await self._start(host, request)
+                    if waiting is None:
+                        judging.begin(host, request)
+                        return
+                    wait, held = waiting.seconds, waiting.held
+                else:
+                    held = pacer.state(host).hold_until > clock()
                 if wait > self.state.settings.max_defer:
-                    reason = (
-                        Reason.RATE_LIMITED
-                        if pacer.state(host).hold_until > clock()
-                        else (Reason.HOST_BACKOFF)
-                    )
+                    reason = Reason.RATE_LIMITED if held else Reason.HOST_BACKOFF
                     self.state.count(Decision.DEFER, reason)
                     raise Refused(reason, f"{host[0]}:{host[1]} asks for {wait:.0f} s")
                 await sleep(wait)
@@ -123,6 +133,20 @@ class PacingMiddleware:
                 self._count_main(host, False)
             # The next in line may go (or, when this one started, wait for its end).
             self._wake(self._freed.pop(host, []))
+
+    async def _start(self, host: HostKey, request: Request) -> Waiting | None:
+        """Start ``request`` now (its tickets in its meta), or, when the crawl's
+        other processes hold the host (``ROBOTKIT_REDIS_URL``), how long to wait."""
+        ticket = self.state.pacer.start(host)
+        shared = self.state.shared
+        if shared is not None:
+            granted: SharedTicket | Waiting = await shared.reserve(host, ticket)
+            if isinstance(granted, Waiting):
+                self._wake_all()  # the withdrawn slot may be any waiter's (global limit)
+                return granted
+            request.meta[SHARED_TICKET_META] = granted
+        request.meta[TICKET_META] = ticket
+        return None
 
     def _next(self, host: HostKey) -> Request | None:
         """The request waiting for ``host`` that goes next: the first in line that
@@ -154,36 +178,44 @@ class PacingMiddleware:
             self._wake(self._freed.pop(host, []))
         return False
 
-    def process_response(
+    async def process_response(
         self, request: Request, response: Response, spider: Spider | None = None
     ) -> Response:
-        ticket = request.meta.pop(TICKET_META, None)
-        if isinstance(ticket, Ticket):
-            retry_at = None
-            if response.status in _HOLDING_STATUSES:
-                value = response.headers.get("Retry-After")
-                text = value.decode("latin-1") if value is not None else None
-                retry_at = parse_retry_after(text, self.state.clock())
-            self._finish(ticket, classify_status(response.status), retry_at)
+        retry_at = None
+        if response.status in _HOLDING_STATUSES:
+            value = response.headers.get("Retry-After")
+            text = value.decode("latin-1") if value is not None else None
+            retry_at = parse_retry_after(text, self.state.clock())
+        await self._finish(request, classify_status(response.status), retry_at)
         return response
 
-    def process_exception(
+    async def process_exception(
         self, request: Request, exception: Exception, spider: Spider | None = None
     ) -> None:
-        ticket = request.meta.pop(TICKET_META, None)
-        if isinstance(ticket, Ticket):
-            # A download cut at DOWNLOAD_MAXSIZE had an answer: the cap is the
-            # crawl's limit, not a sign that the host struggles (no backoff).
-            failed = (
-                None if isinstance(exception, DownloadCancelledError) else Outcome.NETWORK_ERROR
-            )
-            self._finish(ticket, failed, None)
+        # A download cut at DOWNLOAD_MAXSIZE had an answer: the cap is the
+        # crawl's limit, not a sign that the host struggles (no backoff).
+        failed = None if isinstance(exception, DownloadCancelledError) else Outcome.NETWORK_ERROR
+        await self._finish(request, failed, None)
         # No page to judge (even if a middleware retries or answers it later).
         self.state.judging.done(request)
 
-    def _finish(self, ticket: Ticket, outcome: Outcome | None, retry_at: float | None) -> None:
+    async def _finish(
+        self, request: Request, outcome: Outcome | None, retry_at: float | None
+    ) -> None:
+        """One end of ``request``'s download, read once, for the in-process pacer
+        and the shared one. The shared end goes first: a request this process
+        lets go next asks Redis for the host, which must know it is free."""
+        ticket = request.meta.pop(TICKET_META, None)
+        shared_ticket = request.meta.pop(SHARED_TICKET_META, None)
+        if not isinstance(ticket, Ticket):
+            return
+        if shared_ticket is not None and self.state.shared is not None:
+            await self.state.shared.finish(shared_ticket, outcome, retry_at)
         self.state.pacer.finish(ticket, outcome, retry_at)
-        # Every waiter re-plans; the global in-flight limit may free any host.
+        self._wake_all()
+
+    def _wake_all(self) -> None:
+        """Every waiter re-plans: the global in-flight limit may free any host."""
         self._wake([d for host in list(self._freed) for d in self._freed.pop(host)])
 
     @staticmethod

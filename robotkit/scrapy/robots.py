@@ -13,6 +13,8 @@ the pacing like any request) and robotkit's sans-I/O engine decides. Per origin:
   early, and dropped only when the wait would pass ``ROBOTKIT_MAX_DEFER``.
 
 Every verdict is counted in Scrapy's stats as ``robotkit/<decision>/<reason>``.
+With ``ROBOTKIT_REDIS_URL``, an origin's robots.txt is fetched by one process of
+the crawl for all of them (:mod:`robotkit.scrapy.shared`).
 """
 
 from __future__ import annotations
@@ -35,7 +37,7 @@ from robotkit.reasons import Decision
 from robotkit.robots.engine import FetchNeeded, RobotsResponse
 from robotkit.robots.status import FetchFailure
 from robotkit.robots.verdict import Verdict
-from robotkit.scrapy.errors import TIMEOUTS, Refused, Rescheduled
+from robotkit.scrapy.errors import TIMEOUTS, Refused, Rescheduled, SharedStateLost
 from robotkit.scrapy.state import CrawlState, crawl_state
 from robotkit.urls import InvalidURL, Origin
 
@@ -128,13 +130,21 @@ class RobotsMiddleware:
             return
         self._fetching[need.origin] = []
         try:
-            step: FetchNeeded | object = need
-            while isinstance(step, FetchNeeded):
-                facts = await self._download(step)
-                step = self.state.engine.receive(step, facts, self.state.clock())
+            shared = self.state.shared
+            if shared is None:
+                await self._fetch_chain(need)
+            else:  # fetched here only while this process holds the origin's lock
+                await shared.claim_robots(need.origin, lambda: self._fetch_chain(need))
         finally:
             for done in self._fetching.pop(need.origin):
                 done.callback(None)
+
+    async def _fetch_chain(self, need: FetchNeeded) -> None:
+        """Download ``need`` and each redirect the engine asks for, into its cache."""
+        step: FetchNeeded | object = need
+        while isinstance(step, FetchNeeded):
+            facts = await self._download(step)
+            step = self.state.engine.receive(step, facts, self.state.clock())
 
     async def _download(self, need: FetchNeeded) -> RobotsResponse:
         request = Request(
@@ -153,6 +163,8 @@ class RobotsMiddleware:
         )
         try:
             response = await self.crawler.engine.download_async(request)
+        except SharedStateLost:
+            raise  # the pacing could not reach Redis: no state to guess
         except TIMEOUTS as error:
             return RobotsResponse.failed(FetchFailure.TIMEOUT, str(error))
         except IgnoreRequest as error:

@@ -37,6 +37,10 @@ class RobotkitSettings:
     guard: GuardConfig = field(default_factory=GuardConfig)
     blacklist: Blacklist | None = None
     redis_url: str | None = None
+    """The Redis that several Scrapy processes share their politeness on
+    (ARCHITECTURE.md, "Shared state"); None keeps it in the process."""
+    crawl_id: str = "default"
+    """The crawl's key namespace on that Redis: processes of one crawl share it."""
     soft404_probes: bool = True
 
     @classmethod
@@ -81,6 +85,7 @@ class RobotkitSettings:
             guard=guard,
             blacklist=blacklist,
             redis_url=settings.get("ROBOTKIT_REDIS_URL") or None,
+            crawl_id=str(settings.get("ROBOTKIT_CRAWL_ID") or "default"),
             soft404_probes=settings.getbool("ROBOTKIT_SOFT404_PROBES", True),
         )
 

@@ -6,6 +6,8 @@ host takes the Crawl-delay the robots.txt verdict found, the guard's triage need
 the keys the dupefilter has seen. So one :class:`CrawlState` is built per crawler
 (on first use, by whichever piece comes first) and every piece reads it.
 Each piece also works alone: it builds the state it needs itself.
+With ``ROBOTKIT_REDIS_URL`` the state also holds the crawl's side of the shared
+state (:mod:`robotkit.scrapy.shared`), connected once, at start.
 """
 
 from __future__ import annotations
@@ -14,9 +16,11 @@ import logging
 import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from scrapy import Request
 from scrapy.crawler import Crawler
+from scrapy.exceptions import UsageError
 from scrapy.statscollectors import StatsCollector
 
 from robotkit.clock import Clock, system_clock
@@ -27,6 +31,9 @@ from robotkit.robots.engine import RobotsEngine
 from robotkit.scrapy.judging import Judging
 from robotkit.scrapy.settings import RobotkitSettings
 from robotkit.triage import Triage
+
+if TYPE_CHECKING:  # robotkit.scrapy.shared needs the redis extra
+    from robotkit.scrapy.shared import SharedPoliteness
 
 log = logging.getLogger(__name__)
 
@@ -53,6 +60,9 @@ class CrawlState:
     judging: Judging = field(default_factory=Judging)
     """Per host, the page sent out last and not judged yet: the pacing holds the
     host's next page until the trap guard has judged it."""
+    shared: SharedPoliteness | None = None
+    """With ``ROBOTKIT_REDIS_URL``: the host reservations and robots.txt claims
+    shared with the crawl's other processes (:mod:`robotkit.scrapy.shared`)."""
 
     def __post_init__(self) -> None:
         cfg = self.settings
@@ -78,10 +88,22 @@ def crawl_state(crawler: Crawler) -> CrawlState:
     state = _states.get(crawler)
     if state is None:
         settings = RobotkitSettings.from_scrapy(crawler.settings)
+        state = CrawlState(settings, crawler.stats)
         if settings.redis_url:
-            log.warning(
-                "ROBOTKIT_REDIS_URL is set, but robotkit has no shared state store yet: "
-                "this crawl keeps its politeness state in process"
-            )
-        state = _states[crawler] = CrawlState(settings, crawler.stats)
+            state.shared = _shared(state)
+        _states[crawler] = state
     return state
+
+
+def _shared(state: CrawlState) -> SharedPoliteness:
+    """The shared side of ``state``'s crawl, on a Redis checked now (an error
+    stops the crawl at start: never a crawl that only believes it shares)."""
+    try:
+        from robotkit.scrapy.shared import SharedPoliteness, connect
+    except ModuleNotFoundError as error:
+        raise UsageError(
+            f"ROBOTKIT_REDIS_URL needs the redis extra: pip install 'robotkit[redis]' ({error})"
+        ) from None
+    shared = connect(state.settings)
+    log.info("robotkit: politeness shared on Redis as crawl %r", shared.namespace.crawl_id)
+    return SharedPoliteness(shared, state.pacer, state.engine, state.clock)

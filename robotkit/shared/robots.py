@@ -21,6 +21,9 @@ Redis is unreachable, or the lock's holder publishes nothing before
 the answers with the same pure code (:class:`Claiming`), and differ only in how a
 script is called and how they wait.
 
+A fetcher of its own (the Scrapy add-on fetches through Scrapy's engine) runs the
+same claim with :class:`SharedRobotsCache` over its engine and :func:`claim_async`.
+
 Round trips: none while the in-process copy is fresh; one to read a state another
 worker published (a script that reads it, or takes the lock when it is missing or
 stale, atomically); two to fetch (that script, then publish-and-unlock).
@@ -33,7 +36,7 @@ import contextlib
 import enum
 import time
 import uuid
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 import httpx
@@ -65,7 +68,9 @@ __all__ = [
     "AsyncSharedRobotsChecker",
     "Claiming",
     "Next",
+    "SharedRobotsCache",
     "SharedRobotsChecker",
+    "claim_async",
 ]
 
 LOCK_MARGIN = 30.0
@@ -226,6 +231,28 @@ class _SharedRobots:
                 self.engine.cache.put(origin, stored, now)
 
 
+class SharedRobotsCache(_SharedRobots):
+    """The shared side of a robots.txt cache alone, over any engine: for a fetcher
+    that is not robotkit's httpx checker (the Scrapy add-on fetches through
+    Scrapy's engine). :class:`Claiming` plans its scripts and :func:`claim_async`
+    runs them; ``options`` gives the profile and the fetch deadline (the lock's
+    life), as for the checkers."""
+
+    def __init__(
+        self,
+        engine: RobotsEngine,
+        namespace: Namespace,
+        *,
+        options: RobotsOptions = DEFAULT_OPTIONS,
+        clock: Clock = system_clock,
+        wait_timeout: float | None = None,
+    ) -> None:
+        self.engine = engine
+        self.options = options
+        self.clock = clock
+        self._share(namespace, wait_timeout)
+
+
 class SharedRobotsChecker(_SharedRobots, RobotsChecker):
     """:class:`~robotkit.http.robots.RobotsChecker` with its cache in Redis too.
 
@@ -316,24 +343,35 @@ class AsyncSharedRobotsChecker(_SharedRobots, AsyncRobotsChecker):
         return self.decide(url, await self._shared(url, Claiming(self, known.origin)))
 
     async def _shared(self, url: str, claiming: Claiming) -> OriginState:
-        while True:
-            answer = claiming.answer(await self.scripts.run(claiming.call()))
-            if isinstance(answer, OriginState):
-                return answer
-            if answer is Next.FETCH:
-                return await self._fetch_and_publish(url, claiming)
-            if answer is Next.WAIT:
-                await asyncio.sleep(POLL_INTERVAL)
-
-    async def _fetch_and_publish(self, url: str, claiming: Claiming) -> OriginState:
-        try:
+        async def fetch() -> None:
             await AsyncRobotsChecker.check(self, url)  # the parent's fetch, single flight
-            state, publish = claiming.publishing()
-            await self.scripts.run(publish)
-            return state
-        except BaseException:
-            await self.scripts.run(claiming.unlocking())
-            raise
+
+        return await claim_async(self.scripts, claiming, fetch)
+
+
+async def claim_async(
+    scripts: AsyncScripts, claiming: Claiming, fetch: Callable[[], Awaitable[object]]
+) -> OriginState:
+    """Run ``claiming`` until its origin has a state: a fresh one another worker
+    published, or the one ``fetch`` puts in the engine's cache while this worker
+    holds the lock (then published, and the lock freed; freed too when the fetch
+    fails). Any async fetcher can use it: :class:`AsyncSharedRobotsChecker` fetches
+    with httpx, the Scrapy add-on through Scrapy's engine."""
+    while True:
+        answer = claiming.answer(await scripts.run(claiming.call()))
+        if isinstance(answer, OriginState):
+            return answer
+        if answer is Next.FETCH:
+            try:
+                await fetch()
+                state, publish = claiming.publishing()
+                await scripts.run(publish)
+                return state
+            except BaseException:
+                await scripts.run(claiming.unlocking())
+                raise
+        if answer is Next.WAIT:
+            await asyncio.sleep(POLL_INTERVAL)
 
 
 def _decoded(text: bytes | None) -> OriginState | None:

@@ -87,7 +87,9 @@ def main(argv: list[str]) -> int:
     stats = {key: value for key, value in (crawler.stats.get_stats() or {}).items()}
     with open(out, "w") as handle:
         json.dump(stats, handle, default=str)
-    return 0
+    # As `scrapy crawl` does: a crawl that could not start (a component's
+    # from_crawler raised) fails the command.
+    return 1 if process.bootstrap_failed else 0
 
 
 if __name__ == "__main__":
