@@ -85,7 +85,7 @@ class SharedPoliteness:
         granted = False
         try:
             with lost_refuses(f"a request to {host[0]}:{host[1]}"):
-                reservation = await self.pacer.reserve(host)
+                reservation = await self.pacer.reserve_shielded(host)
             if reservation.ticket is not None:
                 granted = True
                 return reservation.ticket

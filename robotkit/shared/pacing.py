@@ -27,6 +27,7 @@ One request at a time per host is the shared rule (``per_host_concurrency`` 1).
 
 from __future__ import annotations
 
+import asyncio
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -276,6 +277,7 @@ class AsyncSharedPacer(_Plans):
     ) -> None:
         super().__init__(pacer, namespace, lease)
         self.scripts = AsyncScripts(client)
+        self._giving_back: set[asyncio.Future[None]] = set()
 
     async def reserve(self, host: HostKey) -> Reservation:
         """:meth:`SharedPacer.reserve`, awaited."""
@@ -283,6 +285,27 @@ class AsyncSharedPacer(_Plans):
         if isinstance(plan, Reservation):
             return plan
         return plan.answer(await self.scripts.run(plan.call))
+
+    async def reserve_shielded(self, host: HostKey) -> Reservation:
+        """:meth:`reserve`, shielded from a cancellation of the caller: a caller
+        cancelled while the script runs must not leave the host leased to no one
+        (for ``lease`` seconds, for every worker), so a slot granted then is given
+        back."""
+        reserving = asyncio.ensure_future(self.reserve(host))
+        try:
+            return await asyncio.shield(reserving)
+        except asyncio.CancelledError:
+            reserving.add_done_callback(self._give_back)
+            raise
+
+    def _give_back(self, reserving: asyncio.Future[Reservation]) -> None:
+        if reserving.cancelled() or reserving.exception() is not None:
+            return
+        ticket = reserving.result().ticket
+        if ticket is not None:
+            task = asyncio.ensure_future(self.cancel(ticket))
+            self._giving_back.add(task)
+            task.add_done_callback(self._giving_back.discard)
 
     async def finish(
         self, ticket: SharedTicket, outcome: Outcome | None, retry_at: float | None = None

@@ -15,7 +15,6 @@ ends both, with the outcome and Retry-After the core reads once
 
 from __future__ import annotations
 
-import asyncio
 from dataclasses import dataclass
 
 from robotkit.http.core import PolitenessCore
@@ -94,38 +93,19 @@ class SharedAsyncSlots(AsyncSlots):
     def __init__(self, core: PolitenessCore, pacer: AsyncSharedPacer) -> None:
         super().__init__(core)
         self.shared = pacer
-        self._giving_back: set[asyncio.Task[None]] = set()
 
     async def grant(self, url: str, key: HostKey) -> Ticket | float:
         ticket = self.core.pacer.start(key)
         granted: Ticket | float = 0.0
         try:
-            granted = granted_or_wait(self.core, url, ticket, await self._reserve(key))
+            granted = granted_or_wait(
+                self.core, url, ticket, await self.shared.reserve_shielded(key)
+            )
         finally:
             if not isinstance(granted, SharedSlotTicket):
                 self.core.pacer.withdraw(ticket)
                 self.wake(key)
         return granted
-
-    async def _reserve(self, key: HostKey) -> Reservation:
-        """The reservation, shielded from a cancellation: a caller cancelled while
-        the script runs must not leave the host leased to no one (for ``lease``
-        seconds, for every worker), so a slot granted then is given back."""
-        reserving = asyncio.ensure_future(self.shared.reserve(key))
-        try:
-            return await asyncio.shield(reserving)
-        except asyncio.CancelledError:
-            reserving.add_done_callback(self._give_back)
-            raise
-
-    def _give_back(self, reserving: asyncio.Future[Reservation]) -> None:
-        if reserving.cancelled() or reserving.exception() is not None:
-            return
-        ticket = reserving.result().ticket
-        if ticket is not None:
-            task = asyncio.ensure_future(self.shared.cancel(ticket))
-            self._giving_back.add(task)
-            task.add_done_callback(self._giving_back.discard)
 
     async def finish(self, ticket: Ticket, outcome: Outcome | None, retry_at: float | None) -> None:
         try:
