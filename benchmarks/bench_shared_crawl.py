@@ -207,6 +207,23 @@ def workers(
     return procs
 
 
+def all_running(out: Path, count: int) -> float:
+    """When the last of the workers made its first decision (its output's first
+    line): from then on all of them crawl, start-up behind them."""
+    firsts = []
+    for n in range(count):
+        with open(out / f"worker{n}.jsonl", encoding="utf-8") as lines:
+            firsts.append(min(json.loads(line)["time"] for line in lines if line.strip()))
+    return max(firsts)
+
+
+def steady_share(rows: list[tuple[int, str, float, float]], since: float, hosts: int) -> float:
+    """Pages per second from ``since`` to the last page's end, against the ideal."""
+    pages = [r for r in rows if r[2] >= since and r[1][3:].isdigit()]
+    span = max(r[3] for r in pages) - since
+    return (len(pages) / span) / (hosts / DELAY)
+
+
 def fetched_by(out: Path, n: int) -> int:
     path = out / f"worker{n}.jsonl"
     if not path.exists():
@@ -253,7 +270,9 @@ def run_shared(sites: Sites, server: RedisServer, count: int, out: Path) -> dict
     )
     server_cpu = process_cpu(sites.process.pid) - cpu_before[1]
     redis_used = redis_cpu(client) - cpu_before[2]
-    figures = measure(sites.requests(), sites.count, sites.hosts)
+    rows = sites.requests()
+    figures = measure(rows, sites.count, sites.hosts)
+    figures["steady_share"] = steady_share(rows, all_running(out, count), sites.hosts)
     figures["commands_per_page"] = used / figures["fetches"]
     figures["cpu"] = (workers_cpu, server_cpu, redis_used)  # type: ignore[assignment]
     figures["per_worker"] = [fetched_by(out, n) for n in range(count)]  # type: ignore[assignment]
@@ -325,6 +344,8 @@ def main() -> None:
         )
     shared = results["shared"]
     per_page = shared["commands_per_page"]
+    print(f"shared: {shared['steady_share']:.0%} of ideal from the moment all "
+          f"{args.workers} workers had started")  # fmt: skip
     print(f"shared: Redis round trips per fetched page: {per_page:.2f}; "
           f"pages per worker: {shared['per_worker']}")  # fmt: skip
     work, serve, red = shared["cpu"]  # type: ignore[misc]
