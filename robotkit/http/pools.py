@@ -17,6 +17,7 @@ from __future__ import annotations
 import ssl
 from collections import OrderedDict
 from collections.abc import Callable
+from itertools import islice
 from typing import Generic, TypeVar
 
 import httpx
@@ -46,7 +47,6 @@ class _Pools(Generic[_T]):
         self.max_hosts = max_hosts
         self.pools: OrderedDict[OriginKey, _T] = OrderedDict()
         self.open: dict[OriginKey, int] = {}
-        self.retired: list[_T] = []
 
     def take(self, url: httpx.URL) -> tuple[OriginKey, _T, list[_T]]:
         """The pool for ``url``'s origin, counted as in use, and the pools that
@@ -64,9 +64,11 @@ class _Pools(Generic[_T]):
             self.pools.move_to_end(key)
         self.open[key] = self.open.get(key, 0) + 1
         closable = []
-        for old in list(self.pools)[: max(0, len(self.pools) - self.max_hosts)]:
-            if not self.open.get(old):
-                closable.append(self.pools.pop(old))
+        excess = len(self.pools) - self.max_hosts
+        if excess > 0:  # only then: the table is not walked on every request
+            for old in list(islice(self.pools, excess)):
+                if not self.open.get(old):
+                    closable.append(self.pools.pop(old))
         return key, pool, closable
 
     def give_back(self, key: OriginKey) -> None:
