@@ -216,11 +216,14 @@ class Crawler:
         self.shared = shared
         self.worker = worker if worker is not None else os.urandom(6).hex()
         self._owner_lease = owner_lease
-        self.work: SharedCrawl | None = None
-        """This worker's part of a shared crawl (None when the crawl is its own)."""
         self._turn: SharedTurn | None = None
 
     # -- public -------------------------------------------------------------------
+
+    @property
+    def work(self) -> SharedCrawl | None:
+        """This worker's part of a shared crawl (None when the crawl is its own)."""
+        return None if self._turn is None else self._turn.work
 
     @property
     def content(self) -> ContentIndex:
@@ -255,7 +258,7 @@ class Crawler:
         self.client = self._make_client()
         self.frontier.readiness = PacerReadiness(self.client.polite.pacer)
         try:
-            self.work = self._join()
+            self._join()
             for seed in self._seeds:
                 self._offer(seed, 0, None, seed=True)
             await self._loop()
@@ -281,10 +284,10 @@ class Crawler:
 
     # -- setup --------------------------------------------------------------------
 
-    def _join(self) -> SharedCrawl | None:
-        """This crawler's part of the shared crawl, if it has one."""
+    def _join(self) -> None:
+        """Take this crawler's part of the shared crawl, if it has one."""
         if self.shared is None:
-            return None
+            return
         from robotkit.crawl_shared import SharedTurn
         from robotkit.shared.crawl import DEFAULT_OWNER_LEASE, SharedCrawl
 
@@ -293,7 +296,6 @@ class Crawler:
             self.shared.async_client(), self.shared.namespace, self.worker, lease=lease
         )
         self._turn = SharedTurn(self, work)
-        return work
 
     async def _leave(self) -> None:
         """Give this worker's hosts back at once (a clean end, a stop, a failure):
