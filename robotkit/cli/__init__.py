@@ -44,7 +44,11 @@ class _Parser(argparse.ArgumentParser):
         self.exit(EXIT_USAGE, f"robotkit: error: {text} (see: {self.prog} --help)\n")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The whole command line, or with ``only`` the one subcommand of that module
+    name: a command run by name imports what it needs and no more (``robotkit
+    crawl`` need not load the trap sites' web server stack; a crawl started on
+    many workers pays its start-up on each)."""
     parser = _Parser(
         prog="robotkit",
         description="The politeness layer a web robot embeds.",
@@ -52,7 +56,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"robotkit {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     subparsers.required = True
-    for name in SUBCOMMANDS:
+    for name in SUBCOMMANDS if only is None else (only,):
         try:
             module = import_module(f"robotkit.cli.{name}")
         except ModuleNotFoundError as missing:
@@ -82,8 +86,10 @@ def parse(argv: Sequence[str] | None = None) -> argparse.Namespace:
     """The parsed command line. An unknown flag is reported by the subcommand's
     parser, so the message points to that subcommand's ``--help``, where the flags
     it takes are listed (argparse would point to the top-level one)."""
-    parser = build_parser()
-    args, extra = parser.parse_known_args(argv)
+    words = sys.argv[1:] if argv is None else list(argv)
+    named = words[0].replace("-", "_") if words else ""
+    parser = build_parser(named if named in SUBCOMMANDS else None)
+    args, extra = parser.parse_known_args(words)
     if extra:
         sub: argparse.ArgumentParser = args.subparsers[args.command]
         sub.error(f"unrecognized arguments: {' '.join(extra)}")
