@@ -365,10 +365,18 @@ class Crawler:
                 when = poll if when is None else min(when, poll)
             elif when is None and not self._tasks:
                 return  # nothing left anywhere
-            timeout = None if when is None else max(when - self.clock(), 0.0) + 0.001
             self._wake.clear()
-            with contextlib.suppress(asyncio.TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), timeout)
+            # A timer that sets the wake event, not wait_for: wait_for makes a task
+            # for every wait, and a paced crawl waits once or more a page.
+            timer = None
+            if when is not None:
+                wait = max(when - self.clock(), 0.0) + 0.001
+                timer = asyncio.get_running_loop().call_later(wait, self._wake.set)
+            try:
+                await self._wake.wait()
+            finally:
+                if timer is not None:
+                    timer.cancel()
 
     async def _process(self, entry: FrontierEntry) -> None:
         await self._fetch.process(entry)
