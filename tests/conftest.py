@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import compileall
+import importlib.util
 import os
 import sys
 from collections.abc import Callable, Iterator
+from pathlib import Path
 
 # pytest rewrites the asserts of every test module and of every module of a
 # distribution with a pytest plugin (robotkit itself, hypothesis), and keeps the
@@ -28,6 +31,24 @@ from robotkit.clock import ManualClock  # noqa: E402
 settings.register_profile("ci", derandomize=True, database=None, print_blob=True)
 if os.environ.get("CI"):
     settings.load_profile("ci")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Compile robotkit (and the Scrapy project's modules) once, before any test.
+
+    The suite starts many ``python -m robotkit`` and Scrapy processes (the gauntlet
+    alone 33); under PYTHONDONTWRITEBYTECODE none of them may keep bytecode, so each
+    compiled again every module that had none (half of robotkit: the trap sites, the
+    shared state, the Scrapy add-on): 0.1 to 0.15 CPU s per ``robotkit normalize``.
+    Done by the controller only, not by each xdist worker; an up-to-date tree costs
+    a stat per file (0.05 s in all)."""
+    if hasattr(config, "workerinput"):
+        return
+    spec = importlib.util.find_spec("robotkit")
+    assert spec is not None and spec.submodule_search_locations is not None
+    for location in spec.submodule_search_locations:
+        compileall.compile_dir(location, quiet=1)
+    compileall.compile_dir(Path(__file__).parent / "scrapy_project", quiet=1)
 
 
 @pytest.fixture
