@@ -352,6 +352,12 @@ def main() -> None:
     print(f"shared: CPU seconds over {shared['seconds']:.1f} s: workers {work:.1f} "
           f"({work / shared['fetches'] * 1000:.1f} ms per page, start-up included), "
           f"site server {serve:.1f}, redis-server {red:.1f}; {os.cpu_count()} cores")  # fmt: skip
+    # What the ideal rate would take: every page's CPU (workers, site server, Redis)
+    # times the ideal pages per second, against the cores there are. Above them the
+    # run is bound by the machine, not by the coordination.
+    need = (work + serve + red) / shared["fetches"] * ideal
+    print(f"shared: cores the ideal {ideal:.0f} pages/s would take at this CPU per page: "
+          f"{need:.1f} (this machine: {os.cpu_count()})")  # fmt: skip
 
 
 if __name__ == "__main__":
