@@ -25,9 +25,9 @@ from __future__ import annotations
 
 import io
 import re
+from typing import NamedTuple
 
 import numpy as np
-from numpy.lib.stride_tricks import as_strided
 
 MAX_DEPTH = 256
 """Ordinary elements open at once, at most, by the estimate below."""
@@ -179,62 +179,156 @@ non-ASCII byte, at which the fast path gives up."""
 _NAME = re.compile(r"[^\s/>]*")
 
 
+class _Tags(NamedTuple):
+    """The start and end tags :data:`_TAG` reads in a page, in order (one row each),
+    of elements that can stay open: void and self-closing ones left out, as the
+    rewrite never pushes them and so their end tags pop nothing."""
+
+    closing: np.ndarray
+    """True for an end tag."""
+    keys: np.ndarray
+    """The lower-case name's first :data:`_WORD` bytes as a little-endian word."""
+    keys_after: np.ndarray
+    """Its next :data:`_WORD` bytes (0 for a shorter name)."""
+    length: np.ndarray
+    """The name's length in bytes."""
+    name_at: np.ndarray
+    tag_end: np.ndarray
+    """Where the name starts and where its tag's ``>`` is (or the page's end)."""
+    long_tags: list[tuple[int, int]]
+    """The same two places for every start tag, nesting or not, whose attributes
+    the rewrite counts (more than :data:`_LONG_TAG` characters after its name)."""
+
+
 def _plainly_bounded(html: str) -> bool:
     """True only when :func:`_rewrite` would return ``html`` unchanged (``html`` has
     no NUL); False when it might change it."""
     if html.count("<") > MAX_NODES:
         return False
     data = html.encode("utf-8", "surrogatepass")
-    n = len(data)
-    padded = data + b" " * (_WORD + 1)  # a space ends a name, and opens nothing
-    codes = np.frombuffer(padded, np.uint8)
-    lt = np.flatnonzero(codes == 60)  # '<'
-    if len(lt) == 0:
-        return True
-    gt = np.flatnonzero(codes == 62)  # '>'
-    after = codes[lt + 1]
-    start = ((after | 32) - 97) < 26  # '<' + ASCII letter
-    end = (after == 47) & (((codes[lt + 2] | 32) - 97) < 26)  # '</' + ASCII letter
-    tag = start | end
-    # A tag runs to its '>': a '<' after a tag's '<', before the same '>', is inside
-    # that tag (in an attribute value, say), as _TAG reads it.
-    segment = np.searchsorted(gt, lt)
-    last_tag = np.maximum.accumulate(np.where(tag, np.arange(len(lt)), -1))
-    before = np.concatenate(([-1], last_tag[:-1]))
-    inside = (before >= 0) & (segment[before] == segment)
-    real = tag & ~inside
-    closing = end[real]
-    name_at = lt[real] + 1 + closing
-    tag_end = np.append(gt, n)[segment[real]]
-
-    lower = padded.lower()  # ASCII letters only, as _TAG's names are
-    lowered = np.frombuffer(lower, np.uint8)
-    heads = as_strided(lowered, shape=(n + 1, _WORD + 1), strides=(1, 1))[name_at]
-    stops = _NAME_STOPS[heads]
-    short = stops.any(axis=1)
-    length = stops.argmax(axis=1)
-    stop = heads[np.arange(len(heads)), length]
-    if np.any(short & (stop >= 128)):
-        return False  # a name with a non-ASCII byte: str.lower() has rules of its own
-    words = np.ndarray((n + 2,), "<u8", lower, 0, (1,))
-    keys = words[name_at] & _WORD_MASKS[np.minimum(length, _WORD)]
-    hit = np.minimum(np.searchsorted(_NO_PUSH_WORDS, keys), len(_NO_PUSH_WORDS) - 1)
-    # Void and self-closing elements are never pushed, so their end tags pop nothing.
-    nests = ~(short & (_NO_PUSH_WORDS[hit] == keys))
-
-    for i in np.flatnonzero(~closing & (tag_end - name_at > _LONG_TAG)).tolist():
-        rest = _name_and_rest(data, name_at[i], tag_end[i])[1]
+    tags = _tags(data)
+    if not isinstance(tags, _Tags):
+        return tags
+    for at, tag_end in tags.long_tags:
+        rest = _name_and_rest(data, at, tag_end)[1]
         if len(rest) > _LONG_TAG and len(_first_attributes(rest)) != len(rest):
             return False
+    return _every_end_closes(tags) or _stack_stays_shallow(data, tags)
 
-    keys_kept: list[int | str] = keys[nests].tolist()
-    for i in np.flatnonzero(~short[nests]).tolist():  # a name of more than _WORD bytes
-        name = _name_and_rest(data, name_at[nests][i], tag_end[nests][i])[0]
-        if not name.isascii():
+
+def _tags(data: bytes) -> _Tags | bool:
+    """The page's tags (:class:`_Tags`); True when it has no tag at all; False when
+    a name has a non-ASCII byte (``str.lower()`` has rules of its own, which the
+    rewrite follows: the fast path leaves such a page to it)."""
+    # A space ends a name, and opens nothing; the last '>' ends a tag left open.
+    padded = data + b" " * (4 * _WORD) + b">"
+    codes = np.frombuffer(padded, np.uint8)
+    lt = np.flatnonzero(codes == 60)  # '<'
+    after = codes[lt + 1]
+    end = (after == 47) & (((codes[lt + 2] | 32) - 97) < 26)  # '</' + ASCII letter
+    tag = end | (((after | 32) - 97) < 26)  # or '<' + ASCII letter
+    lt = lt[tag]
+    if len(lt) == 0:
+        return True
+    end = end[tag]
+    # A tag runs to its '>': a '<' after a tag's '<', before the same '>', is inside
+    # that tag (in an attribute value, say), as _TAG reads it. So of the tags that
+    # end at one '>', only the first is a tag.
+    gt = np.flatnonzero(codes == 62)  # '>'
+    segment = np.searchsorted(gt, lt)
+    real = np.empty(len(lt), bool)
+    real[0] = True
+    np.not_equal(segment[1:], segment[:-1], out=real[1:])
+    closing = end[real]
+    name_at = lt[real] + 1 + closing
+    tag_end = gt[segment[real]]  # past the page for a tag left open: no byte there
+    long = np.flatnonzero(~closing & (tag_end - name_at > _LONG_TAG))
+    long_tags = list(zip(name_at[long].tolist(), tag_end[long].tolist(), strict=True))
+
+    lower = padded.lower()  # ASCII letters only, as _TAG's names are
+    words = np.ndarray((len(lower) - _WORD,), "<u8", lower, 0, (1,))
+    keys, length = _name_words(words, name_at)
+    if keys is None:
+        return False
+    long_names = np.flatnonzero(length >= _WORD)
+    keys_after = np.zeros(len(name_at), np.uint64)
+    if len(long_names):
+        after_keys, after_length = _name_words(words, name_at[long_names] + _WORD)
+        if after_keys is None:
             return False
-        keys_kept[i] = name.lower()
+        keys_after[long_names] = after_keys
+        length[long_names] = after_length + _WORD
+        for i in np.flatnonzero(length > 2 * _WORD).tolist():  # a name past 16 bytes
+            name = _name_and_rest(data, int(name_at[i]), int(tag_end[i]))[0]
+            if not name.isascii():
+                return False
+            length[i] = len(name)
+    hit = np.minimum(np.searchsorted(_NO_PUSH_WORDS, keys), len(_NO_PUSH_WORDS) - 1)
+    nests = (length > _WORD) | (_NO_PUSH_WORDS[hit] != keys)
+    return _Tags(
+        closing[nests],
+        keys[nests],
+        keys_after[nests],
+        length[nests],
+        name_at[nests],
+        tag_end[nests],
+        long_tags,
+    )
+
+
+def _name_words(words: np.ndarray, at: np.ndarray) -> tuple[np.ndarray | None, np.ndarray]:
+    """For names starting at ``at``: their first :data:`_WORD` bytes as a word (the
+    bytes after the name masked out) and their length, :data:`_WORD` for a name
+    that goes on (no byte of the word ends it). None for the words when a name has
+    a non-ASCII byte among them. Bytes within a word are read by bit arithmetic:
+    numpy is slow on a reduction along an axis of eight."""
+    first = words[at]
+    stops = _NAME_STOPS[first.view(np.uint8)].view("<u8")  # 1 in each byte that ends a name
+    lowest = stops & (~stops + np.uint64(1))  # the first stop's bit; 0 for none
+    before = lowest - np.uint64(1)  # every bit below it: all of them for none
+    if np.any(first & (lowest << np.uint64(7))):
+        return None, before  # the byte that ends a name is a non-ASCII one
+    return first & before, np.bitwise_count(before) >> 3
+
+
+def _every_end_closes(tags: _Tags) -> bool:
+    """True when every end tag closes the element on top of the rewrite's stack and
+    no start tag opens one past :data:`MAX_DEPTH`: then the rewrite changes nothing.
+
+    Without the loop: if every end tag pops, the stack's depth is the running sum
+    of +1 per start tag and -1 per end tag, and the element an end tag closes is
+    the last start tag before it that reached the depth it leaves. Sorted stably
+    by that depth (their level), each end tag follows its own start tag; so every
+    end tag pops when the depth never goes below 0 and each end tag's name is that
+    of the tag before it in level order. Names over 16 bytes are left to the loop."""
+    closing = tags.closing
+    if len(closing) == 0:
+        return True
+    if np.any(tags.length > 2 * _WORD):
+        return False
+    depth = np.cumsum(1 - 2 * closing.astype(np.int64))
+    if depth.min() < 0 or depth.max() > MAX_DEPTH:
+        return False
+    order = np.argsort(depth + closing, kind="stable")
+    ends = np.flatnonzero(closing[order])
+    if len(ends) and ends[0] == 0:
+        return False  # cannot be (an end tag at depth 0 makes it negative)
+    ended, opened = order[ends], order[ends - 1]
+    return bool(
+        np.array_equal(tags.keys[ended], tags.keys[opened])
+        and np.array_equal(tags.keys_after[ended], tags.keys_after[opened])
+    )
+
+
+def _stack_stays_shallow(data: bytes, tags: _Tags) -> bool:
+    """The rewrite's stack kept over ``tags`` (names are ASCII), names as words
+    (longer ones as text): True when no start tag it would drop reaches :data:`MAX_DEPTH`."""
+    keys_kept: list[int | str] = tags.keys.tolist()
+    for i in np.flatnonzero(tags.length > _WORD).tolist():
+        at = int(tags.name_at[i])
+        keys_kept[i] = data[at : at + int(tags.length[i])].decode("ascii").lower()
     stack: list[int | str] = []
-    for is_end, key in zip(closing[nests].tolist(), keys_kept, strict=True):
+    for is_end, key in zip(tags.closing.tolist(), keys_kept, strict=True):
         if is_end:
             if stack and stack[-1] == key:
                 stack.pop()
