@@ -84,8 +84,9 @@ def bounded(html: str) -> str:
     (the usual case). NUL characters are removed: the parser drops them from
     text (elsewhere it makes them U+FFFD), and keeps a parse error of 20 bytes
     for each, so 10 MiB of them cost 200 MB."""
-    html = html.replace("\0", "")
-    if html.count("<") <= MAX_DEPTH and len(html) <= _LONG_TAG:
+    if "\0" in html:  # one C search; a copy only when there is one
+        html = html.replace("\0", "")
+    if len(html) <= _LONG_TAG and html.count("<") <= MAX_DEPTH:
         return html  # too few tags to nest deep, too short for a long tag
     if _plainly_bounded(html):
         return html
@@ -188,8 +189,6 @@ class _Tags(NamedTuple):
     """True for an end tag."""
     keys: np.ndarray
     """The lower-case name's first :data:`_WORD` bytes as a little-endian word."""
-    keys_after: np.ndarray
-    """Its next :data:`_WORD` bytes (0 for a shorter name)."""
     length: np.ndarray
     """The name's length in bytes."""
     name_at: np.ndarray
@@ -213,7 +212,7 @@ def _plainly_bounded(html: str) -> bool:
         rest = _name_and_rest(data, at, tag_end)[1]
         if len(rest) > _LONG_TAG and len(_first_attributes(rest)) != len(rest):
             return False
-    return _every_end_closes(tags) or _stack_stays_shallow(data, tags)
+    return _stack_stays_shallow(data, tags)
 
 
 def _tags(data: bytes) -> _Tags | bool:
@@ -251,12 +250,10 @@ def _tags(data: bytes) -> _Tags | bool:
     if keys is None:
         return False
     long_names = np.flatnonzero(length >= _WORD)
-    keys_after = np.zeros(len(name_at), np.uint64)
-    if len(long_names):
+    if len(long_names):  # its length, to tell "colgroup" from "colgroups"
         after_keys, after_length = _name_words(words, name_at[long_names] + _WORD)
         if after_keys is None:
             return False
-        keys_after[long_names] = after_keys
         length[long_names] = after_length + _WORD
         for i in np.flatnonzero(length > 2 * _WORD).tolist():  # a name past 16 bytes
             name = _name_and_rest(data, int(name_at[i]), int(tag_end[i]))[0]
@@ -268,7 +265,6 @@ def _tags(data: bytes) -> _Tags | bool:
     return _Tags(
         closing[nests],
         keys[nests],
-        keys_after[nests],
         length[nests],
         name_at[nests],
         tag_end[nests],
@@ -289,35 +285,6 @@ def _name_words(words: np.ndarray, at: np.ndarray) -> tuple[np.ndarray | None, n
     if np.any(first & (lowest << np.uint64(7))):
         return None, before  # the byte that ends a name is a non-ASCII one
     return first & before, np.bitwise_count(before) >> 3
-
-
-def _every_end_closes(tags: _Tags) -> bool:
-    """True when every end tag closes the element on top of the rewrite's stack and
-    no start tag opens one past :data:`MAX_DEPTH`: then the rewrite changes nothing.
-
-    Without the loop: if every end tag pops, the stack's depth is the running sum
-    of +1 per start tag and -1 per end tag, and the element an end tag closes is
-    the last start tag before it that reached the depth it leaves. Sorted stably
-    by that depth (their level), each end tag follows its own start tag; so every
-    end tag pops when the depth never goes below 0 and each end tag's name is that
-    of the tag before it in level order. Names over 16 bytes are left to the loop."""
-    closing = tags.closing
-    if len(closing) == 0:
-        return True
-    if np.any(tags.length > 2 * _WORD):
-        return False
-    depth = np.cumsum(1 - 2 * closing.astype(np.int64))
-    if depth.min() < 0 or depth.max() > MAX_DEPTH:
-        return False
-    order = np.argsort(depth + closing, kind="stable")
-    ends = np.flatnonzero(closing[order])
-    if len(ends) and ends[0] == 0:
-        return False  # cannot be (an end tag at depth 0 makes it negative)
-    ended, opened = order[ends], order[ends - 1]
-    return bool(
-        np.array_equal(tags.keys[ended], tags.keys[opened])
-        and np.array_equal(tags.keys_after[ended], tags.keys_after[opened])
-    )
 
 
 def _stack_stays_shallow(data: bytes, tags: _Tags) -> bool:

@@ -321,6 +321,13 @@ def resolve_link(base: str | LinkResolver, href: str) -> str | None:
 
 
 _SELECTOR = ", ".join([*_LINK_ATTRS, "base", "meta", "title"])
+_LINKS_SELECTOR = ", ".join(
+    [f'{tag}[{name}]:not([{name}^="#"])' for tag, name in _LINK_ATTRS.items()]
+    + ["base", "meta", "title"]
+)
+"""The same elements less the links that are no link (no target, or a bare
+``#fragment``: two thirds of a documentation page's), left out by Lexbor's
+selector engine instead of a Python test per element."""
 MAX_LINKS = 10_000
 """Links read from one page, at most, in document order: more than any real page
 has (Heritrix keeps 6,000 outlinks, Nutch 100 by default), and a bound on the
@@ -382,15 +389,22 @@ def _scan(html: str, with_text: bool = False) -> _Scan:
     so), so a later ``name="x"`` hides nothing; it never raises on markup. With
     ``with_text``, the visible words too, from the same tree."""
     found = _Scan()
-    tree = LexborHTMLParser(bounded(html))
+    html = bounded(html)
+    tree = LexborHTMLParser(html)
     links = found.raw_links
     read = 0  # link targets read, same-page fragments included: MAX_LINKS counts them
+    # A link element comes from a tag of its own, or is a copy of an <a> the tree
+    # builder makes when a tag has closed it (HTML: "reconstruct the active
+    # formatting elements"), so a page has at most two per '<'. With no more than
+    # half of MAX_LINKS '<', the cut cannot come and the elements that are no
+    # link need not be counted.
+    uncut = html.count("<") <= MAX_LINKS // 2
     # One selector query for every element read: each query walks the whole tree.
-    for node in tree.css(_SELECTOR):
+    for node in tree.css(_LINKS_SELECTOR if uncut else _SELECTOR):
         tag = node.tag or ""
         link_attribute = _LINK_ATTRS.get(tag)
         if link_attribute is not None:
-            if read < MAX_LINKS:
+            if uncut or read < MAX_LINKS:
                 attributes = node.attributes
                 target = attributes.get(link_attribute)
                 if target is not None:

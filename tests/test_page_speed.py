@@ -21,7 +21,7 @@ from robotkit.content.fingerprints import (
     masked_digits,
     split_words,
 )
-from robotkit.meta import parse_page, resolve_link
+from robotkit.meta import MAX_LINKS, parse_page, resolve_link
 from robotkit.shingles import distinct
 from robotkit.urls import LinkResolver, resolve
 
@@ -169,3 +169,43 @@ def test_on_the_corpus_the_fast_paths_answer_as_the_plain_code() -> None:
     assert answered["absolute"] > 5_000
     assert answered["relative"] > 15_000
     assert non_ascii > 100  # the symbols' path is taken, not only the ASCII one
+
+
+_LINK_MARKUP = [
+    '<a href="#top">', '<a href=" #x">', '<a href="">', "<a href>", "<a>", '<a href="&#35;e">',
+    '<a href="/p" rel="NoFollow">', '<a href="/p">', '<area href="/m">', '<area>',
+    '<link rel="canonical" href="/c">', '<link href="#l">', '<frame src="#f">',
+    '<iframe src="/i">', "<iframe>", '<base href="/b/">', '<meta name="robots" content="nofollow">',
+    "<title>T</title>", "<p>", "</p>", "<li>t", "x", "<table><td>", "</a>", "<b>",
+]  # fmt: skip
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(_LINK_MARKUP), max_size=40))
+def test_the_link_selector_reads_what_the_element_loop_reads(parts: list[str]) -> None:
+    """With few tags a page's elements that are no link (no target, a bare
+    fragment) are left out by the selector; with more than MAX_LINKS / 2 tags
+    every element is read and counted. Padding a page past that point with tags
+    that hold no link must change nothing it reads."""
+    html = "".join(parts)
+    padding = "<i></i>" * (MAX_LINKS // 4 + 1)
+    assert html.count("<") <= MAX_LINKS // 2 < (html + padding).count("<")
+    few = parse_page(html, "http://e.org/d/", "examplebot")
+    many = parse_page(html + padding, "http://e.org/d/", "examplebot")
+    assert few.links == many.links
+    assert (few.base_url, few.robots, few.title, few.canonical) == (
+        many.base_url,
+        many.robots,
+        many.title,
+        many.canonical,
+    )
+
+
+def test_copies_of_a_link_the_tree_builder_makes_are_read_on_both_paths() -> None:
+    """An <a> closed by another tag is copied into what follows (HTML's
+    reconstruction of formatting elements): links with no '<' of their own."""
+    html = '<p><a href="/x"></p>' + "<li>t" * 200 + '<p><a href="/y" rel="nofollow"></p>t'
+    padding = "<i></i>" * (MAX_LINKS // 4 + 1)
+    few = parse_page(html, "http://e.org/", "examplebot")
+    assert [link.url for link in few.links] == ["http://e.org/x", "http://e.org/y"]
+    assert few.links == parse_page(html + padding, "http://e.org/", "examplebot").links
