@@ -172,7 +172,6 @@ def _word(name: str) -> int:
 
 assert all(len(name) <= _WORD for name in _VOID | _SELF_CLOSING)
 _NO_PUSH_WORDS = np.array(sorted(_word(name) for name in _VOID | _SELF_CLOSING), np.uint64)
-_KEPT_KEYS = frozenset(_word(name) if len(name) <= _WORD else name for name in _KEPT)
 _WORD_MASKS = np.array([(1 << (8 * k)) - 1 for k in range(_WORD + 1)], np.uint64)
 _NAME_STOPS = np.array([chr(c).isspace() or chr(c) in "/>" for c in range(128)] + [True] * 128)
 """Bytes that end a tag name for :data:`_TAG` (its ``[^\\s/>]``), and every
@@ -255,7 +254,7 @@ def _tags(data: bytes) -> _Tags | bool:
         if after_keys is None:
             return False
         length[long_names] = after_length + _WORD
-        for i in np.flatnonzero(length > 2 * _WORD).tolist():  # a name past 16 bytes
+        for i in np.flatnonzero(length >= 2 * _WORD).tolist():  # 16 bytes or more
             name = _name_and_rest(data, int(name_at[i]), int(tag_end[i]))[0]
             if not name.isascii():
                 return False
@@ -284,22 +283,37 @@ def _name_words(words: np.ndarray, at: np.ndarray) -> tuple[np.ndarray | None, n
     before = lowest - np.uint64(1)  # every bit below it: all of them for none
     if np.any(first & (lowest << np.uint64(7))):
         return None, before  # the byte that ends a name is a non-ASCII one
-    return first & before, np.bitwise_count(before) >> 3
+    return first & before, (np.bitwise_count(before) >> 3).astype(np.intp)
 
 
 def _stack_stays_shallow(data: bytes, tags: _Tags) -> bool:
     """The rewrite's stack kept over ``tags`` (names are ASCII), names as words
-    (longer ones as text): True when no start tag it would drop reaches :data:`MAX_DEPTH`."""
-    keys_kept: list[int | str] = tags.keys.tolist()
-    for i in np.flatnonzero(tags.length > _WORD).tolist():
-        at = int(tags.name_at[i])
-        keys_kept[i] = data[at : at + int(tags.length[i])].decode("ascii").lower()
+    (longer ones as text): True when it stays below :data:`MAX_DEPTH`, so that
+    no start tag is dropped.
+
+    A start tag directly followed by its own end tag (``<a ...>text</a>``: most of
+    a page's) pushes and pops at once and leaves the stack as it was, so such
+    pairs are dropped before the loop, and the loop asks a little more of the
+    rest: every push, of a kept element too, below ``MAX_DEPTH - 1``. Then the
+    stack never holds more than ``MAX_DEPTH - 1``, and a dropped pair's push,
+    made on that stack, is below the bound as well."""
+    closing, keys, length = tags.closing, tags.keys, tags.length
+    same = (keys[:-1] == keys[1:]) & (length[:-1] == length[1:]) & (length[:-1] <= _WORD)
+    pair = ~closing[:-1] & closing[1:] & same
+    keep = np.ones(len(closing), bool)
+    keep[:-1] &= ~pair
+    keep[1:] &= ~pair
+    closing, keys, length, name_at = closing[keep], keys[keep], length[keep], tags.name_at[keep]
+    keys_kept: list[int | str] = keys.tolist()
+    for i in np.flatnonzero(length > _WORD).tolist():
+        at = int(name_at[i])
+        keys_kept[i] = data[at : at + int(length[i])].decode("ascii").lower()
     stack: list[int | str] = []
-    for is_end, key in zip(tags.closing.tolist(), keys_kept, strict=True):
+    for is_end, key in zip(closing.tolist(), keys_kept, strict=True):
         if is_end:
             if stack and stack[-1] == key:
                 stack.pop()
-        elif len(stack) >= MAX_DEPTH and key not in _KEPT_KEYS:
+        elif len(stack) >= MAX_DEPTH - 1:
             return False
         else:
             stack.append(key)

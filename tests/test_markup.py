@@ -136,12 +136,15 @@ def test_nesting_at_the_bound(depth: int) -> None:
 @pytest.mark.parametrize(
     ("unit", "nests"),
     [("<colgroup>", False), ("<colgroups>", True), ("<optgroup>", False),
-     ("<abcdefgh>", True), ("<abcdefghijklmnop>", True), ("<abcdefghijklmnopq>", True)],
+     ("<abcdefgh>", True), ("<abcdefghijklmnop>", True), ("<abcdefghijklmnopq>", True),
+     ("<abcdefghijklmnop></abcdefghijklmnop>", False),
+     ("<abcdefghijklmnop></abcdefghijklmnopq>", True), ("<" + "n" * 300 + ">", True)],
 )  # fmt: skip
 def test_names_at_the_word_boundaries(unit: str, nests: bool) -> None:
     """Names are read eight bytes at a time: a void or self-closing name of exactly
     eight bytes opens nothing, one byte more makes another name that nests, and
-    names past one and two words are told apart by their whole length."""
+    names past one and two words are told apart by their whole length (an end tag
+    one byte longer than its start tag's name closes nothing)."""
     html = unit * (MAX_DEPTH + 10)
     assert agree(html) != nests
     assert (_rewrite(html) == html) != nests
