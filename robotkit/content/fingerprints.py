@@ -241,20 +241,21 @@ def fingerprint_readings(page: str | PageText, readings: Sequence[Reading]) -> l
 
 
 _ZERO_DIGITS = bytes.maketrans(b"123456789", b"000000000")
+_ZERO_RUN = re.compile(rb"00+")
 
 
 def masked_digits(text: str, data: bytes) -> bytes:
     """``text`` (whose UTF-8 is ``data``) with every run of digits (``\\d+``) as one
     ``0``, in UTF-8: ``re.sub(r"\\d+", "0", text)`` without a Python call per run (a
     page of figures has thousands). ASCII digits become ``0`` in one
-    ``bytes.translate``, then runs of ``0`` halve until none is left; a text with
-    digits of another script goes through the regular expression."""
+    ``bytes.translate``, then each run of ``0`` one ``0`` by a bytes pattern with a
+    literal replacement (no Python call per run; fewer passes than halving the
+    runs, which took one pass per doubling of the longest); a text with digits of
+    another script goes through the regular expression."""
     if not text.isascii() and _DIGITS.search(_non_ascii(data)):
         return _DIGITS.sub("0", text).encode("utf-8", "surrogatepass")
     data = data.translate(_ZERO_DIGITS)
-    while b"00" in data:
-        data = data.replace(b"00", b"0")
-    return data
+    return _ZERO_RUN.sub(b"0", data) if b"00" in data else data
 
 
 class SimHashIndex:
