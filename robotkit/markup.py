@@ -286,24 +286,38 @@ def _name_words(words: np.ndarray, at: np.ndarray) -> tuple[np.ndarray | None, n
     return first & before, (np.bitwise_count(before) >> 3).astype(np.intp)
 
 
+_ROUNDS = 4
+"""Rounds of dropping pairs before the stack loop: after three, every corpus page
+has fewer start tags left than MAX_DEPTH, and the loop is not run."""
+
+
 def _stack_stays_shallow(data: bytes, tags: _Tags) -> bool:
-    """The rewrite's stack kept over ``tags`` (names are ASCII), names as words
-    (longer ones as text): True when it stays below :data:`MAX_DEPTH`, so that
-    no start tag is dropped.
+    """True when the rewrite's stack over ``tags`` (names are ASCII) stays below
+    :data:`MAX_DEPTH`, so that no start tag is dropped.
 
     A start tag directly followed by its own end tag (``<a ...>text</a>``: most of
-    a page's) pushes and pops at once and leaves the stack as it was, so such
-    pairs are dropped before the loop, and the loop asks a little more of the
-    rest: every push, of a kept element too, below ``MAX_DEPTH - 1``. Then the
-    stack never holds more than ``MAX_DEPTH - 1``, and a dropped pair's push,
-    made on that stack, is below the bound as well."""
-    closing, keys, length = tags.closing, tags.keys, tags.length
-    same = (keys[:-1] == keys[1:]) & (length[:-1] == length[1:]) & (length[:-1] <= _WORD)
-    pair = ~closing[:-1] & closing[1:] & same
-    keep = np.ones(len(closing), bool)
-    keep[:-1] &= ~pair
-    keep[1:] &= ~pair
-    closing, keys, length, name_at = closing[keep], keys[keep], length[keep], tags.name_at[keep]
+    a page's) pushes and pops at once and leaves the stack as it was: such pairs
+    are dropped, in rounds (a round's drops make new neighbours: ``<li><a></a></li>``).
+    At any moment at most one dropped pair per round is open, so after ``r``
+    rounds the stack holds at most ``r`` more than the rest of the tags make it
+    hold, and that is at most their start tags. So few start tags left prove it
+    at once; else the loop keeps the stack of the rest, names as words (longer
+    ones as text), and asks every push, of a kept element too, to come below
+    ``MAX_DEPTH - r``."""
+    closing, keys, length, name_at = tags.closing, tags.keys, tags.length, tags.name_at
+    rounds = 0
+    while rounds < _ROUNDS and np.count_nonzero(~closing) + rounds > MAX_DEPTH:
+        same = (keys[:-1] == keys[1:]) & (length[:-1] == length[1:]) & (length[:-1] <= _WORD)
+        pair = ~closing[:-1] & closing[1:] & same
+        if not pair.any():
+            break
+        keep = np.ones(len(closing), bool)
+        keep[:-1] &= ~pair
+        keep[1:] &= ~pair
+        closing, keys, length, name_at = closing[keep], keys[keep], length[keep], name_at[keep]
+        rounds += 1
+    if np.count_nonzero(~closing) + rounds <= MAX_DEPTH:
+        return True
     keys_kept: list[int | str] = keys.tolist()
     for i in np.flatnonzero(length > _WORD).tolist():
         at = int(name_at[i])
@@ -313,7 +327,7 @@ def _stack_stays_shallow(data: bytes, tags: _Tags) -> bool:
         if is_end:
             if stack and stack[-1] == key:
                 stack.pop()
-        elif len(stack) >= MAX_DEPTH - 1:
+        elif len(stack) >= MAX_DEPTH - rounds:
             return False
         else:
             stack.append(key)
