@@ -60,6 +60,15 @@ def test_every_character_is_a_word_character_exactly_when_the_regex_says() -> No
 
 
 @settings(max_examples=300, deadline=None)
+@given(_TEXT | st.text(st.sampled_from("aZ09_ -.,;\t\n\x7f\x1f[]`@"), max_size=60))
+@example("Hello, WORLD_x9 \x7f@[`")
+def test_page_text_from_ascii_lowers_and_cuts_in_one_table(text: str) -> None:
+    """ASCII text is lowered and cut by one ``bytes.translate``: the words of
+    ``str.lower()`` cut by the regular expression."""
+    assert PageText.of_text(text, "").words == _WORD.findall(text.lower())
+
+
+@settings(max_examples=300, deadline=None)
 @given(_TEXT)
 @example("a00b 7 ٣٤ x1y22z333")
 def test_masked_digits_is_the_regular_expression(text: str) -> None:

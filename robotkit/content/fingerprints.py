@@ -37,6 +37,8 @@ _DIGITS = re.compile(r"\d+")
 _WORD_BYTES = bytes(c if c >= 128 or chr(c).isalnum() or c == 95 else 32 for c in range(256))
 """Every ASCII byte that is no ``\\w`` character becomes a space; the rest, and every
 byte of a multi-byte UTF-8 character, stay."""
+_LOWER_WORD_BYTES = bytes(range(256)).lower().translate(_WORD_BYTES)
+""":data:`_WORD_BYTES` after ASCII lower case: both in one ``bytes.translate``."""
 _ASCII_BYTES = bytes(range(128))
 _MAX_SYMBOLS = 32
 """Distinct non-ASCII non-word characters replaced one by one at most; a text with
@@ -169,7 +171,11 @@ class PageText:
     def of_text(cls, text: str, title: str) -> PageText:
         """From what an HTML5 parser already read: the visible text, entities
         decoded, and the title, cut into words and normalized as :meth:`of` does."""
-        return cls(split_words(text.lower()), " ".join(title.lower().split()))
+        if text.isascii():  # str.lower() is ASCII lower case: one table does both
+            words = text.encode("ascii").translate(_LOWER_WORD_BYTES).decode("ascii").split()
+        else:
+            words = split_words(text.lower())
+        return cls(words, " ".join(title.lower().split()))
 
 
 def words_of(page: str | PageText, max_chars: int = MAX_TEXT_CHARS) -> list[str]:
