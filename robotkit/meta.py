@@ -324,6 +324,8 @@ _HIDDEN = ("script", "style", "template", "noscript")
 """Elements whose text no reader sees."""
 _READ = [*_LINK_ATTRS, "base", "meta", "title"]
 _LINKS_READ = [f'{tag}[{name}]:not([{name}^="#"])' for tag, name in _LINK_ATTRS.items()]
+_TARGETS = ", ".join(f"{tag}[{name}]" for tag, name in _LINK_ATTRS.items())
+"""Every link target MAX_LINKS counts, fragments and empty ones included."""
 _SELECTORS = {
     (uncut, with_text): ", ".join(
         (_LINKS_READ + _READ[len(_LINK_ATTRS) :] if uncut else _READ)
@@ -402,12 +404,13 @@ def _scan(html: str, with_text: bool = False) -> _Scan:
     tree = LexborHTMLParser(html)
     links = found.raw_links
     read = 0  # link targets read, same-page fragments included: MAX_LINKS counts them
-    # A link element comes from a tag of its own, or is a copy of an <a> the tree
-    # builder makes when a tag has closed it (HTML: "reconstruct the active
-    # formatting elements"), so a page has at most two per '<'. With no more than
-    # half of MAX_LINKS '<', the cut cannot come and the elements that are no
-    # link need not be counted.
-    uncut = html.count("<") <= MAX_LINKS // 2
+    # When the page has no more than MAX_LINKS link targets the cut cannot come,
+    # and the elements that are no link need not be read to be counted. A link
+    # element comes from a tag of its own, or is a copy of an <a> the tree builder
+    # makes when a tag has closed it (HTML: "reconstruct the active formatting
+    # elements"), so a page has at most two per '<'; a page with more tags has its
+    # targets counted by a query (Lexbor's walk, no Python per element).
+    uncut = html.count("<") <= MAX_LINKS // 2 or len(tree.css(_TARGETS)) <= MAX_LINKS
     hidden: list[LexborNode] = []
     for node in tree.css(_SELECTORS[uncut, with_text]):
         tag = node.tag or ""

@@ -189,16 +189,19 @@ _LINK_MARKUP = [
 ]  # fmt: skip
 
 
+_PADDING = '<link href="#p">' * MAX_LINKS
+
+
 @settings(max_examples=200, deadline=None)
 @given(st.lists(st.sampled_from(_LINK_MARKUP), max_size=40))
 def test_the_link_selector_reads_what_the_element_loop_reads(parts: list[str]) -> None:
-    """With few tags a page's elements that are no link (no target, a bare
-    fragment) are left out by the selector; with more than MAX_LINKS / 2 tags
-    every element is read and counted. Padding a page past that point with tags
-    that hold no link must change nothing it reads."""
+    """With no more than MAX_LINKS link targets a page's elements that are no
+    link (no target, a bare fragment) are left out by the selector; with more,
+    every element is read and counted. Padding a page past that point with
+    targets that are no link (``<link>``: void, and no formatting element the
+    tree builder could copy) must change nothing it reads."""
     html = "".join(parts)
-    padding = "<i></i>" * (MAX_LINKS // 4 + 1)
-    assert html.count("<") <= MAX_LINKS // 2 < (html + padding).count("<")
+    padding = _PADDING
     few = parse_page(html, "http://e.org/d/", "examplebot")
     many = parse_page(html + padding, "http://e.org/d/", "examplebot")
     assert few.links == many.links
@@ -214,7 +217,10 @@ def test_copies_of_a_link_the_tree_builder_makes_are_read_on_both_paths() -> Non
     """An <a> closed by another tag is copied into what follows (HTML's
     reconstruction of formatting elements): links with no '<' of their own."""
     html = '<p><a href="/x"></p>' + "<li>t" * 200 + '<p><a href="/y" rel="nofollow"></p>t'
-    padding = "<i></i>" * (MAX_LINKS // 4 + 1)
     few = parse_page(html, "http://e.org/", "examplebot")
     assert [link.url for link in few.links] == ["http://e.org/x", "http://e.org/y"]
-    assert few.links == parse_page(html + padding, "http://e.org/", "examplebot").links
+    assert few.links == parse_page(html + _PADDING, "http://e.org/", "examplebot").links
+    # Past MAX_LINKS targets the copies count toward the cut as the tags do.
+    many = html.replace("<li>t", "<li>t" * 60) + "<p><a href=/z></p>"
+    cut = parse_page(many, "http://e.org/", "examplebot")
+    assert [link.url for link in cut.links] == ["http://e.org/x"]
