@@ -201,8 +201,6 @@ class _Tags(NamedTuple):
 def _plainly_bounded(html: str) -> bool:
     """True only when :func:`_rewrite` would return ``html`` unchanged (``html`` has
     no NUL); False when it might change it."""
-    if html.count("<") > MAX_NODES:
-        return False
     data = html.encode("utf-8", "surrogatepass")
     tags = _tags(data)
     if not isinstance(tags, _Tags):
@@ -216,12 +214,15 @@ def _plainly_bounded(html: str) -> bool:
 
 def _tags(data: bytes) -> _Tags | bool:
     """The page's tags (:class:`_Tags`); True when it has no tag at all; False when
-    a name has a non-ASCII byte (``str.lower()`` has rules of its own, which the
-    rewrite follows: the fast path leaves such a page to it)."""
+    it has more '<' than :data:`MAX_NODES`, or a name has a non-ASCII byte
+    (``str.lower()`` has rules of its own, which the rewrite follows: the fast
+    path leaves such a page to it)."""
     # A space ends a name, and opens nothing; the last '>' ends a tag left open.
     padded = data + b" " * (4 * _WORD) + b">"
     codes = np.frombuffer(padded, np.uint8)
     lt = np.flatnonzero(codes == 60)  # '<'
+    if len(lt) > MAX_NODES:
+        return False  # more elements and comments than MAX_NODES, perhaps
     after = codes[lt + 1]
     end = (after == 47) & (((codes[lt + 2] | 32) - 97) < 26)  # '</' + ASCII letter
     tag = end | (((after | 32) - 97) < 26)  # or '<' + ASCII letter
