@@ -155,12 +155,13 @@ def _first_attributes(rest: str) -> str:
 #
 # Most pages need no rewriting, and proving that takes less than the rewrite's loop over
 # every tag: the page's UTF-8 bytes go through numpy, which finds the same tags _TAG
-# would (a '<' inside a tag, before its '>', opens nothing) and names of up to eight
-# bytes as one 64-bit word each. Only the start and end tags of elements that can stay
-# open are left for a Python loop, which keeps the same stack estimate with words for
-# names. Anything unusual (a name with a non-ASCII byte, a long tag whose attributes
-# would be cut, a stack that reaches MAX_DEPTH) answers "maybe changed", and the
-# rewrite decides.
+# would (a '<' inside a tag, before its '>', opens nothing) and reads names eight bytes
+# at a time as 64-bit words. Only the start and end tags of elements that can stay open
+# count; pairs of a start tag and its own end tag are dropped in rounds, and what is
+# left either bounds the stack at once or goes through a Python loop that keeps the
+# same stack estimate with words for names. Anything unusual (a name with a non-ASCII
+# byte, a long tag whose attributes would be cut, a stack near MAX_DEPTH) answers
+# "maybe changed", and the rewrite decides.
 
 _WORD = 8
 """Bytes of a tag name compared as one little-endian 64-bit word."""
