@@ -25,9 +25,9 @@ from __future__ import annotations
 
 import io
 import re
+from typing import NamedTuple
 
 import numpy as np
-from numpy.lib.stride_tricks import as_strided
 
 MAX_DEPTH = 256
 """Ordinary elements open at once, at most, by the estimate below."""
@@ -84,8 +84,9 @@ def bounded(html: str) -> str:
     (the usual case). NUL characters are removed: the parser drops them from
     text (elsewhere it makes them U+FFFD), and keeps a parse error of 20 bytes
     for each, so 10 MiB of them cost 200 MB."""
-    html = html.replace("\0", "")
-    if html.count("<") <= MAX_DEPTH and len(html) <= _LONG_TAG:
+    if "\0" in html:  # one C search; a copy only when there is one
+        html = html.replace("\0", "")
+    if len(html) <= _LONG_TAG and html.count("<") <= MAX_DEPTH:
         return html  # too few tags to nest deep, too short for a long tag
     if _plainly_bounded(html):
         return html
@@ -154,12 +155,13 @@ def _first_attributes(rest: str) -> str:
 #
 # Most pages need no rewriting, and proving that takes less than the rewrite's loop over
 # every tag: the page's UTF-8 bytes go through numpy, which finds the same tags _TAG
-# would (a '<' inside a tag, before its '>', opens nothing) and names of up to eight
-# bytes as one 64-bit word each. Only the start and end tags of elements that can stay
-# open are left for a Python loop, which keeps the same stack estimate with words for
-# names. Anything unusual (a name with a non-ASCII byte, a long tag whose attributes
-# would be cut, a stack that reaches MAX_DEPTH) answers "maybe changed", and the
-# rewrite decides.
+# would (a '<' inside a tag, before its '>', opens nothing) and reads names eight bytes
+# at a time as 64-bit words. Only the start and end tags of elements that can stay open
+# count; pairs of a start tag and its own end tag are dropped in rounds, and what is
+# left either bounds the stack at once or goes through a Python loop that keeps the
+# same stack estimate with words for names. Anything unusual (a name with a non-ASCII
+# byte, a long tag whose attributes would be cut, a stack near MAX_DEPTH) answers
+# "maybe changed", and the rewrite decides.
 
 _WORD = 8
 """Bytes of a tag name compared as one little-endian 64-bit word."""
@@ -171,7 +173,6 @@ def _word(name: str) -> int:
 
 assert all(len(name) <= _WORD for name in _VOID | _SELF_CLOSING)
 _NO_PUSH_WORDS = np.array(sorted(_word(name) for name in _VOID | _SELF_CLOSING), np.uint64)
-_KEPT_KEYS = frozenset(_word(name) if len(name) <= _WORD else name for name in _KEPT)
 _WORD_MASKS = np.array([(1 << (8 * k)) - 1 for k in range(_WORD + 1)], np.uint64)
 _NAME_STOPS = np.array([chr(c).isspace() or chr(c) in "/>" for c in range(128)] + [True] * 128)
 """Bytes that end a tag name for :data:`_TAG` (its ``[^\\s/>]``), and every
@@ -179,66 +180,156 @@ non-ASCII byte, at which the fast path gives up."""
 _NAME = re.compile(r"[^\s/>]*")
 
 
+class _Tags(NamedTuple):
+    """The start and end tags :data:`_TAG` reads in a page, in order (one row each),
+    of elements that can stay open: void and self-closing ones left out, as the
+    rewrite never pushes them and so their end tags pop nothing."""
+
+    closing: np.ndarray
+    """True for an end tag."""
+    keys: np.ndarray
+    """The lower-case name's first :data:`_WORD` bytes as a little-endian word."""
+    length: np.ndarray
+    """The name's length in bytes."""
+    name_at: np.ndarray
+    tag_end: np.ndarray
+    """Where the name starts and where its tag's ``>`` is (or the page's end)."""
+    long_tags: list[tuple[int, int]]
+    """The same two places for every start tag, nesting or not, whose attributes
+    the rewrite counts (more than :data:`_LONG_TAG` characters after its name)."""
+
+
 def _plainly_bounded(html: str) -> bool:
     """True only when :func:`_rewrite` would return ``html`` unchanged (``html`` has
     no NUL); False when it might change it."""
-    if html.count("<") > MAX_NODES:
-        return False
     data = html.encode("utf-8", "surrogatepass")
-    n = len(data)
-    padded = data + b" " * (_WORD + 1)  # a space ends a name, and opens nothing
-    codes = np.frombuffer(padded, np.uint8)
-    lt = np.flatnonzero(codes == 60)  # '<'
-    if len(lt) == 0:
-        return True
-    gt = np.flatnonzero(codes == 62)  # '>'
-    after = codes[lt + 1]
-    start = ((after | 32) - 97) < 26  # '<' + ASCII letter
-    end = (after == 47) & (((codes[lt + 2] | 32) - 97) < 26)  # '</' + ASCII letter
-    tag = start | end
-    # A tag runs to its '>': a '<' after a tag's '<', before the same '>', is inside
-    # that tag (in an attribute value, say), as _TAG reads it.
-    segment = np.searchsorted(gt, lt)
-    last_tag = np.maximum.accumulate(np.where(tag, np.arange(len(lt)), -1))
-    before = np.concatenate(([-1], last_tag[:-1]))
-    inside = (before >= 0) & (segment[before] == segment)
-    real = tag & ~inside
-    closing = end[real]
-    name_at = lt[real] + 1 + closing
-    tag_end = np.append(gt, n)[segment[real]]
-
-    lower = padded.lower()  # ASCII letters only, as _TAG's names are
-    lowered = np.frombuffer(lower, np.uint8)
-    heads = as_strided(lowered, shape=(n + 1, _WORD + 1), strides=(1, 1))[name_at]
-    stops = _NAME_STOPS[heads]
-    short = stops.any(axis=1)
-    length = stops.argmax(axis=1)
-    stop = heads[np.arange(len(heads)), length]
-    if np.any(short & (stop >= 128)):
-        return False  # a name with a non-ASCII byte: str.lower() has rules of its own
-    words = np.ndarray((n + 2,), "<u8", lower, 0, (1,))
-    keys = words[name_at] & _WORD_MASKS[np.minimum(length, _WORD)]
-    hit = np.minimum(np.searchsorted(_NO_PUSH_WORDS, keys), len(_NO_PUSH_WORDS) - 1)
-    # Void and self-closing elements are never pushed, so their end tags pop nothing.
-    nests = ~(short & (_NO_PUSH_WORDS[hit] == keys))
-
-    for i in np.flatnonzero(~closing & (tag_end - name_at > _LONG_TAG)).tolist():
-        rest = _name_and_rest(data, name_at[i], tag_end[i])[1]
+    tags = _tags(data)
+    if not isinstance(tags, _Tags):
+        return tags
+    for at, tag_end in tags.long_tags:
+        rest = _name_and_rest(data, at, tag_end)[1]
         if len(rest) > _LONG_TAG and len(_first_attributes(rest)) != len(rest):
             return False
+    return _stack_stays_shallow(data, tags)
 
-    keys_kept: list[int | str] = keys[nests].tolist()
-    for i in np.flatnonzero(~short[nests]).tolist():  # a name of more than _WORD bytes
-        name = _name_and_rest(data, name_at[nests][i], tag_end[nests][i])[0]
-        if not name.isascii():
+
+def _tags(data: bytes) -> _Tags | bool:
+    """The page's tags (:class:`_Tags`); True when it has no tag at all; False when
+    it has more '<' than :data:`MAX_NODES`, or a name has a non-ASCII byte
+    (``str.lower()`` has rules of its own, which the rewrite follows: the fast
+    path leaves such a page to it)."""
+    # A space ends a name, and opens nothing; the last '>' ends a tag left open.
+    padded = data + b" " * (4 * _WORD) + b">"
+    codes = np.frombuffer(padded, np.uint8)
+    lt = np.flatnonzero(codes == 60)  # '<'
+    if len(lt) > MAX_NODES:
+        return False  # more elements and comments than MAX_NODES, perhaps
+    after = codes[lt + 1]
+    end = (after == 47) & (((codes[lt + 2] | 32) - 97) < 26)  # '</' + ASCII letter
+    tag = end | (((after | 32) - 97) < 26)  # or '<' + ASCII letter
+    lt = lt[tag]
+    if len(lt) == 0:
+        return True
+    end = end[tag]
+    # A tag runs to its '>': a '<' after a tag's '<', before the same '>', is inside
+    # that tag (in an attribute value, say), as _TAG reads it. So of the tags that
+    # end at one '>', only the first is a tag.
+    gt = np.flatnonzero(codes == 62)  # '>'
+    segment = np.searchsorted(gt, lt)
+    real = np.empty(len(lt), bool)
+    real[0] = True
+    np.not_equal(segment[1:], segment[:-1], out=real[1:])
+    closing = end[real]
+    name_at = lt[real] + 1 + closing
+    tag_end = gt[segment[real]]  # past the page for a tag left open: no byte there
+    long = np.flatnonzero(~closing & (tag_end - name_at > _LONG_TAG))
+    long_tags = list(zip(name_at[long].tolist(), tag_end[long].tolist(), strict=True))
+
+    lower = padded.lower()  # ASCII letters only, as _TAG's names are
+    words = np.ndarray((len(lower) - _WORD,), "<u8", lower, 0, (1,))
+    keys, length = _name_words(words, name_at)
+    if keys is None:
+        return False
+    long_names = np.flatnonzero(length >= _WORD)
+    if len(long_names):  # its length, to tell "colgroup" from "colgroups"
+        after_keys, after_length = _name_words(words, name_at[long_names] + _WORD)
+        if after_keys is None:
             return False
-        keys_kept[i] = name.lower()
+        length[long_names] = after_length + _WORD
+        for i in np.flatnonzero(length >= 2 * _WORD).tolist():  # 16 bytes or more
+            name = _name_and_rest(data, int(name_at[i]), int(tag_end[i]))[0]
+            if not name.isascii():
+                return False
+            length[i] = len(name)
+    hit = np.minimum(np.searchsorted(_NO_PUSH_WORDS, keys), len(_NO_PUSH_WORDS) - 1)
+    nests = (length > _WORD) | (_NO_PUSH_WORDS[hit] != keys)
+    return _Tags(
+        closing[nests],
+        keys[nests],
+        length[nests],
+        name_at[nests],
+        tag_end[nests],
+        long_tags,
+    )
+
+
+def _name_words(words: np.ndarray, at: np.ndarray) -> tuple[np.ndarray | None, np.ndarray]:
+    """For names starting at ``at``: their first :data:`_WORD` bytes as a word (the
+    bytes after the name masked out) and their length, :data:`_WORD` for a name
+    that goes on (no byte of the word ends it). None for the words when a name has
+    a non-ASCII byte among them. Bytes within a word are read by bit arithmetic:
+    numpy is slow on a reduction along an axis of eight."""
+    first = words[at]
+    stops = _NAME_STOPS[first.view(np.uint8)].view("<u8")  # 1 in each byte that ends a name
+    lowest = stops & (~stops + np.uint64(1))  # the first stop's bit; 0 for none
+    before = lowest - np.uint64(1)  # every bit below it: all of them for none
+    if np.any(first & (lowest << np.uint64(7))):
+        return None, before  # the byte that ends a name is a non-ASCII one
+    return first & before, (np.bitwise_count(before) >> 3).astype(np.intp)
+
+
+_ROUNDS = 4
+"""Rounds of dropping pairs before the stack loop: after three, every corpus page
+has fewer start tags left than MAX_DEPTH, and the loop is not run."""
+
+
+def _stack_stays_shallow(data: bytes, tags: _Tags) -> bool:
+    """True when the rewrite's stack over ``tags`` (names are ASCII) stays below
+    :data:`MAX_DEPTH`, so that no start tag is dropped.
+
+    A start tag directly followed by its own end tag (``<a ...>text</a>``: most of
+    a page's) pushes and pops at once and leaves the stack as it was: such pairs
+    are dropped, in rounds (a round's drops make new neighbours: ``<li><a></a></li>``).
+    At any moment at most one dropped pair per round is open, so after ``r``
+    rounds the stack holds at most ``r`` more than the rest of the tags make it
+    hold, and that is at most their start tags. So few start tags left prove it
+    at once; else the loop keeps the stack of the rest, names as words (longer
+    ones as text), and asks every push, of a kept element too, to come below
+    ``MAX_DEPTH - r``."""
+    closing, keys, length, name_at = tags.closing, tags.keys, tags.length, tags.name_at
+    rounds = 0
+    while rounds < _ROUNDS and np.count_nonzero(~closing) + rounds > MAX_DEPTH:
+        same = (keys[:-1] == keys[1:]) & (length[:-1] == length[1:]) & (length[:-1] <= _WORD)
+        pair = ~closing[:-1] & closing[1:] & same
+        if not pair.any():
+            break
+        keep = np.ones(len(closing), bool)
+        keep[:-1] &= ~pair
+        keep[1:] &= ~pair
+        closing, keys, length, name_at = closing[keep], keys[keep], length[keep], name_at[keep]
+        rounds += 1
+    if np.count_nonzero(~closing) + rounds <= MAX_DEPTH:
+        return True
+    keys_kept: list[int | str] = keys.tolist()
+    for i in np.flatnonzero(length > _WORD).tolist():
+        at = int(name_at[i])
+        keys_kept[i] = data[at : at + int(length[i])].decode("ascii").lower()
     stack: list[int | str] = []
-    for is_end, key in zip(closing[nests].tolist(), keys_kept, strict=True):
+    for is_end, key in zip(closing.tolist(), keys_kept, strict=True):
         if is_end:
             if stack and stack[-1] == key:
                 stack.pop()
-        elif len(stack) >= MAX_DEPTH and key not in _KEPT_KEYS:
+        elif len(stack) >= MAX_DEPTH - rounds:
             return False
         else:
             stack.append(key)

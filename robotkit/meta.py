@@ -42,7 +42,7 @@ from functools import lru_cache
 from types import MappingProxyType
 from typing import Any
 
-from selectolax.lexbor import LexborHTMLParser
+from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from robotkit.content.fingerprints import PageText
 from robotkit.headervalues import parse_http_date
@@ -320,7 +320,25 @@ def resolve_link(base: str | LinkResolver, href: str) -> str | None:
     return resolver.resolve(href)
 
 
-_SELECTOR = ", ".join([*_LINK_ATTRS, "base", "meta", "title"])
+_HIDDEN = ("script", "style", "template", "noscript")
+"""Elements whose text no reader sees."""
+_READ = [*_LINK_ATTRS, "base", "meta", "title"]
+_LINKS_READ = [f'{tag}[{name}]:not([{name}^="#"])' for tag, name in _LINK_ATTRS.items()]
+_TARGETS = ", ".join(f"{tag}[{name}]" for tag, name in _LINK_ATTRS.items())
+"""Every link target MAX_LINKS counts, fragments and empty ones included."""
+_SELECTORS = {
+    (uncut, with_text): ", ".join(
+        (_LINKS_READ + _READ[len(_LINK_ATTRS) :] if uncut else _READ)
+        + (list(_HIDDEN) if with_text else [])
+    )
+    for uncut in (False, True)
+    for with_text in (False, True)
+}
+"""One selector query per page (each query walks the whole tree): every element
+read; when the page has too few tags to reach MAX_LINKS, less the links that are
+no link (no target, or a bare ``#fragment``: two thirds of a documentation
+page's), left out by Lexbor's selector engine instead of a Python test per
+element; with the page's text, the hidden elements to take out first."""
 MAX_LINKS = 10_000
 """Links read from one page, at most, in document order: more than any real page
 has (Heritrix keeps 6,000 outlinks, Nutch 100 by default), and a bound on the
@@ -382,15 +400,23 @@ def _scan(html: str, with_text: bool = False) -> _Scan:
     so), so a later ``name="x"`` hides nothing; it never raises on markup. With
     ``with_text``, the visible words too, from the same tree."""
     found = _Scan()
-    tree = LexborHTMLParser(bounded(html))
+    html = bounded(html)
+    tree = LexborHTMLParser(html)
     links = found.raw_links
     read = 0  # link targets read, same-page fragments included: MAX_LINKS counts them
-    # One selector query for every element read: each query walks the whole tree.
-    for node in tree.css(_SELECTOR):
+    # When the page has no more than MAX_LINKS link targets the cut cannot come,
+    # and the elements that are no link need not be read to be counted. A link
+    # element comes from a tag of its own, or is a copy of an <a> the tree builder
+    # makes when a tag has closed it (HTML: "reconstruct the active formatting
+    # elements"), so a page has at most two per '<'; a page with more tags has its
+    # targets counted by a query (Lexbor's walk, no Python per element).
+    uncut = html.count("<") <= MAX_LINKS // 2 or len(tree.css(_TARGETS)) <= MAX_LINKS
+    hidden: list[LexborNode] = []
+    for node in tree.css(_SELECTORS[uncut, with_text]):
         tag = node.tag or ""
         link_attribute = _LINK_ATTRS.get(tag)
         if link_attribute is not None:
-            if read < MAX_LINKS:
+            if uncut or read < MAX_LINKS:
                 attributes = node.attributes
                 target = attributes.get(link_attribute)
                 if target is not None:
@@ -410,22 +436,26 @@ def _scan(html: str, with_text: bool = False) -> _Scan:
             href = node.attributes.get("href")
             if found.base is None and href:
                 found.base = href
-        elif found.title is None:
-            # HTML: the text, ASCII whitespace stripped and collapsed.
-            found.title = _ASCII_SPACE.sub(" ", node.text(deep=True) or "").strip(" ")
+        elif tag == "title":
+            if found.title is None:
+                # HTML: the text, ASCII whitespace stripped and collapsed.
+                found.title = _ASCII_SPACE.sub(" ", node.text(deep=True) or "").strip(" ")
+        else:
+            hidden.append(node)
     if with_text:
-        found.text = _visible(tree, found.title)
+        found.text = _visible(tree, hidden, found.title)
     return found
 
 
-_HIDDEN = ["script", "style", "template", "noscript"]
-
-
-def _visible(tree: LexborHTMLParser, title: str | None) -> PageText:
+def _visible(tree: LexborHTMLParser, hidden: list[LexborNode], title: str | None) -> PageText:
     """What a reader sees of the tree, as :func:`robotkit.content.visible_text`
-    reads it from markup: scripts, styles, templates, noscript and comments left
-    out, entities decoded, lower case, cut into words."""
-    tree.strip_tags(_HIDDEN)
+    reads it from markup: the ``hidden`` elements (scripts, styles, templates,
+    noscript) and comments left out, entities decoded, lower case, cut into
+    words. The hidden elements are unlinked from the tree, their own content
+    with them, as ``strip_tags`` does, but found by the page's one query instead
+    of one walk of the tree per name."""
+    for node in hidden:
+        node.decompose(recursive=False)
     root = tree.root
     text = root.text(separator=" ") if root is not None else ""
     return PageText.of_text(text, title or "")

@@ -18,7 +18,7 @@ hundred microseconds whatever its length:
 2. A shingle's hash combines its words' hashes as a polynomial in a fixed odd base
    (so their order counts) and the same finaliser, for all shingles at once;
    ``numpy.unique`` keeps the distinct ones.
-3. The 64 bit counts are one ``unpackbits`` and one column sum.
+3. The 64 bit counts are one ``unpackbits`` and one column sum (``einsum``).
 
 The hashes are deterministic (no per-process seed, unlike Python's ``hash``), so a
 fingerprint saved with a crawl's state means the same after a restart.
@@ -132,7 +132,11 @@ def simhash_of(features: _U64) -> int:
     # Each feature's 8 bytes, most significant first, so that column b of the bit
     # matrix is bit 63 - b of every feature.
     big_endian = features.astype(">u8").view(np.uint8)
-    votes = np.unpackbits(big_endian).reshape(-1, 64).sum(axis=0, dtype=np.int64)
+    bits = np.unpackbits(big_endian).reshape(-1, 64)
+    # The column sums by einsum's own loop into 32-bit counters: twice as fast as
+    # ndarray.sum's widening to 64 bits, and no BLAS (whose threads a matrix
+    # product of this size would wake).
+    votes = np.einsum("ij->j", bits, dtype=np.int32)
     packed = np.packbits(2 * votes > len(features))
     return int.from_bytes(packed.tobytes(), "big")
 

@@ -8,6 +8,7 @@ import pytest
 from bombs import hostile_pages
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from page_corpus import find_corpus, pages
 
 from robotkit.markup import MAX_ATTRIBUTES, MAX_DEPTH, _plainly_bounded, _rewrite, bounded
 
@@ -70,7 +71,10 @@ UNITS = ["<div>", "</div>", "<DIV>", "</span>", "<span>", "<p>", "</p>", "<br>",
          "<lin\u212a>", "<blockquote>", "</BlockQuote>", "<custom-element-x>",
          "</custom-element-x>", "<svg>", "a<b", "<a href=x>", "</a>", "<div\x1c>", "</div\x1c>",
          "<i", "<plaintext>", "<PlainText>", "<p\u00e9>", "<br\u212a>", "<colgroupx>",
-         "<span></spanx>", "<basefont-x>"]  # fmt: skip
+         "<span></spanx>", "<basefont-x>", "<optgroup>", "</optgroup>", "<optgroups>",
+         "</optgroups>", "<abcdefghijklmnop>", "</abcdefghijklmnop>", "<abcdefghijklmnopq>",
+         "</abcdefghijklmnopq>", "<colgroup\u00e9>", "<abcdefghi\u00e9>", "<ul>", "</ul>",
+         "<li><a href=x></a></li>", "<div><span></span></div>"]  # fmt: skip
 
 
 @settings(max_examples=300, deadline=None)
@@ -128,3 +132,44 @@ def test_nesting_at_the_bound(depth: int) -> None:
     assert claimed == (depth < MAX_DEPTH)
     # A name that only lowers to a known one by Unicode rules is left to the rewrite.
     assert not _plainly_bounded("<lin\u212a>" * 300)
+
+
+@pytest.mark.parametrize(
+    ("unit", "nests"),
+    [("<colgroup>", False), ("<colgroups>", True), ("<optgroup>", False),
+     ("<abcdefgh>", True), ("<abcdefghijklmnop>", True), ("<abcdefghijklmnopq>", True),
+     ("<abcdefghijklmnop></abcdefghijklmnop>", False),
+     ("<abcdefghijklmnop></abcdefghijklmnopq>", True), ("<" + "n" * 300 + ">", True)],
+)  # fmt: skip
+def test_names_at_the_word_boundaries(unit: str, nests: bool) -> None:
+    """Names are read eight bytes at a time: a void or self-closing name of exactly
+    eight bytes opens nothing, one byte more makes another name that nests, and
+    names past one and two words are told apart by their whole length (an end tag
+    one byte longer than its start tag's name closes nothing)."""
+    html = unit * (MAX_DEPTH + 10)
+    assert agree(html) != nests
+    assert (_rewrite(html) == html) != nests
+
+
+CORPUS = find_corpus()
+
+
+@pytest.mark.skipif(CORPUS is None, reason="shared/corpus/html-pages.tar.gz absent")
+def test_every_corpus_page_takes_the_fast_path_unchanged() -> None:
+    """The 518 real pages (inline SVG icons whose ``<path/>`` the estimate keeps
+    open, long path data, scripts with comparisons): the fast path claims each,
+    and the rewrite indeed leaves each unchanged."""
+    assert CORPUS is not None
+    for url, html in pages(CORPUS):
+        assert agree(html), url
+
+
+def test_pairs_are_dropped_in_rounds_and_the_bound_still_holds() -> None:
+    """Lists of links, 200 levels down, are proved by dropping pairs round after
+    round; a pair inside pairs that opens the 257th element is not lost in the
+    rounds: the rewrite drops it, and the fast path does not claim the page."""
+    items = "<ul><li><a href=x>t</a></li><li><b>u</b></li></ul>" * 500
+    assert agree("<div>" * 200 + items + "</div>" * 200)
+    nested = "<div>" * (MAX_DEPTH - 2) + "<span><b><i>x</i></b></span>" + "</div>" * 300
+    assert not agree(nested)
+    assert _rewrite(nested) != nested

@@ -21,7 +21,7 @@ from robotkit.content.fingerprints import (
     masked_digits,
     split_words,
 )
-from robotkit.meta import parse_page, resolve_link
+from robotkit.meta import MAX_LINKS, parse_page, resolve_link
 from robotkit.shingles import distinct
 from robotkit.urls import LinkResolver, resolve
 
@@ -57,6 +57,15 @@ def test_every_character_is_a_word_character_exactly_when_the_regex_says() -> No
     expected = [c for c in chars if c.isalnum() or c == "_"]
     assert _WORD.findall(" ".join(chars)) == expected
     assert split_words(" ".join(expected)) == expected
+
+
+@settings(max_examples=300, deadline=None)
+@given(_TEXT | st.text(st.sampled_from("aZ09_ -.,;\t\n\x7f\x1f[]`@"), max_size=60))
+@example("Hello, WORLD_x9 \x7f@[`")
+def test_page_text_from_ascii_lowers_and_cuts_in_one_table(text: str) -> None:
+    """ASCII text is lowered and cut by one ``bytes.translate``: the words of
+    ``str.lower()`` cut by the regular expression."""
+    assert PageText.of_text(text, "").words == _WORD.findall(text.lower())
 
 
 @settings(max_examples=300, deadline=None)
@@ -169,3 +178,49 @@ def test_on_the_corpus_the_fast_paths_answer_as_the_plain_code() -> None:
     assert answered["absolute"] > 5_000
     assert answered["relative"] > 15_000
     assert non_ascii > 100  # the symbols' path is taken, not only the ASCII one
+
+
+_LINK_MARKUP = [
+    '<a href="#top">', '<a href=" #x">', '<a href="">', "<a href>", "<a>", '<a href="&#35;e">',
+    '<a href="/p" rel="NoFollow">', '<a href="/p">', '<area href="/m">', '<area>',
+    '<link rel="canonical" href="/c">', '<link href="#l">', '<frame src="#f">',
+    '<iframe src="/i">', "<iframe>", '<base href="/b/">', '<meta name="robots" content="nofollow">',
+    "<title>T</title>", "<p>", "</p>", "<li>t", "x", "<table><td>", "</a>", "<b>",
+]  # fmt: skip
+
+
+_PADDING = '<link href="#p">' * MAX_LINKS
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(_LINK_MARKUP), max_size=40))
+def test_the_link_selector_reads_what_the_element_loop_reads(parts: list[str]) -> None:
+    """With no more than MAX_LINKS link targets a page's elements that are no
+    link (no target, a bare fragment) are left out by the selector; with more,
+    every element is read and counted. Padding a page past that point with
+    targets that are no link (``<link>``: void, and no formatting element the
+    tree builder could copy) must change nothing it reads."""
+    html = "".join(parts)
+    padding = _PADDING
+    few = parse_page(html, "http://e.org/d/", "examplebot")
+    many = parse_page(html + padding, "http://e.org/d/", "examplebot")
+    assert few.links == many.links
+    assert (few.base_url, few.robots, few.title, few.canonical) == (
+        many.base_url,
+        many.robots,
+        many.title,
+        many.canonical,
+    )
+
+
+def test_copies_of_a_link_the_tree_builder_makes_are_read_on_both_paths() -> None:
+    """An <a> closed by another tag is copied into what follows (HTML's
+    reconstruction of formatting elements): links with no '<' of their own."""
+    html = '<p><a href="/x"></p>' + "<li>t" * 200 + '<p><a href="/y" rel="nofollow"></p>t'
+    few = parse_page(html, "http://e.org/", "examplebot")
+    assert [link.url for link in few.links] == ["http://e.org/x", "http://e.org/y"]
+    assert few.links == parse_page(html + _PADDING, "http://e.org/", "examplebot").links
+    # Past MAX_LINKS targets the copies count toward the cut as the tags do.
+    many = html.replace("<li>t", "<li>t" * 60) + "<p><a href=/z></p>"
+    cut = parse_page(many, "http://e.org/", "examplebot")
+    assert [link.url for link in cut.links] == ["http://e.org/x"]
