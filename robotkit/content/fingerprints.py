@@ -136,22 +136,28 @@ def _non_ascii(data: bytes) -> str:
     return data.translate(None, _ASCII_BYTES).decode("utf-8", "surrogatepass")
 
 
-def split_words(text: str) -> list[str]:
+def split_words(text: str, *, lower: bool = False) -> list[str]:
     """The runs of word characters (``\\w+``: ``str.isalnum()`` or ``_``) of
     ``text``, in order: the same list as ``re.findall(r"\\w+", text)`` in a third
     of its time, by turning every other character into a space and splitting
     (ARCHITECTURE.md, "Page processing"). ASCII bytes are mapped in one
     ``bytes.translate``; the few distinct non-ASCII symbols a page uses (dashes,
     quotes, pilcrows) are replaced one by one, each a single C pass, since UTF-8
-    never matches a character's bytes anywhere but at that character."""
+    never matches a character's bytes anywhere but at that character. With
+    ``lower``, the words of ``text.lower()``: for an ASCII text (``str.lower()`` is
+    then ASCII lower case) the same table lowers it, with no pass of its own."""
+    ascii_text = text.isascii()
+    if lower and not ascii_text:
+        text = text.lower()
     data = text.encode("utf-8", "surrogatepass")
-    if not text.isascii():
+    if not ascii_text:
         symbols = [c for c in set(_non_ascii(data)) if not c.isalnum()]
         if len(symbols) > _MAX_SYMBOLS:
             return _WORD.findall(text)
         for symbol in symbols:
             data = data.replace(symbol.encode("utf-8", "surrogatepass"), b" ")
-    return data.translate(_WORD_BYTES).decode("utf-8", "surrogatepass").split()
+    table = _LOWER_WORD_BYTES if lower else _WORD_BYTES
+    return data.translate(table).decode("utf-8", "surrogatepass").split()
 
 
 @dataclass(frozen=True)
@@ -171,11 +177,7 @@ class PageText:
     def of_text(cls, text: str, title: str) -> PageText:
         """From what an HTML5 parser already read: the visible text, entities
         decoded, and the title, cut into words and normalized as :meth:`of` does."""
-        if text.isascii():  # str.lower() is ASCII lower case: one table does both
-            words = text.encode("ascii").translate(_LOWER_WORD_BYTES).decode("ascii").split()
-        else:
-            words = split_words(text.lower())
-        return cls(words, " ".join(title.lower().split()))
+        return cls(split_words(text, lower=True), " ".join(title.lower().split()))
 
 
 def words_of(page: str | PageText, max_chars: int = MAX_TEXT_CHARS) -> list[str]:
