@@ -322,13 +322,14 @@ def resolve_link(base: str | LinkResolver, href: str) -> str | None:
 
 _HIDDEN = ("script", "style", "template", "noscript")
 """Elements whose text no reader sees."""
-_READ = [*_LINK_ATTRS, "base", "meta", "title"]
+_HEAD_READ = ["base", "meta", "title"]
 _LINKS_READ = [f'{tag}[{name}]:not([{name}^="#"])' for tag, name in _LINK_ATTRS.items()]
 _TARGETS = ", ".join(f"{tag}[{name}]" for tag, name in _LINK_ATTRS.items())
 """Every link target MAX_LINKS counts, fragments and empty ones included."""
 _SELECTORS = {
     (uncut, with_text): ", ".join(
-        (_LINKS_READ + _READ[len(_LINK_ATTRS) :] if uncut else _READ)
+        (_LINKS_READ if uncut else list(_LINK_ATTRS))
+        + _HEAD_READ
         + (list(_HIDDEN) if with_text else [])
     )
     for uncut in (False, True)
