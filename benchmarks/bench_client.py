@@ -27,8 +27,8 @@ from pytest_httpserver import HTTPServer
 from werkzeug import Request, Response
 from werkzeug.serving import WSGIRequestHandler
 
+from robotkit.base.identity import Identity
 from robotkit.http.client import PoliteClient
-from robotkit.identity import Identity
 
 PAGE = "<html><head><title>p</title></head><body>" + '<a href="/a">a</a> ' * 20 + "</body></html>"
 

@@ -6,7 +6,7 @@ own, links to six other
 pages of the same host, a robots.txt that allows all). The server runs in a child
 process, so its work is not counted. In this process, taking turns:
 
-* **robotkit**: ``robotkit.crawl.Crawler`` as ``robotkit crawl`` runs it
+* **robotkit**: ``robotkit.crawler.loop.Crawler`` as ``robotkit crawl`` runs it
   (``CrawlConfig`` defaults, but no delay, loopback allowed, 3,000 pages): robots.txt,
   identity headers, the pacer, the frontier, the trap policy, fingerprints;
 * **naive**: :func:`robotkit.traps.naive.naive_crawl`, the baseline crawler of the
@@ -33,7 +33,7 @@ from collections.abc import Awaitable, Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from threading import Thread
 
-from robotkit.crawl import CrawlConfig, Crawler
+from robotkit.crawler.loop import CrawlConfig, Crawler
 from robotkit.traps.base import prose
 from robotkit.traps.naive import naive_crawl
 

@@ -6,7 +6,7 @@ until the frontier is empty; with ``--journal`` the same runs with a journal ope
 process's own, so other work on a shared machine counts less) through the whole
 cycle, best of ``--repeat`` runs.
 
-``--baseline REF`` also loads ``robotkit/frontier.py`` as it was at git ``REF``
+``--baseline REF`` also loads ``robotkit/frontier/frontier.py`` as it was at git ``REF``
 and times it in the same process, runs interleaved (alternating which goes
 first), so the ratio is fair on a busy machine (the old module must import with today's package).
 
@@ -27,16 +27,16 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-import robotkit.frontier
-from robotkit.urls import Origin
+import robotkit.frontier.frontier
+from robotkit.url.parse import Origin
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 def load_at(ref: str) -> ModuleType:
-    """``robotkit/frontier.py`` of git ``ref``, as a module of its own."""
+    """``robotkit/frontier/frontier.py`` of git ``ref``, as a module of its own."""
     source = subprocess.run(
-        ["git", "-C", str(ROOT), "show", f"{ref}:robotkit/frontier.py"],
+        ["git", "-C", str(ROOT), "show", f"{ref}:robotkit/frontier/frontier.py"],
         check=True,
         capture_output=True,
     ).stdout
@@ -80,7 +80,7 @@ def main() -> None:
     parser.add_argument("--journal", action="store_true")
     parser.add_argument("--baseline", metavar="REF")
     args = parser.parse_args()
-    modules: dict[str, ModuleType] = {"current": robotkit.frontier}
+    modules: dict[str, ModuleType] = {"current": robotkit.frontier.frontier}
     if args.baseline:
         modules[args.baseline] = load_at(args.baseline)
     best = dict.fromkeys(modules, float("inf"))

@@ -30,9 +30,9 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from robotkit.content import SimHashIndex, fingerprint, hamming
-from robotkit.guard import Guard, WorkCounter, find_repeated_run, path_segments
-from robotkit.normalization import normalize
-from robotkit.urls import InvalidURL
+from robotkit.triage.guard import Guard, WorkCounter, find_repeated_run, path_segments
+from robotkit.url.normalization import normalize
+from robotkit.url.parse import InvalidURL
 
 CORPUS = Path(__file__).resolve().parents[1] / "tests" / "data" / "robots-top-sites.tar.gz"
 _LINE = re.compile(r"^\s*(sitemap|allow|disallow)\s*:\s*(\S+)\s*$", re.IGNORECASE)

@@ -29,7 +29,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
-from bombs import GIB, gzip_layer, gzip_zeros, hostile_pages
+from support.bombs import GIB, gzip_layer, gzip_zeros, hostile_pages
 
 MIB = 1024 * 1024
 RSS_TARGET = 200 * 1000 * 1000
@@ -66,8 +66,9 @@ def measure_one(shape: str) -> dict[str, object]:
     from pytest_httpserver import HTTPServer
     from werkzeug import Response
 
+    from robotkit.base.identity import Identity
+    from robotkit.http.checker import RobotsChecker
     from robotkit.http.client import AsyncPoliteClient, PoliteClient
-    from robotkit.http.robots import RobotsChecker
     from robotkit.http.settings import CRAWL_MAX_BODY
     from robotkit.http.transport import (
         AsyncPoliteTransport,
@@ -75,8 +76,7 @@ def measure_one(shape: str) -> dict[str, object]:
         PoliteTransport,
         facts,
     )
-    from robotkit.identity import Identity
-    from robotkit.pacing import PacingPolicy
+    from robotkit.pacing.pacer import PacingPolicy
 
     make = _shapes()[shape]
     first, encoding = make()
@@ -154,7 +154,7 @@ def bodies() -> bool:
 
 def pages() -> bool:
     from robotkit.content import fingerprint
-    from robotkit.meta import parse_page
+    from robotkit.page.meta import parse_page
 
     print()
     print("| hostile 2 MiB page | parse_page | fingerprint | total |")

@@ -19,7 +19,7 @@ from collections.abc import Callable
 from url_normalize import url_normalize
 from w3lib.url import canonicalize_url
 
-from robotkit.normalization import normalize, normalize_key
+from robotkit.url.normalization import normalize, normalize_key
 
 WORDS = [
     "news",

@@ -33,10 +33,10 @@ from pytest_httpserver import HTTPServer
 from werkzeug import Request, Response
 from werkzeug.serving import WSGIRequestHandler
 
+from robotkit.base.identity import Identity
 from robotkit.http.client import AsyncPoliteClient
 from robotkit.http.transport import AsyncPoliteTransport, FetchLimits
-from robotkit.identity import Identity
-from robotkit.pacing import PacingPolicy
+from robotkit.pacing.pacer import PacingPolicy
 
 Events = list[tuple[float, float]]
 ROBOTS = "User-agent: *\nDisallow: /private\n"

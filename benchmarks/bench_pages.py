@@ -34,10 +34,10 @@ from pathlib import Path
 from selectolax.lexbor import LexborHTMLParser
 
 from robotkit.content import ContentConfig, fingerprint
-from robotkit.meta import parse_page
+from robotkit.page.meta import parse_page
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-import page_corpus
+from support import page_corpus
 
 TARGET_MS = 1.0
 TARGET_RATIO = 4.0

@@ -44,7 +44,7 @@ from protego import Protego
 from robotkit.robots.engine import FetchNeeded, RobotsEngine, RobotsResponse
 from robotkit.robots.rules import RobotsRules, decode_body
 from robotkit.robots.verdict import Verdict
-from robotkit.urls import InvalidURL, origin_of
+from robotkit.url.parse import InvalidURL, origin_of
 
 DEFAULT_CORPUS = Path(__file__).resolve().parents[1] / "tests" / "data" / "robots-top-sites.tar.gz"
 AGENTS = ("ExampleBot", "Googlebot")

@@ -41,7 +41,7 @@ from run_spider import ADDON, ROBOT, crawl
 from sites import PageSite, robots_text
 
 from robotkit import traps
-from robotkit.reasons import Decision
+from robotkit.base.reasons import Decision
 from robotkit.robots.cache import OriginState
 from robotkit.robots.engine import FetchNeeded, RobotsEngine, RobotsResponse
 from robotkit.robots.status import FetchFailure

@@ -27,7 +27,7 @@ import tracemalloc
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 
-from robotkit.seen import BloomSeenSet, ExactSeenSet, SeenSet, digest64
+from robotkit.frontier.seen import BloomSeenSet, ExactSeenSet, SeenSet, digest64
 
 PROBES = 100_000
 PAGE = os.sysconf("SC_PAGE_SIZE")

@@ -31,11 +31,11 @@ from typing import Any
 import redis
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-from redis_server import RedisServer
+from support.redis_server import RedisServer
 
-from robotkit.clock import ManualClock, system_clock
-from robotkit.outcome import Outcome
-from robotkit.pacing import Pacer, PacingPolicy
+from robotkit.base.clock import ManualClock, system_clock
+from robotkit.base.outcome import Outcome
+from robotkit.pacing.pacer import Pacer, PacingPolicy
 from robotkit.shared import Namespace, SharedPacer, SharedRobotsChecker
 
 

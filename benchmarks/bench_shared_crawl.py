@@ -46,7 +46,7 @@ import redis
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 import itertools
 
-from redis_server import RedisServer
+from support.redis_server import RedisServer
 
 DELAY = 0.2
 SYLLABLES = "aeioubdklmnprstv"

@@ -20,8 +20,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
-from httpfuzz import Answer, Report, answers, attack, hostile_server
 from hypothesis import HealthCheck, given, settings
+from support.httpfuzz import Answer, Report, answers, attack, hostile_server
 
 
 def main() -> int:

@@ -13,24 +13,24 @@ from typing import TYPE_CHECKING, Any
 from robotkit._version import __version__
 
 _EXPORTS = {
-    "Clock": "robotkit.clock",
-    "ManualClock": "robotkit.clock",
-    "system_clock": "robotkit.clock",
-    "Decision": "robotkit.reasons",
-    "Reason": "robotkit.reasons",
-    "Identity": "robotkit.identity",
-    "IdentityError": "robotkit.identity",
-    "InvalidURL": "robotkit.urls",
-    "NormalizePolicy": "robotkit.normalization",
-    "NormalizedURL": "robotkit.normalization",
-    "Origin": "robotkit.urls",
-    "normalize": "robotkit.normalization",
+    "Clock": "robotkit.base.clock",
+    "ManualClock": "robotkit.base.clock",
+    "system_clock": "robotkit.base.clock",
+    "Decision": "robotkit.base.reasons",
+    "Reason": "robotkit.base.reasons",
+    "Identity": "robotkit.base.identity",
+    "IdentityError": "robotkit.base.identity",
+    "InvalidURL": "robotkit.url.parse",
+    "NormalizePolicy": "robotkit.url.normalization",
+    "NormalizedURL": "robotkit.url.normalization",
+    "Origin": "robotkit.url.parse",
+    "normalize": "robotkit.url.normalization",
     "RobotsRules": "robotkit.robots.rules",
     "Profile": "robotkit.robots.status",
     "Verdict": "robotkit.robots.verdict",
-    "RobotsChecker": "robotkit.http.robots",
-    "AsyncRobotsChecker": "robotkit.http.robots",
-    "RobotsOptions": "robotkit.http.robots",
+    "RobotsChecker": "robotkit.http.checker",
+    "AsyncRobotsChecker": "robotkit.http.checker",
+    "RobotsOptions": "robotkit.http.checker",
     "PoliteTransport": "robotkit.http.transport",
     "AsyncPoliteTransport": "robotkit.http.transport",
     "PolitenessError": "robotkit.http.errors",
@@ -45,11 +45,11 @@ _EXPORTS = {
     "ValidatorStore": "robotkit.http.validators",
     "PoliteClient": "robotkit.http.client",
     "AsyncPoliteClient": "robotkit.http.client",
-    "Guard": "robotkit.guard",
-    "GuardConfig": "robotkit.guard",
-    "Frontier": "robotkit.frontier",
-    "Crawler": "robotkit.crawl",
-    "CrawlConfig": "robotkit.crawl",
+    "Guard": "robotkit.triage.guard",
+    "GuardConfig": "robotkit.triage.guard",
+    "Frontier": "robotkit.frontier.frontier",
+    "Crawler": "robotkit.crawler.loop",
+    "CrawlConfig": "robotkit.crawler.loop",
 }
 
 __all__ = [
@@ -94,10 +94,12 @@ __all__ = [
 ]
 
 if TYPE_CHECKING:
-    from robotkit.clock import Clock, ManualClock, system_clock
-    from robotkit.crawl import CrawlConfig, Crawler
-    from robotkit.frontier import Frontier
-    from robotkit.guard import Guard, GuardConfig
+    from robotkit.base.clock import Clock, ManualClock, system_clock
+    from robotkit.base.identity import Identity, IdentityError
+    from robotkit.base.reasons import Decision, Reason
+    from robotkit.crawler.loop import CrawlConfig, Crawler
+    from robotkit.frontier.frontier import Frontier
+    from robotkit.http.checker import AsyncRobotsChecker, RobotsChecker, RobotsOptions
     from robotkit.http.client import AsyncPoliteClient, PoliteClient
     from robotkit.http.errors import (
         AddressRefused,
@@ -110,16 +112,14 @@ if TYPE_CHECKING:
         UnsupportedEncoding,
     )
     from robotkit.http.facts import FetchFacts
-    from robotkit.http.robots import AsyncRobotsChecker, RobotsChecker, RobotsOptions
     from robotkit.http.transport import AsyncPoliteTransport, PoliteTransport
     from robotkit.http.validators import ValidatorStore
-    from robotkit.identity import Identity, IdentityError
-    from robotkit.normalization import NormalizedURL, NormalizePolicy, normalize
-    from robotkit.reasons import Decision, Reason
     from robotkit.robots.rules import RobotsRules
     from robotkit.robots.status import Profile
     from robotkit.robots.verdict import Verdict
-    from robotkit.urls import InvalidURL, Origin
+    from robotkit.triage.guard import Guard, GuardConfig
+    from robotkit.url.normalization import NormalizedURL, NormalizePolicy, normalize
+    from robotkit.url.parse import InvalidURL, Origin
 
 
 def __getattr__(name: str) -> Any:

@@ -23,7 +23,7 @@ import pytest  # noqa: E402
 from hypothesis import settings  # noqa: E402
 from pytest_httpserver import HTTPServer  # noqa: E402
 
-from robotkit.clock import ManualClock  # noqa: E402
+from robotkit.base.clock import ManualClock  # noqa: E402
 
 # CI decides whether a submission lands, so there the property tests draw the same
 # examples on every run (a failure reproduces, and a pass is not luck); elsewhere
@@ -86,7 +86,7 @@ def httpserver2(make_server: Callable[[str], HTTPServer]) -> HTTPServer:
 def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A real redis-server, one per test process (so per xdist worker), started
     only when a test asks for it."""
-    from redis_server import RedisServer
+    from support.redis_server import RedisServer
 
     server = RedisServer(tmp_path_factory.mktemp("redis"))
     try:

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 from pytest_httpserver import HTTPServer
-from servers import closed_port
-from terminal import run_on_a_terminal
+from support.servers import closed_port
+from support.terminal import run_on_a_terminal
 from werkzeug import Request, Response
 
 from robotkit.cli import main

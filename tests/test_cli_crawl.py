@@ -17,12 +17,12 @@ from typing import Any
 
 import pytest
 from rich.console import Console
-from terminal import run_on_a_terminal
+from support.terminal import run_on_a_terminal
 
+from robotkit.base.reasons import Reason
 from robotkit.cli import build_parser, main
 from robotkit.cli.crawl import CrawlDisplay, WaitingHost
-from robotkit.crawl import CrawlConfig, Crawler
-from robotkit.reasons import Reason
+from robotkit.crawler.loop import CrawlConfig, Crawler
 from robotkit.traps.base import RunningSite
 
 FIELDS = {"url", "event", "status", "reason", "depth", "referer", "time"}

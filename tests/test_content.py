@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from pytest_httpserver import HTTPServer
 from werkzeug import Request, Response
 
+from robotkit.base.reasons import Reason
 from robotkit.content import (
     ContentConfig,
     ContentIndex,
@@ -34,7 +35,6 @@ from robotkit.content import (
     url_template,
     visible_text,
 )
-from robotkit.reasons import Reason
 
 # --------------------------------------------------------------------------------------
 # Real-ish pages: one shop template, many contents.

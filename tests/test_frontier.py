@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from robotkit.clock import ManualClock
-from robotkit.frontier import (
+from robotkit.base.clock import ManualClock
+from robotkit.base.reasons import Reason
+from robotkit.frontier.frontier import (
     AddOutcome,
     BloomSeenSet,
     ExactSeenSet,
@@ -13,10 +14,9 @@ from robotkit.frontier import (
     FrontierEntry,
     SeenSet,
 )
-from robotkit.pacing import Pacer
-from robotkit.readiness import PacerReadiness
-from robotkit.reasons import Reason
-from robotkit.urls import InvalidURL, Origin, origin_of
+from robotkit.pacing.pacer import Pacer
+from robotkit.pacing.readiness import PacerReadiness
+from robotkit.url.parse import InvalidURL, Origin, origin_of
 
 A = origin_of("http://a.example/")
 B = origin_of("http://b.example/")

@@ -15,19 +15,19 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from robotkit.frontier import (
+from robotkit.base.reasons import Reason
+from robotkit.frontier.frontier import (
     BloomSeenSet,
     CheckpointError,
     ExactSeenSet,
     Frontier,
     FrontierEntry,
 )
-from robotkit.reasons import Reason
-from robotkit.urls import origin_of
+from robotkit.url.parse import origin_of
 
 A = origin_of("http://a.example/")
 B = origin_of("http://b.example/")
-WORKER = Path(__file__).with_name("frontier_crash_worker.py")
+WORKER = Path(__file__).parent / "support" / "frontier_crash_worker.py"
 
 
 def served(f: Frontier, now: float = 1e12) -> list[FrontierEntry]:

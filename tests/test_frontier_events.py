@@ -6,9 +6,10 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
-from robotkit.clock import ManualClock
-from robotkit.frontier import Frontier, FrontierEntry, Tier
-from robotkit.frontier_events import (
+from robotkit.base.clock import ManualClock
+from robotkit.base.outcome import Outcome
+from robotkit.base.reasons import Reason
+from robotkit.frontier.events import (
     BudgetSet,
     Demoted,
     Done,
@@ -21,12 +22,11 @@ from robotkit.frontier_events import (
     Taken,
     Tallied,
 )
-from robotkit.frontier_store import FrontierStore, decode_event, encode_event
-from robotkit.outcome import Outcome
-from robotkit.pacing import Pacer, PacingPolicy
-from robotkit.readiness import PacerReadiness
-from robotkit.reasons import Reason
-from robotkit.urls import origin_of
+from robotkit.frontier.frontier import Frontier, FrontierEntry, Tier
+from robotkit.frontier.store import FrontierStore, decode_event, encode_event
+from robotkit.pacing.pacer import Pacer, PacingPolicy
+from robotkit.pacing.readiness import PacerReadiness
+from robotkit.url.parse import origin_of
 
 A = origin_of("http://a.example/")
 B = origin_of("http://b.example/")

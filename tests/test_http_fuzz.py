@@ -15,9 +15,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from bombs import GIB, stacked_bomb
-from httpfuzz import STALL, Answer, HostileServer, answers, attack, hostile_server
 from hypothesis import HealthCheck, example, given, settings
+from support.bombs import GIB, stacked_bomb
+from support.httpfuzz import STALL, Answer, HostileServer, answers, attack, hostile_server
 
 
 @pytest.fixture(scope="module")

@@ -85,7 +85,7 @@ def test_the_walk_sees_the_package() -> None:
     assert "robotkit.http.transport" in graph
     assert "robotkit.http.errors" in graph["robotkit.http.client"]
     # robotkit/__init__.py imports every export for type checkers only
-    assert "robotkit.crawl" not in graph["robotkit"]
+    assert "robotkit.crawler.loop" not in graph["robotkit"]
 
 
 def test_no_module_imports_a_private_name_of_another() -> None:

@@ -40,7 +40,7 @@ def test_commands_work_without_the_traps_extra(tmp_path: Path) -> None:
 
 
 def test_the_pytest_entry_point_imports_without_the_traps_extra(tmp_path: Path) -> None:
-    code = "import robotkit.trap_fixture as m; print(hasattr(m, 'trap_site'))"
+    code = "import robotkit.traps.fixture as m; print(hasattr(m, 'trap_site'))"
     run = without_traps(tmp_path, "-c", code)
     assert (run.returncode, run.stdout) == (0, "False\n"), run.stderr
     with_traps = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)

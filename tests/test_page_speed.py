@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
-from page_corpus import find_corpus, pages
 from selectolax.lexbor import LexborHTMLParser
+from support.page_corpus import find_corpus, pages
 
 from robotkit.content.fingerprints import (
     PageText,
@@ -21,9 +21,9 @@ from robotkit.content.fingerprints import (
     masked_digits,
     split_words,
 )
-from robotkit.meta import MAX_LINKS, parse_page, resolve_link
-from robotkit.shingles import distinct
-from robotkit.urls import LinkResolver, resolve
+from robotkit.content.shingles import distinct
+from robotkit.page.meta import MAX_LINKS, parse_page, resolve_link
+from robotkit.url.parse import LinkResolver, resolve
 
 _WORD = re.compile(r"\w+")
 _DIGITS = re.compile(r"\d+")

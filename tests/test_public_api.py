@@ -22,33 +22,33 @@ def test_unknown_name_is_an_attribute_error() -> None:
 
 
 CORE = [
-    "robotkit.clock",
-    "robotkit.reasons",
-    "robotkit.identity",
-    "robotkit.urls",
-    "robotkit.headervalues",
+    "robotkit.base.clock",
+    "robotkit.base.reasons",
+    "robotkit.base.identity",
+    "robotkit.url.parse",
+    "robotkit.base.headervalues",
     "robotkit.robots",
-    "robotkit.pacing",
-    "robotkit.outcome",
-    "robotkit.guard",
+    "robotkit.pacing.pacer",
+    "robotkit.base.outcome",
+    "robotkit.triage.guard",
     "robotkit.content",
-    "robotkit.meta",
-    "robotkit.frontier",
-    "robotkit.frontier_events",
-    "robotkit.frontier_hosts",
-    "robotkit.frontier_store",
-    "robotkit.readiness",
-    "robotkit.seen",
-    "robotkit.hosts",
-    "robotkit.normalization",
-    "robotkit.blacklist",
-    "robotkit.shingles",
-    "robotkit.triage",
-    "robotkit.screening",
-    "robotkit.page_news",
-    "robotkit.regions",
-    "robotkit.copies",
-    "robotkit.urlrules",
+    "robotkit.page.meta",
+    "robotkit.frontier.frontier",
+    "robotkit.frontier.events",
+    "robotkit.frontier.hosts",
+    "robotkit.frontier.store",
+    "robotkit.pacing.readiness",
+    "robotkit.frontier.seen",
+    "robotkit.url.hosts",
+    "robotkit.url.normalization",
+    "robotkit.triage.blacklist",
+    "robotkit.content.shingles",
+    "robotkit.triage.triage",
+    "robotkit.triage.screening",
+    "robotkit.triage.news",
+    "robotkit.triage.regions",
+    "robotkit.triage.copies",
+    "robotkit.url.learned",
 ]
 
 
@@ -59,7 +59,7 @@ def test_the_core_never_imports_the_shell() -> None:
         "import sys\n"
         f"for name in {CORE!r}: __import__(name)\n"
         "shell = [m for m in sys.modules if m in ('httpx', 'redis') or m.startswith(("
-        "'robotkit.http', 'robotkit.crawl', 'robotkit.cli', 'robotkit.traps',"
+        "'robotkit.http', 'robotkit.crawler.loop', 'robotkit.cli', 'robotkit.traps',"
         " 'robotkit.shared'))]\n"
         "print(','.join(sorted(shell)))\n"
     )

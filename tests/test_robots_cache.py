@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from robotkit.reasons import Reason
+from robotkit.base.reasons import Reason
 from robotkit.robots.cache import RETAIN
 from robotkit.robots.engine import FetchNeeded, RobotsEngine, RobotsResponse
 from robotkit.robots.status import FetchFailure, Profile, RobotsOutcome
 from robotkit.robots.verdict import Verdict
-from robotkit.urls import origin_of
+from robotkit.url.parse import origin_of
 
 NOW = 1_700_000_000.0
 TOKEN = "ExampleBot"

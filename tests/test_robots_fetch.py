@@ -17,13 +17,13 @@ from typing import Any
 import httpx
 import pytest
 from pytest_httpserver import HTTPServer
-from servers import KeepAliveTarpit, closed_port, read_head
+from support.servers import KeepAliveTarpit, closed_port, read_head
 from werkzeug import Request, Response
 
-from robotkit.clock import ManualClock
-from robotkit.http.robots import AsyncRobotsChecker, RobotsChecker, RobotsOptions
-from robotkit.identity import Identity
-from robotkit.reasons import Decision, Reason
+from robotkit.base.clock import ManualClock
+from robotkit.base.identity import Identity
+from robotkit.base.reasons import Decision, Reason
+from robotkit.http.checker import AsyncRobotsChecker, RobotsChecker, RobotsOptions
 from robotkit.robots.status import Profile, RobotsOutcome
 from robotkit.robots.verdict import Verdict
 

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from robotkit.reasons import Decision, Reason
+from robotkit.base.reasons import Decision, Reason
 from robotkit.robots.engine import FetchNeeded, RobotsEngine, RobotsResponse
 from robotkit.robots.freshness import (
     BACKOFF_CAP,

@@ -28,8 +28,8 @@ from scrapy.utils.test import get_crawler
 from werkzeug import Response
 
 from robotkit import traps
-from robotkit.clock import ManualClock
-from robotkit.reasons import Reason
+from robotkit.base.clock import ManualClock
+from robotkit.base.reasons import Reason
 from robotkit.scrapy import (
     BreakerMiddleware,
     PacingMiddleware,
@@ -58,7 +58,7 @@ from sites import DetourSite, PageSite, robots_text, robots_then
 
 def test_scrapy_is_an_extra_the_rest_of_robotkit_never_imports(tmp_path: Path) -> None:
     code = (
-        "import sys, robotkit, robotkit.cli, robotkit.crawl, robotkit.triage\n"
+        "import sys, robotkit, robotkit.cli, robotkit.crawler.loop, robotkit.triage.triage\n"
         "print(sorted(m for m in sys.modules if m.split('.')[0] in ('scrapy', 'twisted')))\n"
     )
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

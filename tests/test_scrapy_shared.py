@@ -25,8 +25,8 @@ from scrapy.http import HtmlResponse
 from scrapy.settings import Settings
 from werkzeug import Request, Response
 
-from robotkit.clock import ManualClock
-from robotkit.reasons import Reason
+from robotkit.base.clock import ManualClock
+from robotkit.base.reasons import Reason
 from robotkit.scrapy import PacingMiddleware, Refused, RobotkitSettings
 from robotkit.scrapy.pacing import SHARED_TICKET_META, TICKET_META
 from robotkit.scrapy.shared import SharedPoliteness
@@ -35,8 +35,8 @@ from robotkit.shared import SharedState
 
 sys.path.insert(0, str(Path(__file__).parent / "scrapy_project"))
 sys.path.insert(0, str(Path(__file__).parent))
-from redis_server import RedisServer, free_port
 from run_spider import ADDON, ROBOT, crawl
+from support.redis_server import RedisServer, free_port
 
 DELAY = 0.2
 """The Crawl-delay and ROBOTKIT_DELAY of the shared crawls."""

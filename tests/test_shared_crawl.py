@@ -27,7 +27,7 @@ import redis
 from pytest_httpserver import HTTPServer
 from werkzeug import Request, Response
 
-from robotkit.crawl import CrawlConfig, Crawler, CrawlEvent, EventKind
+from robotkit.crawler.loop import CrawlConfig, Crawler, CrawlEvent, EventKind
 from robotkit.shared.state import SharedState
 
 PAGES = 12
@@ -215,7 +215,7 @@ def test_a_worker_killed_mid_crawl_loses_nothing(
 
 
 def test_redis_unreachable_at_start_is_one_line_and_exit_2(crawl_id: str) -> None:
-    from servers import closed_port
+    from support.servers import closed_port
 
     result = subprocess.run(
         _cli(f"redis://127.0.0.1:{closed_port()}/0", crawl_id, "http://127.0.0.1:9/"),
@@ -264,7 +264,7 @@ def test_redis_clear_removes_the_crawl_and_only_it(
 def test_redis_lost_mid_crawl_stops_the_worker_without_fetching(
     make_server: Callable[[str], HTTPServer], tmp_path: Path
 ) -> None:
-    from redis_server import RedisServer
+    from support.redis_server import RedisServer
 
     (tmp_path / "redis").mkdir()
     server = RedisServer(tmp_path / "redis")

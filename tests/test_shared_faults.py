@@ -11,10 +11,10 @@ import redis
 from pytest_httpserver import HTTPServer
 from redis.backoff import NoBackoff
 from redis.retry import Retry
-from redis_server import RedisServer, free_port
+from support.redis_server import RedisServer, free_port
 
-from robotkit.clock import ManualClock
-from robotkit.pacing import Pacer
+from robotkit.base.clock import ManualClock
+from robotkit.pacing.pacer import Pacer
 from robotkit.shared import (
     Namespace,
     SharedPacer,

@@ -21,14 +21,14 @@ import redis
 from pytest_httpserver import HTTPServer
 from werkzeug import Request, Response
 
-from robotkit.clock import ManualClock
-from robotkit.outcome import Outcome
-from robotkit.pacing import Pacer, PacingPolicy
-from robotkit.reasons import Reason
+from robotkit.base.clock import ManualClock
+from robotkit.base.outcome import Outcome
+from robotkit.base.reasons import Reason
+from robotkit.pacing.pacer import Pacer, PacingPolicy
 from robotkit.shared import Namespace, SharedPacer, SharedState, SharedTicket, connect
 
 HOST = ("127.0.0.1", 8080)
-WORKER = Path(__file__).with_name("shared_worker.py")
+WORKER = Path(__file__).parent / "support" / "shared_worker.py"
 
 
 def workers(

@@ -19,7 +19,7 @@ import pytest
 from pytest_httpserver import HTTPServer
 from werkzeug import Request, Response
 
-from robotkit.clock import ManualClock
+from robotkit.base.clock import ManualClock
 from robotkit.robots.cache import OriginState
 from robotkit.robots.engine import FetchNeeded, RobotsEngine, RobotsResponse
 from robotkit.robots.status import FetchFailure, Profile, RobotsOutcome
@@ -30,10 +30,10 @@ from robotkit.shared import (
     SharedStateTimeout,
     connect,
 )
-from robotkit.shared.robots_codec import decode_state, encode_state
-from robotkit.urls import origin_of
+from robotkit.shared.codec import decode_state, encode_state
+from robotkit.url.parse import origin_of
 
-WORKER = Path(__file__).with_name("shared_worker.py")
+WORKER = Path(__file__).parent / "support" / "shared_worker.py"
 RULES = "User-agent: *\nDisallow: /private\nAllow: /private/open\n"
 
 

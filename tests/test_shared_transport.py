@@ -17,15 +17,15 @@ from typing import Any, TypeVar
 import pytest
 import redis
 from pytest_httpserver import HTTPServer
-from redis_server import RedisServer, free_port
-from test_client import ALLOW_ALL, BOT, Events, paths, timed
+from support.redis_server import RedisServer, free_port
+from support.transports import ALLOW_ALL, BOT, Events, paths, timed
 from werkzeug import Response
 
-from robotkit.clock import ManualClock
+from robotkit.base.clock import ManualClock
+from robotkit.base.reasons import Reason
 from robotkit.http import AsyncPoliteTransport, Deferred, FetchLimits, PoliteTransport
 from robotkit.http.client import AsyncPoliteClient, PoliteClient
-from robotkit.pacing import Pacer, PacingPolicy
-from robotkit.reasons import Reason
+from robotkit.pacing.pacer import Pacer, PacingPolicy
 from robotkit.shared import SharedState, SharedStateUnavailable
 
 DELAY = 0.1
@@ -278,7 +278,7 @@ def test_one_state_serves_one_event_loop_after_another(redis_url: str, crawl_id:
 
 
 def test_a_users_own_robots_checker_is_kept(redis_url: str, crawl_id: str) -> None:
-    from robotkit.http.robots import RobotsChecker
+    from robotkit.http.checker import RobotsChecker
 
     state = SharedState.connect(redis_url, crawl_id)
     mine = RobotsChecker(BOT)

@@ -25,11 +25,11 @@ import pytest
 
 from robotkit import traps
 from robotkit.cli import main
-from robotkit.http.robots import RobotsChecker, RobotsOptions
+from robotkit.http.checker import RobotsChecker, RobotsOptions
 from robotkit.robots.status import Profile
 from robotkit.traps import PageKind, RunningSite
-from robotkit.traps.robots_sites import ROBOTS_LIMIT, RULES, RobotsSite
-from robotkit.traps.session_ids import strip_session
+from robotkit.traps.sites.robots_sites import ROBOTS_LIMIT, RULES, RobotsSite
+from robotkit.traps.sites.session_ids import strip_session
 
 HREF = re.compile(r'href="([^"]*)"')
 

@@ -9,11 +9,11 @@ from functools import partial
 
 import pytest
 
+from robotkit.base.reasons import Reason
 from robotkit.content import LinkAction
-from robotkit.normalization import normalize
-from robotkit.reasons import Reason
-from robotkit.triage import FailureKind, PageFacts, Triage, TriageConfig
-from robotkit.urlrules import LearnedRules, is_token
+from robotkit.triage.triage import FailureKind, PageFacts, Triage, TriageConfig
+from robotkit.url.learned import LearnedRules, is_token
+from robotkit.url.normalization import normalize
 
 SITE = "http://site.test"
 WORDS = [
@@ -56,7 +56,7 @@ class Crawl:
 
     def run(self, site: Callable[[str], tuple[str, list[str]]], start: str, budget: int) -> None:
         """Breadth-first over ``site`` (a URL to its body and links), the main tier
-        before the demoted one, as :class:`robotkit.crawl.Crawler` serves them."""
+        before the demoted one, as :class:`robotkit.crawler.loop.Crawler` serves them."""
         self.offer(start)
         while len(self.fetched) < budget:
             queue = self.queues[0] or self.queues[1]
@@ -368,7 +368,7 @@ def test_config_is_checked() -> None:
 def test_what_was_learned_survives_a_snapshot_through_json() -> None:
     import json
 
-    from robotkit.snapshot import SnapshotError
+    from robotkit.base.snapshot import SnapshotError
 
     crawl = Crawl()
     crawl.run(calendar, f"{SITE}/events?m=0", budget=200)

@@ -22,9 +22,9 @@ from typing import Any
 import pytest
 
 from robotkit import traps
+from robotkit.base.reasons import Reason
 from robotkit.cli import demo
-from robotkit.crawl_report import CrawlEvent, EventKind
-from robotkit.reasons import Reason
+from robotkit.crawler.report import CrawlEvent, EventKind
 from robotkit.traps.base import target_of
 from robotkit.traps.score import GauntletRun
 

@@ -21,15 +21,13 @@ from typing import IO, Any, NoReturn
 from rich.console import Console
 
 from robotkit._version import __version__
+from robotkit.traps import TRAP_STACK
 
 # Each module has ``register(subparsers)`` which adds its parser and sets
 # ``handler`` (a callable taking the parsed namespace and returning an exit code).
 SUBCOMMANDS = ("check_url", "normalize", "traps", "crawl", "demo")
 
 EXIT_USAGE = 2
-TRAP_STACK = ("pytest_httpserver", "werkzeug")
-"""The modules the trap sites need, from the ``robotkit[traps]`` extra: without
-them the trap commands say how to install it, and the others work."""
 EXIT_BROKEN_PIPE = 141
 """128 + SIGPIPE: how a shell reports a writer whose reader closed the pipe."""
 
@@ -187,4 +185,4 @@ def console(file: IO[str] | None = None) -> Console:
 def quiet_local_robot() -> None:
     """No contact warning for the demo and the trap bench: their robot visits only
     robotkit's own trap sites on loopback, whose owner is the one running it."""
-    logging.getLogger("robotkit.identity").setLevel(logging.ERROR)
+    logging.getLogger("robotkit.base.identity").setLevel(logging.ERROR)

@@ -21,17 +21,17 @@ from typing import Any, TextIO
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from robotkit.base.clock import system_clock
+from robotkit.base.identity import DEFAULT_USER_AGENT, Identity, IdentityError, warn_if_anonymous
+from robotkit.base.reasons import Decision, Reason
 from robotkit.cli import EXIT_USAGE, error, non_negative, positive
 from robotkit.cli.inputs import arguments, close_input, lines, open_input, shown
-from robotkit.clock import system_clock
-from robotkit.guard import Blacklist, BlacklistSyntaxError, Guard
-from robotkit.http.robots import DEFAULT_DEADLINE, AsyncRobotsChecker, RobotsOptions
-from robotkit.identity import DEFAULT_USER_AGENT, Identity, IdentityError, warn_if_anonymous
-from robotkit.reasons import Decision, Reason
+from robotkit.http.checker import DEFAULT_DEADLINE, AsyncRobotsChecker, RobotsOptions
 from robotkit.robots.freshness import DEFAULT_MIN_TTL
 from robotkit.robots.status import Profile
 from robotkit.robots.verdict import Verdict
-from robotkit.urls import InvalidURL, robots_url
+from robotkit.triage.guard import Blacklist, BlacklistSyntaxError, Guard
+from robotkit.url.parse import InvalidURL, robots_url
 
 EXIT_DISALLOWED = 1
 EXIT_DEFERRED = 3

@@ -3,7 +3,7 @@
 One JSON line per URL decision with ``--output``; on a terminal, a live panel on
 stderr (:class:`CrawlDisplay`: pages against the budget, the queue, the hosts held
 back and why, the trap signals so far); a summary table at the end. ``--state DIR``
-keeps the crawl there (:mod:`robotkit.crawl_state`) and resumes it when the same
+keeps the crawl there (:mod:`robotkit.crawler.state`) and resumes it when the same
 command is run again; Ctrl-C saves the state and exits (status 130).
 
 A resumed crawl keeps its frontier (queues, seen set, parked URLs, per-host
@@ -36,16 +36,16 @@ from rich.panel import Panel
 from rich.progress_bar import ProgressBar
 from rich.table import Table
 
+from robotkit.base.identity import Identity, IdentityError
 from robotkit.cli import EXIT_USAGE, console, count, error, non_negative, positive
 from robotkit.cli.check_url import add_identity_options
-from robotkit.crawl import CrawlConfig, Crawler, CrawlEvent, CrawlSummary, is_loopback_url
-from robotkit.crawl_state import MAIN_CHECKPOINT, CrawlState
-from robotkit.frontier import CheckpointError
-from robotkit.http.robots import RobotsOptions
-from robotkit.identity import Identity, IdentityError
-from robotkit.normalization import normalize
+from robotkit.crawler.loop import CrawlConfig, Crawler, CrawlEvent, CrawlSummary, is_loopback_url
+from robotkit.crawler.state import MAIN_CHECKPOINT, CrawlState
+from robotkit.frontier.frontier import CheckpointError
+from robotkit.http.checker import RobotsOptions
 from robotkit.robots.status import Profile
-from robotkit.urls import InvalidURL
+from robotkit.url.normalization import normalize
+from robotkit.url.parse import InvalidURL
 
 LEASE_MARGIN = 5.0
 """Seconds a shared pacing reservation outlives the response deadline (--redis)."""

@@ -1,6 +1,6 @@
 """``robotkit demo``: every trap site on loopback, crawled by robotkit, scored.
 
-Each site is served on 127.0.0.x, crawled with :class:`robotkit.crawl.Crawler`
+Each site is served on 127.0.0.x, crawled with :class:`robotkit.crawler.loop.Crawler`
 (all sites at once, each host paced), and scored from the requests its server saw:
 legitimate pages found, trap pages fetched, and the reason codes robotkit gave for
 trap URLs. A site passes with every legitimate page and at most
@@ -22,8 +22,8 @@ from typing import Any
 from rich.table import Table
 
 from robotkit import traps
-from robotkit.crawl import CrawlConfig, Crawler, CrawlEvent
-from robotkit.reasons import Reason
+from robotkit.base.reasons import Reason
+from robotkit.crawler.loop import CrawlConfig, Crawler, CrawlEvent
 from robotkit.traps.base import RunningSite, Score, target_of
 
 MAX_TRAP_PAGES = 20

@@ -17,8 +17,8 @@ from typing import IO, Any
 
 from robotkit.cli import EXIT_USAGE, error
 from robotkit.cli.inputs import arguments, close_input, lines, open_input, shown
-from robotkit.normalization import normalize_key
-from robotkit.urls import InvalidURL
+from robotkit.url.normalization import normalize_key
+from robotkit.url.parse import InvalidURL
 
 
 def register(subparsers: Any) -> None:

@@ -1,6 +1,6 @@
 """Content fingerprints: duplicate pages, soft 404s and low-novelty trap regions.
 
-URL rules (:mod:`robotkit.guard`) catch traps by shape; these catch the rest by what
+URL rules (:mod:`robotkit.triage.guard`) catch traps by shape; these catch the rest by what
 the pages say. Three tools, each a small state machine fed by the crawler:
 
 - :class:`ContentIndex`: an exact fingerprint of a page's visible text and a 64-bit
@@ -50,8 +50,8 @@ from robotkit.content.novelty import (
     TrapSignal,
     url_template,
 )
+from robotkit.content.shingles import simhash
 from robotkit.content.soft404 import Soft404Config, Soft404Detector, soft404_probe_url
-from robotkit.shingles import simhash
 
 __all__ = [
     "ContentConfig",

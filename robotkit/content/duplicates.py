@@ -6,6 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from robotkit.base.reasons import CodeEnum, Reason
+from robotkit.base.snapshot import header, listed, opened, reading, typed
 from robotkit.content.fingerprints import (
     MAX_TEXT_CHARS,
     Fingerprint,
@@ -14,8 +16,6 @@ from robotkit.content.fingerprints import (
     SimHashIndex,
     fingerprint,
 )
-from robotkit.reasons import CodeEnum, Reason
-from robotkit.snapshot import header, listed, opened, reading, typed
 
 # --------------------------------------------------------------------------------------
 # Duplicate content

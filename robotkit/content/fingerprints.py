@@ -14,8 +14,8 @@ from itertools import pairwise
 import numpy as np
 import numpy.typing as npt
 
-from robotkit.normalization import NormalizedURL, normalize_or_none
-from robotkit.shingles import shingle_hashes, simhash_of, text_simhash, word_hashes
+from robotkit.content.shingles import shingle_hashes, simhash_of, text_simhash, word_hashes
+from robotkit.url.normalization import NormalizedURL, normalize_or_none
 
 _Hashes = npt.NDArray[np.uint64]
 
@@ -95,7 +95,7 @@ def hamming(a: int, b: int) -> int:
 class Fingerprint:
     """``exact``: blake2b (8 bytes) of the words of the normalized visible text
     (punctuation and markup do not count); ``simhash``: over its distinct
-    ``shingle_size``-word shingles, hashed over arrays (:mod:`robotkit.shingles`);
+    ``shingle_size``-word shingles, hashed over arrays (:mod:`robotkit.content.shingles`);
     ``words``: how many words the text has."""
 
     exact: int
@@ -214,7 +214,7 @@ def fingerprint_readings(page: str | PageText, readings: Sequence[Reading]) -> l
 
     The triage fingerprints every page twice (the content index's reading, digits
     counted, and the echo-free one, its URL's words left out and digits masked).
-    A word's hash does not depend on where it stands (:func:`robotkit.shingles.word_hashes`)
+    A word's hash does not depend on where it stands (:func:`robotkit.content.shingles.word_hashes`)
     and masking never joins or splits words, so the hashes of the words a reading
     keeps are a selection of the hashes of all the words, plain or masked: both
     lists come from one hashing pass, and readings that keep every word of the same

@@ -9,11 +9,11 @@ from collections import deque
 from dataclasses import dataclass
 from typing import Any
 
+from robotkit.base.reasons import CodeEnum, Reason
+from robotkit.base.snapshot import header, listed, opened, reading, typed
 from robotkit.content.duplicates import ContentMatch
 from robotkit.content.fingerprints import hamming
-from robotkit.normalization import NormalizedURL, normalize_or_none
-from robotkit.reasons import CodeEnum, Reason
-from robotkit.snapshot import header, listed, opened, reading, typed
+from robotkit.url.normalization import NormalizedURL, normalize_or_none
 
 _DIGITS = re.compile(r"\d+")
 

@@ -9,6 +9,8 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
+from robotkit.base.reasons import Reason
+from robotkit.base.snapshot import header, listed, opened, reading, typed
 from robotkit.content.fingerprints import (
     Fingerprint,
     PageText,
@@ -19,9 +21,7 @@ from robotkit.content.fingerprints import (
     visible_words,
     words_of,
 )
-from robotkit.normalization import NormalizedURL, normalize, normalize_or_none
-from robotkit.reasons import Reason
-from robotkit.snapshot import header, listed, opened, reading, typed
+from robotkit.url.normalization import NormalizedURL, normalize, normalize_or_none
 
 # --------------------------------------------------------------------------------------
 # Soft 404s

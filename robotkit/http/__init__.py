@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from robotkit.http.addresses import AddressPolicy
+from robotkit.http.checker import AsyncRobotsChecker, RobotsChecker, RobotsOptions
 from robotkit.http.client import AsyncPoliteClient, PoliteClient
 from robotkit.http.errors import (
     AddressRefused,
@@ -17,7 +18,6 @@ from robotkit.http.errors import (
     classify_error,
 )
 from robotkit.http.facts import FetchFacts, facts
-from robotkit.http.robots import AsyncRobotsChecker, RobotsChecker, RobotsOptions
 from robotkit.http.settings import FetchLimits, PoliteSettings
 from robotkit.http.transport import AsyncPoliteTransport, PoliteTransport
 

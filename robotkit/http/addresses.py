@@ -24,10 +24,10 @@ from typing import Any
 
 import httpx
 
+from robotkit.base.reasons import Reason
 from robotkit.http.errors import AddressRefused
-from robotkit.reasons import Reason
 from robotkit.robots.status import Hop
-from robotkit.urls import origin_of
+from robotkit.url.parse import origin_of
 
 Resolver = Callable[[str, int], Sequence[str]]
 AsyncResolver = Callable[[str, int], Sequence[str] | Awaitable[Sequence[str]]]

@@ -16,7 +16,7 @@ from typing import Any, TypeVar
 
 import httpx
 
-from robotkit.guard import Guard
+from robotkit.base.identity import Identity
 from robotkit.http.core import refused_redirect
 from robotkit.http.errors import Disallowed
 from robotkit.http.facts import FetchFacts, facts
@@ -24,9 +24,9 @@ from robotkit.http.settings import GuardHook
 from robotkit.http.slots import SharedPoliteness
 from robotkit.http.transport import AsyncPoliteTransport, PoliteTransport
 from robotkit.http.validators import ValidatorStore
-from robotkit.identity import Identity
-from robotkit.pacing import PacingPolicy
-from robotkit.urls import InvalidURL, parse_url
+from robotkit.pacing.pacer import PacingPolicy
+from robotkit.triage.guard import Guard
+from robotkit.url.parse import InvalidURL, parse_url
 
 _Polite = TypeVar("_Polite", PoliteTransport, AsyncPoliteTransport)
 
@@ -96,7 +96,7 @@ class PoliteClient(httpx.Client):
     ``robotkit.shared.SharedState``: pace and share robots.txt with other
     workers) are shortcuts for the transport's
     settings when no transport is given; the trap guard is on by default (a fresh
-    :class:`robotkit.guard.Guard`), because a robot that follows links needs it on
+    :class:`robotkit.triage.guard.Guard`), because a robot that follows links needs it on
     every request and every redirect hop. ``conditional=True`` makes a refetch of a
     URL conditional (If-None-Match / If-Modified-Since from the last 200): the
     answer may then be a 304 without a body, so it is for callers that keep the

@@ -21,8 +21,9 @@ from dataclasses import dataclass
 
 import httpx
 
-from robotkit.guard import Guard
-from robotkit.headervalues import parse_retry_after
+from robotkit.base.headervalues import parse_retry_after
+from robotkit.base.outcome import Outcome, classify_status
+from robotkit.base.reasons import Decision, Reason
 from robotkit.http.addresses import RedirectChain
 from robotkit.http.decoding import ACCEPT_ENCODING, CappedBody
 from robotkit.http.errors import (
@@ -34,13 +35,12 @@ from robotkit.http.errors import (
 )
 from robotkit.http.facts import EXTENSION, FetchFacts
 from robotkit.http.settings import PoliteSettings
-from robotkit.meta import PageMeta, parse_page, parse_x_robots_tag
-from robotkit.outcome import Outcome, classify_status
-from robotkit.pacing import HostKey, host_key
-from robotkit.reasons import Decision, Reason
+from robotkit.pacing.pacer import HostKey, host_key
+from robotkit.page.meta import PageMeta, parse_page, parse_x_robots_tag
 from robotkit.robots.status import Hop
 from robotkit.robots.verdict import Verdict
-from robotkit.urls import InvalidURL
+from robotkit.triage.guard import Guard
+from robotkit.url.parse import InvalidURL
 
 CHAIN = "robotkit.chain"
 """The key of a request's :class:`RedirectChain` in its extensions."""

@@ -28,11 +28,11 @@ import socket
 
 import httpx
 
-from robotkit.guard import GuardVerdict
-from robotkit.outcome import NetworkErrorKind
-from robotkit.reasons import Reason
+from robotkit.base.outcome import NetworkErrorKind
+from robotkit.base.reasons import Reason
 from robotkit.robots.status import Hop
 from robotkit.robots.verdict import Verdict
+from robotkit.triage.guard import GuardVerdict
 
 
 class PolitenessError(httpx.RequestError):

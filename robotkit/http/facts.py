@@ -7,8 +7,8 @@ from dataclasses import dataclass
 
 import httpx
 
-from robotkit.meta import PageMeta, RobotsDirectives
-from robotkit.outcome import Outcome
+from robotkit.base.outcome import Outcome
+from robotkit.page.meta import PageMeta, RobotsDirectives
 from robotkit.robots.freshness import Validators
 from robotkit.robots.status import Hop
 from robotkit.robots.verdict import Verdict

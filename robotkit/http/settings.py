@@ -15,15 +15,15 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from robotkit.clock import Clock, system_clock
-from robotkit.guard import Guard, GuardVerdict
+from robotkit.base.clock import Clock, system_clock
+from robotkit.base.identity import Identity, warn_if_anonymous
 from robotkit.http.addresses import AddressPolicy, AddressScreen, AsyncResolver
 from robotkit.http.validators import ValidatorStore
-from robotkit.identity import Identity, warn_if_anonymous
-from robotkit.pacing import Pacer, PacingPolicy
+from robotkit.pacing.pacer import Pacer, PacingPolicy
 from robotkit.robots.cache import DEFAULT_CACHE_SIZE
 from robotkit.robots.freshness import DEFAULT_MIN_TTL
 from robotkit.robots.status import Profile
+from robotkit.triage.guard import Guard, GuardVerdict
 
 MIB = 1024 * 1024
 

@@ -1,6 +1,6 @@
 """Waiting for a host's pacing slot, and giving it back when the body is done.
 
-The pacer (:mod:`robotkit.pacing`) says when a host may have its next request; the
+The pacer (:mod:`robotkit.pacing.pacer`) says when a host may have its next request; the
 waiters here do the waiting, thread-safe for the sync face and on the event loop
 for the async one. A slot is given back when its response stream is closed, once,
 however often it is closed: only then has the response ended, and the host's gap
@@ -17,13 +17,13 @@ from typing import Protocol
 
 import httpx
 
-from robotkit.clock import Clock
+from robotkit.base.clock import Clock
+from robotkit.base.identity import Identity
+from robotkit.base.outcome import Outcome
+from robotkit.http.checker import AsyncRobotsChecker, RobotsChecker
 from robotkit.http.core import PolitenessCore
-from robotkit.http.robots import AsyncRobotsChecker, RobotsChecker
 from robotkit.http.settings import RobotsOptions
-from robotkit.identity import Identity
-from robotkit.outcome import Outcome
-from robotkit.pacing import HostKey, Ticket
+from robotkit.pacing.pacer import HostKey, Ticket
 
 
 class SyncSlots:

@@ -10,7 +10,7 @@ Pass :class:`PoliteTransport` (sync) or :class:`AsyncPoliteTransport` (async) to
    :mod:`robotkit.http.addresses`);
 3. gets its robots.txt verdict (RFC 9309): disallowed is never sent
    (:class:`Disallowed`), deferred raises :class:`Deferred` or waits if asked;
-4. waits for a slot from its host's pacer (:mod:`robotkit.pacing`).
+4. waits for a slot from its host's pacer (:mod:`robotkit.pacing.pacer`).
 
 It goes out with the robot's honest identity and, on a refetch when the caller
 gave a :class:`ValidatorStore`, If-None-Match / If-Modified-Since. The body is read
@@ -35,7 +35,8 @@ from typing import Any, TypeVar
 
 import httpx
 
-from robotkit.clock import Clock, system_clock
+from robotkit.base.clock import Clock, system_clock
+from robotkit.base.identity import Identity
 from robotkit.http.addresses import (
     AddressPolicy,
     AddressScreen,
@@ -43,6 +44,7 @@ from robotkit.http.addresses import (
     Resolver,
     system_resolver,
 )
+from robotkit.http.checker import AsyncRobotsChecker, RobotsChecker, RobotsOptions
 from robotkit.http.core import OFF_LOOP, Cleared, Parse, PolitenessCore, Resolve, Robots, Step
 from robotkit.http.decoding import CappedBody
 from robotkit.http.errors import (
@@ -57,7 +59,6 @@ from robotkit.http.errors import (
 )
 from robotkit.http.facts import EXTENSION, FetchFacts, facts
 from robotkit.http.pools import AsyncPerHostTransport, PerHostTransport
-from robotkit.http.robots import AsyncRobotsChecker, RobotsChecker, RobotsOptions
 from robotkit.http.settings import (
     DEFAULT_MAX_BODY,
     DEFAULT_MAX_REDIRECTS,
@@ -79,8 +80,7 @@ from robotkit.http.slots import (
 from robotkit.http.sockets import Watchdog, guard_connections, peer_check, set_deadline
 from robotkit.http.sockets import deadline as thread_deadline
 from robotkit.http.validators import ValidatorStore
-from robotkit.identity import Identity
-from robotkit.pacing import Pacer, PacingPolicy, host_key
+from robotkit.pacing.pacer import Pacer, PacingPolicy, host_key
 
 # Names that lived here before the shell was split by concern stay importable.
 __all__ = [
@@ -123,7 +123,7 @@ _CORE_DOC = """
     whose robots.txt fetches are paced like every other request and judged by the
     same address policy and resolver, or ``robots`` a checker of yours (its
     fetches are then yours to pace); ``check_robots=False`` to skip robots.txt
-    (only for sites you own); ``guard`` a :class:`robotkit.guard.Guard` or any
+    (only for sites you own); ``guard`` a :class:`robotkit.triage.guard.Guard` or any
     ``(url) -> GuardVerdict | None``; ``scope`` a ``(url) -> bool``; ``validators``
     a :class:`ValidatorStore` to make refetches conditional (none by default: a
     304 has no body, so only a caller who keeps bodies should ask for one);

@@ -17,7 +17,7 @@ from cachetools import TLRUCache
 from robotkit.robots.freshness import Validators
 from robotkit.robots.rules import RobotsRules
 from robotkit.robots.status import UNREACHABLE_GRACE, Hop, RobotsOutcome
-from robotkit.urls import Origin
+from robotkit.url.parse import Origin
 
 DEFAULT_CACHE_SIZE = 10_000
 """Origins remembered at once; the least recently used goes first."""

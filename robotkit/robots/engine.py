@@ -29,7 +29,7 @@ from robotkit.robots.status import (
     is_redirect,
 )
 from robotkit.robots.verdict import Verdict, decide, decide_rest, invalid_verdict
-from robotkit.urls import InvalidURL, Origin, origin_of, parse_url, resolve
+from robotkit.url.parse import InvalidURL, Origin, origin_of, parse_url, resolve
 
 _AUTHORITY_FROM = len("https://")
 """Where a hot URL's authority ends is looked for from here on: a valid URL is
@@ -61,14 +61,14 @@ def _hot_prefix(url: str) -> str | None:
 
 def _as_parsed(url: str) -> bool:
     """Whether the text after the authority is already the parsed request target
-    (:attr:`robotkit.urls.ParsedURL.target`, up to escapes the matcher makes anyway):
+    (:attr:`robotkit.url.parse.ParsedURL.target`, up to escapes the matcher makes anyway):
     no control or unprintable character, no trailing space, no ``\\`` and no dot
     segment. Then the raw text may be matched as it is."""
     return url.isprintable() and url[-1] != " " and "/." not in url and "\\" not in url
 
 
 def _origin_of_prefix(prefix: str) -> Origin | None:
-    """:func:`robotkit.urls.origin_of` of ``scheme://authority`` (the parser's own
+    """:func:`robotkit.url.parse.origin_of` of ``scheme://authority`` (the parser's own
     cache remembers it: a crawl checks many URLs of few origins); None when invalid,
     for the caller to raise the error for the whole URL."""
     try:

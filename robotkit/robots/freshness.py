@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from robotkit.headervalues import parse_delay_seconds, parse_http_date, parse_retry_after
+from robotkit.base.headervalues import parse_delay_seconds, parse_http_date, parse_retry_after
 
 DEFAULT_MIN_TTL = 60.0
 """Floor of a robots.txt's lifetime: at most one fetch a minute per origin."""

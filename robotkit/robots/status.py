@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from robotkit.reasons import CodeEnum
+from robotkit.base.reasons import CodeEnum
 
 MAX_REDIRECTS = 5
 """RFC 9309 section 2.3.1.2: crawlers SHOULD follow at least five consecutive

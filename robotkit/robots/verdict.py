@@ -9,11 +9,11 @@ from __future__ import annotations
 import math
 from typing import NamedTuple
 
-from robotkit.reasons import Decision, Reason
+from robotkit.base.reasons import Decision, Reason
 from robotkit.robots.cache import OriginState
 from robotkit.robots.rules import RuleRef
 from robotkit.robots.status import Hop, RobotsOutcome
-from robotkit.urls import InvalidURL, parse_url
+from robotkit.url.parse import InvalidURL, parse_url
 
 ROBOTS_PATH = "/robots.txt"
 

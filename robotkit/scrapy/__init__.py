@@ -35,7 +35,7 @@ from robotkit.scrapy.errors import Refused, Rescheduled, SharedStateLost
 from robotkit.scrapy.guard import TrapGuardDownloaderMiddleware, TrapGuardSpiderMiddleware
 from robotkit.scrapy.identity import IdentityMiddleware
 from robotkit.scrapy.pacing import PacingMiddleware
-from robotkit.scrapy.robots import RobotsMiddleware
+from robotkit.scrapy.robotstxt import RobotsMiddleware
 from robotkit.scrapy.settings import RobotkitSettings
 
 __all__ = [

@@ -18,7 +18,7 @@ from robotkit.scrapy.dupefilter import RobotkitDupeFilter
 from robotkit.scrapy.guard import TrapGuardDownloaderMiddleware, TrapGuardSpiderMiddleware
 from robotkit.scrapy.identity import IdentityMiddleware
 from robotkit.scrapy.pacing import PacingMiddleware
-from robotkit.scrapy.robots import RobotsMiddleware
+from robotkit.scrapy.robotstxt import RobotsMiddleware
 from robotkit.scrapy.settings import RobotkitSettings
 
 RESPONSE_TIMEOUT = 10.0

@@ -1,7 +1,7 @@
 """The breaker for Scrapy: timeouts and oversize bodies counted per path family.
 
 robotkit's crawler stops a path family (``/reports/``) after two responses in it
-ran out of time or over the body cap (:meth:`~robotkit.triage.Triage.failed`); the
+ran out of time or over the body cap (:meth:`~robotkit.triage.triage.Triage.failed`); the
 requests of that family still queued are then dropped with ``slow-path`` by the
 trap guard's recheck. In Scrapy, a failed download goes back out through the
 downloader middlewares from the download outwards, and RetryMiddleware (550)
@@ -26,11 +26,11 @@ from scrapy import Request, Spider
 from scrapy.crawler import Crawler
 from scrapy.exceptions import DownloadCancelledError
 
-from robotkit.regions import FailureKind
 from robotkit.scrapy.errors import TIMEOUTS
 from robotkit.scrapy.guard import PROBE_META
-from robotkit.scrapy.robots import ROBOTS_META
+from robotkit.scrapy.robotstxt import ROBOTS_META
 from robotkit.scrapy.state import CrawlState, crawl_state
+from robotkit.triage.regions import FailureKind
 
 log = logging.getLogger(__name__)
 

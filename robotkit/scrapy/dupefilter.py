@@ -14,7 +14,7 @@ from scrapy import Request
 from scrapy.crawler import Crawler
 from scrapy.dupefilters import RFPDupeFilter
 
-from robotkit.reasons import Decision, Reason
+from robotkit.base.reasons import Decision, Reason
 from robotkit.scrapy.guard import request_key
 from robotkit.scrapy.state import CrawlState, crawl_state
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from scrapy.exceptions import DownloadTimeoutError, IgnoreRequest
 from twisted.internet.error import TimeoutError as TwistedTimeout
 
-from robotkit.reasons import Reason
+from robotkit.base.reasons import Reason
 
 TIMEOUTS: tuple[type[BaseException], ...] = (DownloadTimeoutError, TwistedTimeout, TimeoutError)
 """What a download that ran out of time raises: Scrapy's own error since 2.14 (its

@@ -1,7 +1,7 @@
 """The trap guard for Scrapy: what a page's links are worth, and which to follow.
 
 Scrapy alone stops traps only with a 2083-character URL limit and w3lib's
-canonical form. Here robotkit's :class:`~robotkit.triage.Triage` (the policy its
+canonical form. Here robotkit's :class:`~robotkit.triage.triage.Triage` (the policy its
 own crawler uses) judges every response and the requests the spider yields from
 it, and a downloader middleware checks each request again just before it is sent:
 
@@ -28,15 +28,15 @@ from scrapy.crawler import Crawler
 from scrapy.http import Response, TextResponse
 from scrapy.http.request import NO_CALLBACK
 
-from robotkit.guard import GuardVerdict, Rule
-from robotkit.identity import product_token
-from robotkit.meta import PageMeta, parse_page
-from robotkit.reasons import Decision, Reason
+from robotkit.base.identity import product_token
+from robotkit.base.reasons import Decision, Reason
+from robotkit.page.meta import PageMeta, parse_page
 from robotkit.scrapy.errors import Refused
-from robotkit.scrapy.robots import ROBOTS_META, header_values
+from robotkit.scrapy.robotstxt import ROBOTS_META, header_values
 from robotkit.scrapy.state import CrawlState, crawl_state
-from robotkit.triage import PageFacts
-from robotkit.urls import InvalidURL
+from robotkit.triage.guard import GuardVerdict, Rule
+from robotkit.triage.triage import PageFacts
+from robotkit.url.parse import InvalidURL
 
 STREAK_META = "robotkit_streak"
 """How many copies in a row led to a request (robotkit's chain-of-copies rule)."""

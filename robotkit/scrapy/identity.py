@@ -1,7 +1,7 @@
 """An honest identity for a Scrapy crawl: User-Agent checked, From sent.
 
 The User-Agent is Scrapy's own ``USER_AGENT``; at start it must pass robotkit's
-:class:`~robotkit.identity.Identity` check (a product token, no browser
+:class:`~robotkit.base.identity.Identity` check (a product token, no browser
 imitation, RFC 9110 section 10.1.5), and ``ROBOTKIT_FROM`` must be a mailbox
 (RFC 9110 section 10.1.2). A robot that gives no contact gets a warning, and so
 does one that keeps Scrapy's default User-Agent, which names Scrapy's site
@@ -18,7 +18,7 @@ from scrapy.crawler import Crawler
 from scrapy.exceptions import UsageError
 from scrapy.settings import default_settings
 
-from robotkit.identity import Identity, IdentityError, warn_if_anonymous
+from robotkit.base.identity import Identity, IdentityError, warn_if_anonymous
 from robotkit.scrapy.state import crawl_state
 
 log = logging.getLogger(__name__)

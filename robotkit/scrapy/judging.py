@@ -38,8 +38,8 @@ from scrapy import Request, signals
 from scrapy.crawler import Crawler
 from scrapy.utils.asyncio import CallLaterResult, call_later
 
-from robotkit.pacing import HostKey, host_key
-from robotkit.urls import InvalidURL
+from robotkit.pacing.pacer import HostKey, host_key
+from robotkit.url.parse import InvalidURL
 
 POLL = 0.5
 """Seconds between two checks, while a page is held, that it is still in Scrapy's

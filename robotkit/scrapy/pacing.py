@@ -3,7 +3,7 @@
 Scrapy's download slots space request *starts* by ``DOWNLOAD_DELAY`` (AutoThrottle
 moves that delay), ignore Crawl-delay, and retry a 429 or 503 without reading
 Retry-After. This downloader middleware sits last before the download, so each
-request passes it only when robotkit's :class:`~robotkit.pacing.Pacer` allows:
+request passes it only when robotkit's :class:`~robotkit.pacing.pacer.Pacer` allows:
 
 - one request per host at a time; the gap from the *end* of one response to the
   start of the next is the largest of the delay, Crawl-delay and 1/Request-rate,
@@ -39,14 +39,14 @@ from scrapy.utils.asyncio import sleep
 from scrapy.utils.defer import maybe_deferred_to_future
 from twisted.internet.defer import Deferred
 
-from robotkit.headervalues import parse_retry_after
-from robotkit.outcome import Outcome, classify_status
-from robotkit.pacing import HostKey, Ticket, host_key
-from robotkit.reasons import Decision, Reason
+from robotkit.base.headervalues import parse_retry_after
+from robotkit.base.outcome import Outcome, classify_status
+from robotkit.base.reasons import Decision, Reason
+from robotkit.pacing.pacer import HostKey, Ticket, host_key
 from robotkit.scrapy.errors import Refused, Waiting
 from robotkit.scrapy.guard import is_demoted
 from robotkit.scrapy.state import CrawlState, crawl_state
-from robotkit.urls import InvalidURL
+from robotkit.url.parse import InvalidURL
 
 if TYPE_CHECKING:  # the shared pieces need the redis extra
     from robotkit.shared import SharedTicket

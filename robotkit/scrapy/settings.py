@@ -13,9 +13,9 @@ from pathlib import Path
 from scrapy.exceptions import UsageError
 from scrapy.settings import BaseSettings
 
-from robotkit.guard import Blacklist, BlacklistSyntaxError, GuardConfig
 from robotkit.robots import freshness
 from robotkit.robots.status import Profile
+from robotkit.triage.guard import Blacklist, BlacklistSyntaxError, GuardConfig
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,7 @@ stays theirs; what all processes must agree on lives in Redis, through
   back unrecorded (nothing was sent);
 - robots.txt: before an origin's robots.txt is fetched, the shared claim reads a
   fresh state another process published or takes the origin's lock
-  (:class:`~robotkit.shared.robots.Claiming`); the lock's holder fetches through
+  (:class:`~robotkit.shared.checker.Claiming`); the lock's holder fetches through
   Scrapy and publishes the state, the others adopt it.
 
 redis.asyncio runs on asyncio, so the shared state needs Scrapy's asyncio
@@ -29,18 +29,18 @@ from contextlib import contextmanager
 from scrapy.exceptions import UsageError
 from scrapy.utils.asyncio import is_asyncio_available
 
-from robotkit.clock import Clock
+from robotkit.base.clock import Clock
+from robotkit.base.outcome import Outcome
 from robotkit.http.settings import RobotsOptions
-from robotkit.outcome import Outcome
-from robotkit.pacing import HostKey, Pacer, Ticket
+from robotkit.pacing.pacer import HostKey, Pacer, Ticket
 from robotkit.robots.engine import RobotsEngine
 from robotkit.scrapy.errors import Refused, SharedStateLost, Waiting
 from robotkit.scrapy.settings import RobotkitSettings
 from robotkit.shared import SharedState, SharedStateUnavailable, SharedTicket
+from robotkit.shared.checker import Claiming, SharedRobotsCache, claim_async
 from robotkit.shared.connection import AsyncScripts
-from robotkit.shared.robots import Claiming, SharedRobotsCache, claim_async
 from robotkit.shared.slots import BUSY_POLL
-from robotkit.urls import Origin
+from robotkit.url.parse import Origin
 
 log = logging.getLogger(__name__)
 

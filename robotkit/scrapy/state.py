@@ -23,14 +23,14 @@ from scrapy.crawler import Crawler
 from scrapy.exceptions import UsageError
 from scrapy.statscollectors import StatsCollector
 
-from robotkit.clock import Clock, system_clock
-from robotkit.guard import Guard
-from robotkit.pacing import Pacer, PacingPolicy
-from robotkit.reasons import Decision, Reason
+from robotkit.base.clock import Clock, system_clock
+from robotkit.base.reasons import Decision, Reason
+from robotkit.pacing.pacer import Pacer, PacingPolicy
 from robotkit.robots.engine import RobotsEngine
 from robotkit.scrapy.judging import Judging
 from robotkit.scrapy.settings import RobotkitSettings
-from robotkit.triage import Triage
+from robotkit.triage.guard import Guard
+from robotkit.triage.triage import Triage
 
 if TYPE_CHECKING:  # robotkit.scrapy.shared needs the redis extra
     from robotkit.scrapy.shared import SharedPoliteness

@@ -11,9 +11,9 @@ same small interfaces, while every decision stays in the pure core:
   "allow" or "no delay");
 * :mod:`~robotkit.shared.pacing`: :class:`SharedPacer`, each request reserving its
   host's next slot atomically (one Lua script), holds and backoff shared;
-* :mod:`~robotkit.shared.robots`: :class:`SharedRobotsChecker`, one robots.txt
+* :mod:`~robotkit.shared.checker`: :class:`SharedRobotsChecker`, one robots.txt
   cache for all workers, with a cross-process single flight (a lock key);
-* :mod:`~robotkit.shared.robots_codec`: an origin's robots.txt state as JSON;
+* :mod:`~robotkit.shared.codec`: an origin's robots.txt state as JSON;
 * :mod:`~robotkit.shared.slots`: a polite transport's slots, also reserved in Redis;
 * :mod:`~robotkit.shared.state`: :class:`SharedState`, the one handle a user
   passes around (``PoliteTransport(shared=state)``, ``Crawler(shared=state)``),
@@ -30,6 +30,7 @@ This is the shell's layer: it does I/O (Redis, and the robots.txt fetch through
 
 from __future__ import annotations
 
+from robotkit.shared.checker import AsyncSharedRobotsChecker, SharedRobotsChecker
 from robotkit.shared.connection import (
     Namespace,
     SharedStateTimeout,
@@ -38,7 +39,6 @@ from robotkit.shared.connection import (
     connect_async,
 )
 from robotkit.shared.pacing import AsyncSharedPacer, Reservation, SharedPacer, SharedTicket
-from robotkit.shared.robots import AsyncSharedRobotsChecker, SharedRobotsChecker
 from robotkit.shared.slots import SharedAsyncSlots, SharedSyncSlots
 from robotkit.shared.state import SharedState
 

@@ -47,9 +47,9 @@ from typing import Any
 
 import redis.asyncio
 
-from robotkit.frontier_events import Tier
+from robotkit.frontier.events import Tier
 from robotkit.shared.connection import Namespace, talking_to
-from robotkit.urls import Origin, origin_of
+from robotkit.url.parse import Origin, origin_of
 
 __all__ = [
     "DEFAULT_OWNER_LEASE",
@@ -226,7 +226,7 @@ return 1
 @dataclass(frozen=True, slots=True)
 class Offer:
     """A URL on its way to its host's owner, as kept in Redis: found at ``depth``
-    on ``referer`` by a page ``streak`` copies deep (:meth:`robotkit.triage.Triage.screen`),
+    on ``referer`` by a page ``streak`` copies deep (:meth:`robotkit.triage.triage.Triage.screen`),
     or (``taken``) already screened and queued in ``tier`` by an owner."""
 
     url: str

@@ -1,8 +1,8 @@
 """Per-host pacing shared by every worker of a crawl, on Redis.
 
-The decisions stay in the pure core (:mod:`robotkit.pacing`): the gap (delay,
+The decisions stay in the pure core (:mod:`robotkit.pacing.pacer`): the gap (delay,
 Crawl-delay, 1 / Request-rate), its jitter, the backoff after failures and the
-failure streak are the :class:`~robotkit.pacing.Pacer`'s and its policy's rules.
+failure streak are the :class:`~robotkit.pacing.pacer.Pacer`'s and its policy's rules.
 Only the facts several workers must agree on live in Redis, one hash per host:
 
 * ``ready``: the earliest start of the next request (the end of the last response
@@ -18,7 +18,7 @@ Finishing is a second script (one round trip) that frees the lease and records t
 next ready time, the streak and any hold. So a fetched page costs two round trips.
 
 Time is the injected clock's (passed to every script), not Redis' TIME, so tests
-drive it with :class:`robotkit.clock.ManualClock`; workers on several machines
+drive it with :class:`robotkit.base.clock.ManualClock`; workers on several machines
 need synchronised clocks (NTP), as HTTP dates already do. A lease outlives a dead
 worker by at most ``lease`` seconds: it must exceed the longest request (the
 response deadline) plus a gap. Every key expires once its times have passed.
@@ -34,9 +34,9 @@ from dataclasses import dataclass
 
 import redis
 
-from robotkit.outcome import Outcome
-from robotkit.pacing import HostKey, Pacer, failures_after
-from robotkit.reasons import Reason
+from robotkit.base.outcome import Outcome
+from robotkit.base.reasons import Reason
+from robotkit.pacing.pacer import HostKey, Pacer, failures_after
 from robotkit.shared.connection import (
     AsyncClientSource,
     AsyncScripts,
@@ -219,10 +219,10 @@ class _Plans:
 
 
 class SharedPacer(_Plans):
-    """A :class:`~robotkit.pacing.Pacer`'s rules over per-host state in Redis.
+    """A :class:`~robotkit.pacing.pacer.Pacer`'s rules over per-host state in Redis.
 
     ``pacer`` supplies the clock, the policy and what robots.txt asked of each
-    host (:meth:`~robotkit.pacing.Pacer.apply_robots` on it, as usual: every worker
+    host (:meth:`~robotkit.pacing.pacer.Pacer.apply_robots` on it, as usual: every worker
     reads the same shared robots.txt, so all apply the same Crawl-delay).
     """
 

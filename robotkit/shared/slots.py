@@ -17,11 +17,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from robotkit.base.outcome import Outcome
 from robotkit.http.core import PolitenessCore
 from robotkit.http.errors import HostSkipped
 from robotkit.http.slots import AsyncSlots, SyncSlots
-from robotkit.outcome import Outcome
-from robotkit.pacing import HostKey, Ticket
+from robotkit.pacing.pacer import HostKey, Ticket
 from robotkit.shared.pacing import AsyncSharedPacer, Reservation, SharedPacer, SharedTicket
 
 __all__ = ["BUSY_POLL", "SharedAsyncSlots", "SharedSlotTicket", "SharedSyncSlots"]

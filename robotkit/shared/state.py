@@ -24,12 +24,12 @@ from typing import Any
 import redis
 import redis.asyncio
 
+from robotkit.base.identity import Identity
 from robotkit.http.core import PolitenessCore
-from robotkit.identity import Identity
-from robotkit.pacing import Pacer
+from robotkit.pacing.pacer import Pacer
+from robotkit.shared.checker import AsyncSharedRobotsChecker, SharedRobotsChecker
 from robotkit.shared.connection import Namespace, async_client, connect, talking_to
 from robotkit.shared.pacing import DEFAULT_LEASE, AsyncSharedPacer, SharedPacer
-from robotkit.shared.robots import AsyncSharedRobotsChecker, SharedRobotsChecker
 from robotkit.shared.slots import SharedAsyncSlots, SharedSyncSlots
 
 __all__ = ["CLEAR_BATCH", "SharedState"]

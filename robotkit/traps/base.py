@@ -35,7 +35,7 @@ from urllib.parse import urlsplit
 from pytest_httpserver import HTTPServer
 from werkzeug import Request, Response
 
-from robotkit.reasons import CodeEnum, Reason
+from robotkit.base.reasons import CodeEnum, Reason
 
 ALLOW_ALL_ROBOTS = "User-agent: *\nDisallow:\n"
 """An empty Disallow allows everything (RFC 9309 section 2.2.2)."""

@@ -1,7 +1,7 @@
 """Measuring crawlers on trap sites: serve, crawl, score from the server's log.
 
 For each site a fresh copy is served on loopback and crawled by robotkit's crawler
-in-process (:class:`robotkit.crawl.Crawler`, its defaults except no delay, private
+in-process (:class:`robotkit.crawler.loop.Crawler`, its defaults except no delay, private
 addresses allowed and a page budget), and another fresh copy by the naive
 breadth-first crawler (:mod:`robotkit.traps.naive`) with the same budget. Each crawl
 is scored from the requests its server saw, which no crawler can misreport, and
@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from robotkit import traps
-from robotkit.crawl import CrawlConfig, Crawler
+from robotkit.crawler.loop import CrawlConfig, Crawler
 from robotkit.traps.base import RunningSite, Score, TrapSite
 from robotkit.traps.naive import naive_crawl
 

@@ -3,7 +3,7 @@
 It is what a first crawler looks like: ``httpx.AsyncClient`` with redirects followed
 (httpx's limit of 20), a 2 s per-operation timeout, a seen set of exact URL strings
 (fragment dropped), links taken with the extractor robotkit uses
-(:func:`robotkit.meta.parse_page`), every loopback link followed whatever its host,
+(:func:`robotkit.page.meta.parse_page`), every loopback link followed whatever its host,
 robots.txt ignored, no delay. It has no URL normalization, no trap rules, no
 content fingerprints, no total response deadline and no body cap, so a drip-feeding
 server holds it for as long as it drips: callers cut it off with a wall-clock limit.
@@ -20,7 +20,7 @@ from urllib.parse import urlsplit
 
 import httpx
 
-from robotkit.meta import parse_page
+from robotkit.page.meta import parse_page
 
 TIMEOUT = 2.0
 """httpx's per-operation timeout (connect, each read): a drip resets it."""

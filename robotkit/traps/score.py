@@ -37,7 +37,7 @@ from werkzeug import Request, Response
 from werkzeug.test import Client
 
 from robotkit import traps
-from robotkit.meta import parse_page
+from robotkit.page.meta import parse_page
 from robotkit.traps.base import RequestContext, RunningSite, SeenRequest, TrapSite, target_of
 from robotkit.traps.bench import CUT_SECONDS, DEFAULT_MAX_PAGES, CrawlResult, Ended
 

@@ -24,7 +24,7 @@ import scrapy
 from scrapy.crawler import CrawlerProcess
 from scrapy.http import Response, TextResponse
 
-from robotkit.meta import parse_page
+from robotkit.page.meta import parse_page
 
 
 class LinkSpider(scrapy.Spider):

@@ -15,7 +15,7 @@ from robotkit.traps.base import RequestContext, html_page, text_response
 from robotkit.traps.generated.pages import WORDS, Href, path_of, rng_for, slug, text_of
 from robotkit.traps.generated.plan import Plan
 from robotkit.traps.generated.trap import Trap
-from robotkit.traps.tarpit import body_of, drip
+from robotkit.traps.sites.tarpit import body_of, drip
 
 
 class Soft404(Trap):

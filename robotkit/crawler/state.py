@@ -1,0 +1,289 @@
+"""A crawl's state directory (``robotkit crawl --state DIR``): locked, durable from
+the first fetch, and resumable with what the crawl learned.
+
+What lives in the directory, and why:
+
+* ``lock``: held with :func:`fcntl.flock` for the crawl's whole life (the kernel
+  drops it when the process dies, however it dies), so two crawls never share a
+  directory; it holds the owner's pid for the error message.
+* ``frontier``: the frontier's checkpoint (both tiers), with its journal
+  (``frontier.journal``, one checksummed record per change, see
+  :mod:`robotkit.frontier.store`). The journal is the record: it is open before the
+  first fetch, and a checkpoint only compacts it. The page counters (pages fetched,
+  failed, soft-404 probes) are tallies in that journal, one record per request,
+  so a crawl killed N times refetches at most the N requests that were in flight
+  and never spends more than N requests past its page budget.
+* ``crawl.json``: the seeds (a resume with other seeds is refused unless
+  ``add_seeds``) and what the crawl learned (page fingerprints, soft-404 answers,
+  novelty windows, the automatic blacklist: :meth:`Crawler._learned_snapshot`),
+  written at the start, with every checkpoint and at every clean stop. Learning
+  is not journaled per page: after a SIGKILL a crawl relearns at most the pages
+  since the last checkpoint. Without ``crawl.json`` (deleted) the frontier and the
+  counters still resume from their journals; the loss is reported.
+
+Every file is replaced atomically (:func:`robotkit.frontier.durable.atomic_write`). A file
+that cannot be read back raises :class:`CrawlStateError` with one line that says
+which file and what is wrong.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import json
+import os
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Final
+
+from robotkit.base.snapshot import SnapshotError
+from robotkit.frontier.durable import CheckpointError, atomic_write, encode_line
+from robotkit.frontier.frontier import Frontier
+from robotkit.url.normalization import normalize
+from robotkit.url.parse import InvalidURL
+
+if TYPE_CHECKING:
+    from robotkit.crawler.loop import Crawler, CrawlEvent
+
+__all__ = [
+    "STATE_FILE",
+    "STATE_VERSION",
+    "CrawlState",
+    "CrawlStateError",
+    "StateInUse",
+]
+
+STATE_FILE: Final = "crawl.json"
+MAIN_CHECKPOINT: Final = "frontier"
+LOCK_FILE: Final = "lock"
+STATE_FORMAT: Final = "robotkit-crawl"
+STATE_VERSION: Final = 2
+"""2: seeds, learned state and a save count; counters moved into the journal."""
+
+
+class CrawlStateError(CheckpointError):
+    """A state directory that cannot be used: damaged, of another version, or
+    holding a crawl of other seeds."""
+
+
+class StateInUse(CrawlStateError):
+    """Another process holds the state directory's lock."""
+
+
+class CrawlState:
+    """The state directory of one crawl. :meth:`open` (lock, then resume or start)
+    before the first fetch; :meth:`record` each request; :meth:`save` at
+    checkpoints and at the end; :meth:`close` releases the lock.
+
+    ``add_seeds``: resume even if the seeds differ from the recorded ones, and
+    add the new ones. ``notice``: receives one-line messages for the operator
+    (resuming, nothing left, lost learned state).
+    """
+
+    def __init__(
+        self,
+        directory: str | os.PathLike[str],
+        *,
+        add_seeds: bool = False,
+        notice: Callable[[str], None] | None = None,
+    ) -> None:
+        self.directory = Path(directory)
+        self.add_seeds = add_seeds
+        self.notice = notice
+        self.resumed = False
+        self._seeds: list[str] = []
+        self._saves = 0
+        self._lock_fd: int | None = None
+
+    @classmethod
+    def of(cls, state: str | os.PathLike[str] | CrawlState | None) -> CrawlState | None:
+        """A :class:`CrawlState` for what :class:`Crawler` was given as ``state_dir``."""
+        if state is None or isinstance(state, CrawlState):
+            return state
+        return cls(state)
+
+    # -- open -------------------------------------------------------------------------
+
+    def open(self, crawler: Crawler) -> None:
+        """Lock the directory, then resume the crawl it holds into ``crawler`` or
+        start a new one there; on return the journals are open and the seeds
+        recorded. Raises :class:`CrawlStateError` (the directory untouched if it is
+        locked; one line if it holds a crawl of an older robotkit) or
+        :class:`OSError`."""
+        self.directory.mkdir(parents=True, exist_ok=True)
+        self._lock()
+        try:
+            self._open(crawler)
+        except BaseException:
+            self.close()
+            raise
+
+    def _open(self, crawler: Crawler) -> None:
+        main_path = self.directory / MAIN_CHECKPOINT
+        saved = self._read_state_file()
+        seeds = list(crawler._seeds)
+        if not main_path.exists():
+            if saved is not None and saved["saves"] > 0:
+                raise CrawlStateError(
+                    f"cannot resume from {self.directory}: {main_path.name} is missing"
+                )
+            self._seeds = seeds
+            self._write_state_file({})
+            crawler.frontier.open_journal(main_path)  # last: its presence means "a crawl"
+            return
+        try:
+            frontier = Frontier.restore(main_path)
+            if saved is not None and saved["learned"]:
+                crawler._learned_restore(saved["learned"])
+        except (CheckpointError, SnapshotError) as exc:
+            raise CrawlStateError(f"cannot resume from {self.directory}: {exc}") from None
+        if saved is None:
+            self._seeds = seeds
+            self._say(
+                f"{self.directory / STATE_FILE} is missing: resuming the frontier from its "
+                "journal, with the seeds given; what the crawl had learned is lost"
+            )
+        else:
+            self._seeds = self._merge_seeds(saved["seeds"], seeds)
+            self._saves = saved["saves"]
+        crawler._seeds = list(self._seeds)
+        crawler.frontier = frontier
+        summary = crawler.summary
+        summary.fetched = frontier.tallies["fetched"]
+        summary.failed = frontier.tallies["failed"]
+        summary.probes = frontier.tallies["probes"]
+        summary.resumed = self.resumed = True
+        frontier.open_journal(main_path)
+        self._write_state_file(crawler._learned_snapshot())
+        self._announce(crawler, added=len(self._seeds) > len(saved["seeds"]) if saved else False)
+
+    def _merge_seeds(self, recorded: list[str], given: list[str]) -> list[str]:
+        """The seeds to go on with: the recorded ones, refused if they differ from
+        ``given`` unless :attr:`add_seeds`, then the new ones after them."""
+        old, new = _keys(recorded), _keys(given)
+        if old == new:
+            return recorded
+        added = [seed for seed in given if _keys([seed]) - old]
+        missing = [seed for seed in recorded if _keys([seed]) - new]
+        if not self.add_seeds:
+            new_part = f"new: {' '.join(added)}" if added else ""
+            missing_part = f"not given: {' '.join(missing)}" if missing else ""
+            diff = "; ".join(part for part in (new_part, missing_part) if part)
+            raise CrawlStateError(
+                f"{self.directory} holds a crawl of other seeds ({diff}); "
+                "pass --add-seeds to add the new seeds to it"
+            )
+        return [*recorded, *added]
+
+    def _announce(self, crawler: Crawler, added: bool) -> None:
+        pages, budget = crawler.pages, crawler.config.max_pages
+        queued = len(crawler.frontier)
+        where = self.directory
+        if pages >= budget:
+            self._say(
+                f"crawl in {where} has spent its page budget ({pages} of {budget} pages); "
+                "raise --max-pages to go on"
+            )
+        elif queued == 0 and not added:
+            self._say(f"crawl in {where} has nothing left to fetch ({pages} pages done)")
+        else:
+            self._say(f"resuming crawl in {where}: {pages} pages done, {queued} queued")
+
+    def _say(self, message: str) -> None:
+        if self.notice is not None:
+            self.notice(message)
+
+    # -- during the crawl ---------------------------------------------------------
+
+    def record(self, crawler: Crawler, event: CrawlEvent) -> None:
+        """Journal the request behind ``event`` (if it made one) in the counters."""
+        if event.event.value == "skipped":
+            return
+        name = "probes" if event.probe else event.event.value
+        crawler.frontier.tally(name)
+
+    def save(self, crawler: Crawler) -> None:
+        """Checkpoint the frontier (compacting its journal), then what was learned."""
+        crawler.frontier.checkpoint(self.directory / MAIN_CHECKPOINT)
+        self._saves += 1
+        self._write_state_file(crawler._learned_snapshot())
+
+    def close(self, crawler: Crawler | None = None) -> None:
+        """Close ``crawler``'s journal, then release the lock."""
+        if crawler is not None:
+            crawler.frontier.close_journal()
+        if self._lock_fd is not None:
+            with contextlib.suppress(OSError):
+                fcntl.flock(self._lock_fd, fcntl.LOCK_UN)
+            os.close(self._lock_fd)
+            self._lock_fd = None
+
+    # -- files --------------------------------------------------------------------
+
+    def _lock(self) -> None:
+        fd = os.open(self.directory / LOCK_FILE, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            owner = os.read(fd, 32).decode("ascii", "replace").strip() or "unknown"
+            os.close(fd)
+            raise StateInUse(f"{self.directory} is in use by another crawl (pid {owner})") from None
+        except BaseException:
+            os.close(fd)
+            raise
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, b"%d\n" % os.getpid(), 0)
+        self._lock_fd = fd
+
+    def _write_state_file(self, learned: dict[str, Any]) -> None:
+        state = {
+            "format": STATE_FORMAT,
+            "version": STATE_VERSION,
+            "seeds": self._seeds,
+            "saves": self._saves,
+            "learned": learned,
+        }
+        atomic_write(self.directory / STATE_FILE, [encode_line(state)], trailer=False)
+
+    def _read_state_file(self) -> dict[str, Any] | None:
+        """``crawl.json`` checked for shape, or None if there is none."""
+        path = self.directory / STATE_FILE
+        try:
+            text = path.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            return None
+        except (OSError, UnicodeDecodeError) as exc:
+            raise CrawlStateError(f"cannot read {path}: {exc}") from None
+        try:
+            data = json.loads(text)
+        except ValueError as exc:
+            raise CrawlStateError(f"{path} is not valid JSON: {exc}") from None
+        if not isinstance(data, dict):
+            raise CrawlStateError(f"{path} is not a crawl state (expected an object)")
+        version = data.get("version")
+        if data.get("format", STATE_FORMAT) != STATE_FORMAT or not isinstance(version, int):
+            raise CrawlStateError(f"{path} is not a robotkit crawl state")
+        if version != STATE_VERSION:
+            raise CrawlStateError(
+                f"{path} has format version {version} (this robotkit reads {STATE_VERSION}); "
+                "start the crawl in a new state directory"
+            )
+        for key, kind, what in (
+            ("seeds", list, "a list of URLs"),
+            ("saves", int, "a count"),
+            ("learned", dict, "an object"),
+        ):
+            value = data.get(key)
+            if not isinstance(value, kind) or isinstance(value, bool):
+                raise CrawlStateError(f"{path}: {key!r} must be {what}")
+        if not all(isinstance(seed, str) for seed in data["seeds"]):
+            raise CrawlStateError(f"{path}: 'seeds' must be a list of URLs")
+        try:
+            _keys(data["seeds"])
+        except InvalidURL as exc:
+            raise CrawlStateError(f"{path}: invalid seed: {exc.detail}") from None
+        return data
+
+
+def _keys(seeds: list[str]) -> set[str]:
+    return {normalize(seed).key for seed in seeds}

@@ -1,0 +1,129 @@
+"""A reference crawler as one worker of a crawl shared on Redis.
+
+:class:`SharedTurn` is the part of :class:`robotkit.crawler.loop.Crawler` that talks to
+the shared crawl (:class:`robotkit.shared.crawl.SharedCrawl`, ARCHITECTURE.md
+"Shared state") between fetches: a few times a second it renews this worker's
+hosts, takes over the hosts it claims (their unfinished URLs queued again, their
+seen keys remembered), screens the links other workers found for its hosts, and
+gives hosts back when it holds more than its share. Like
+:class:`robotkit.crawler.fetch.FetchStep` it keeps no state of its own.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from typing import TYPE_CHECKING
+
+from robotkit.shared.crawl import Claim, Offer, SharedCrawl
+from robotkit.url.parse import InvalidURL, Origin
+
+if TYPE_CHECKING:
+    from robotkit.crawler.loop import Crawler
+
+__all__ = ["SYNC_EVERY", "SharedTurn"]
+
+SYNC_EVERY = 0.1
+"""Seconds between two syncs of a busy worker: how soon links found by other
+workers reach their host's owner. An idle worker syncs as often, looking for the
+crawl's end."""
+
+
+class SharedTurn:
+    """The shared-crawl side of ``crawler``'s loop."""
+
+    def __init__(self, crawler: Crawler, work: SharedCrawl) -> None:
+        self.crawler = crawler
+        self.work = work
+        self.synced = float("-inf")
+        self.finished = False
+
+    @property
+    def next_sync(self) -> float:
+        return self.synced + SYNC_EVERY
+
+    async def settle(self) -> None:
+        """Send what a finished page left buffered: with a sync when one is due
+        (the same round trip), else alone."""
+        if self.crawler.clock() >= self.next_sync:
+            await self()
+        else:
+            await self.work.settle()
+
+    async def __call__(self) -> bool:
+        """Sync when it is time; True when the whole shared crawl is over."""
+        crawler = self.crawler
+        now = crawler.clock()
+        # Idle: nothing of its own queued or in flight. A worker whose page budget
+        # is spent is not idle while its hosts have work: it leaves, and others
+        # take them over; the crawl is not over.
+        idle = not crawler._tasks and crawler.frontier.next_ready_time() is None
+        if now < self.next_sync or self.finished:
+            return self.finished
+        self.synced = now
+        result = await self.work.sync(now, idle=idle)
+        if result.finished:
+            self.finished = True
+            return True
+        for host in result.lost:
+            # Another worker took the host over (this one stalled past its lease):
+            # its URLs are that worker's now. One in flight stays and is finished.
+            with contextlib.suppress(ValueError):
+                crawler.frontier.drop_host(host)
+        for claim in result.claims:
+            self._take_over(claim)
+        for host, offers in result.drained:
+            for offer in offers:
+                self._screen(host, offer)
+        # Only now: the keys of the links just screened are among the seen ones.
+        seen = crawler.frontier.seen
+        for claim in result.claims:
+            for key in claim.seen:
+                seen.add(key)
+        if result.excess > 0:
+            self._give_back(result.excess)
+        return False
+
+    def _take_over(self, claim: Claim) -> None:
+        """Queue what the host's last owner had taken on and not finished, and
+        screen what it had not screened."""
+        crawler = self.crawler
+        for offer in claim.pending:
+            if offer.taken:
+                crawler.triage.remember(offer.key, offer.streak)
+                crawler.frontier.add(
+                    offer.url,
+                    offer.key,
+                    offer.depth,
+                    offer.referer,
+                    host=claim.host,
+                    tier=offer.tier,
+                    again=True,
+                )
+            else:
+                self._screen(claim.host, offer)
+
+    def _screen(self, host: Origin, offer: Offer) -> None:
+        """A link another worker found for one of this worker's hosts: out of the
+        inbox record, then judged here, where the host's site is known."""
+        crawler = self.crawler
+        self.work.screened(host, offer.key)
+        try:
+            norm = crawler.triage.normalize(offer.url)
+        except InvalidURL as exc:  # the finder parsed it: only a new rule can refuse it
+            crawler._skip(offer.url, exc.reason, offer.depth, offer.referer)
+            return
+        key = crawler.triage.key(norm)
+        crawler._admit(offer.url, norm, key, offer.depth, offer.referer, offer.streak)
+
+    def _give_back(self, count: int) -> None:
+        """Give back up to ``count`` hosts with nothing in flight, the ones with the
+        least queued first (least learned state lost)."""
+        crawler = self.crawler
+        busy = {entry.host for entry in crawler._tasks.values()}
+        idle = sorted(
+            (host for host in self.work.owned if host not in busy),
+            key=crawler.frontier.queued_of,
+        )
+        for host in idle[:count]:
+            self.work.release(host)
+            crawler.frontier.drop_host(host)

@@ -1,0 +1,526 @@
+"""The frontier: which URL to fetch next, breadth-first and polite to every host.
+
+Shape (as in Heritrix's per-host work queues and Mercator's back-end queues): one
+FIFO queue per host (origin: scheme, host, port; RFC 9309 section 2.3 and pacing
+both work per origin), split by tier and depth (:mod:`robotkit.frontier.hosts`). A
+host is *sleeping* until its owner of readiness says it may be fetched again (a
+:class:`~robotkit.pacing.readiness.Readiness`, asked, never copied; and the frontier's
+own hold after a requeue), *ready* after that, and *busy* while one of its URLs is
+out (one request per host at a time: ARCHITECTURE.md's delay runs from the end of
+one response to the next request). Among ready hosts the lowest depth goes first
+(breadth-first over the whole crawl), then the host that has been ready the
+longest, so one slow host never stalls the others. Demoted URLs
+(:class:`~robotkit.frontier.events.Tier`) share the seen set, the budgets and the
+parking, and are served only when no main-tier URL is queued or in flight.
+
+Rules, each with a reason code from :mod:`robotkit.base.reasons`:
+
+* ``depth-limit``: a URL deeper than ``max_depth`` is refused and *not* recorded as
+  seen, since the same URL may later be found closer to a seed.
+* ``duplicate-url``: the seen set already holds its key.
+* ``host-budget``: past ``host_budget`` URLs admitted for a host, further URLs are
+  parked, not dropped; raising the budget releases them in order.
+* :meth:`Frontier.park_host`: the guard parks a trap region's remaining URLs with its
+  own reason (``trap-host``); :meth:`Frontier.unpark_host` releases them.
+
+Every change is announced as a typed record (:mod:`robotkit.frontier.events`) to
+an attached store; the frontier itself does no I/O. :meth:`Frontier.checkpoint`,
+:meth:`Frontier.open_journal` and :meth:`Frontier.restore` hand the work to
+:mod:`robotkit.frontier.store`. It reads no clock unless one is injected. It is not
+thread-safe: one crawl loop owns it.
+
+A little over 500 lines, and :class:`Frontier` a little over 300, on purpose: each
+public operation is a few lines of policy followed by the event that records it,
+and the table that replays those events sits beside them, so that an operation and
+its replay cannot drift apart.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import Counter
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, replace
+from typing import Any, Final
+
+from robotkit.base.clock import Clock
+from robotkit.base.reasons import CodeEnum, Reason
+from robotkit.frontier.durable import CheckpointError
+from robotkit.frontier.events import (
+    BudgetSet,
+    Demoted,
+    Done,
+    FrontierEntry,
+    FrontierEvent,
+    FrontierSnapshot,
+    Parked,
+    Queued,
+    Released,
+    Requeued,
+    Taken,
+    Tallied,
+    Tier,
+)
+from robotkit.frontier.hosts import MAIN, UNLIMITED, HostQueues, HostTable
+from robotkit.frontier.seen import BloomSeenSet, ExactSeenSet, SeenSet, seen_set_from_snapshot
+from robotkit.frontier.store import FileStore, FrontierStore, load_checkpoint, write_checkpoint
+from robotkit.pacing.readiness import Readiness
+from robotkit.url.parse import InvalidURL, Origin, origin_of
+
+__all__ = [
+    "AddOutcome",
+    "AddResult",
+    "BloomSeenSet",
+    "CheckpointError",
+    "ExactSeenSet",
+    "Frontier",
+    "FrontierEntry",
+    "FrontierStats",
+    "SeenSet",
+    "Tier",
+]
+
+
+class AddOutcome(CodeEnum):
+    """What :meth:`Frontier.add` did with a URL."""
+
+    QUEUED = "queued"  # will be served by next()
+    PARKED = "parked"  # kept, but held back (host budget, parked host)
+    REJECTED = "rejected"  # not kept: duplicate, too deep, invalid
+
+
+@dataclass(frozen=True, slots=True)
+class AddResult:
+    """The outcome of :meth:`Frontier.add` and, unless queued, the reason code."""
+
+    outcome: AddOutcome
+    reason: Reason | None = None
+
+    @property
+    def queued(self) -> bool:
+        return self.outcome is AddOutcome.QUEUED
+
+    @property
+    def parked(self) -> bool:
+        return self.outcome is AddOutcome.PARKED
+
+    @property
+    def rejected(self) -> bool:
+        return self.outcome is AddOutcome.REJECTED
+
+
+QUEUED: Final = AddResult(AddOutcome.QUEUED)
+DUPLICATE: Final = AddResult(AddOutcome.REJECTED, Reason.DUPLICATE_URL)
+TOO_DEEP: Final = AddResult(AddOutcome.REJECTED, Reason.DEPTH_LIMIT)
+
+
+@dataclass(frozen=True)
+class FrontierStats:
+    """Counts for logs and progress bars. After :meth:`Frontier.restore` with a
+    journal, ``rejected`` holds the refusals counted up to the last checkpoint only:
+    refusals change nothing else, so they are not journaled. ``queued`` counts both
+    tiers; ``demoted`` the demoted tier's part of it."""
+
+    queued: int
+    in_flight: int
+    parked: int
+    done: int
+    hosts: int
+    seen: int
+    seen_nbytes: int
+    rejected: dict[Reason, int]
+    parked_by_reason: dict[Reason, int]
+    demoted: int = 0
+
+
+class Frontier:
+    """Breadth-first, per-host, polite URL frontier (see the module docstring).
+
+    ``max_depth``: seeds are depth 0; deeper URLs are refused (``None``: no limit).
+    ``host_budget``: URLs admitted per host before more are parked (``None``: no
+    limit). ``seen``: an :class:`ExactSeenSet` by default; pass a
+    :class:`BloomSeenSet` to trade a small loss of pages for memory. ``clock``: used
+    by :meth:`next` when it is not given ``now``. ``readiness``: who says when a
+    host may be fetched again (the crawler's pacer); without one, only the holds
+    given to :meth:`mark_done` and :meth:`requeue` count.
+    """
+
+    def __init__(
+        self,
+        max_depth: int | None = None,
+        host_budget: int | None = None,
+        *,
+        seen: SeenSet | None = None,
+        clock: Clock | None = None,
+        readiness: Readiness | None = None,
+    ) -> None:
+        if max_depth is not None and max_depth < 0:
+            raise ValueError("max_depth must be at least 0")
+        if host_budget is not None and host_budget < 0:
+            raise ValueError("host_budget must be at least 0")
+        self.max_depth = max_depth
+        self.host_budget = host_budget
+        self.seen: SeenSet = seen if seen is not None else ExactSeenSet()
+        self._clock = clock
+        self._table = HostTable(readiness)
+        self._rejected: Counter[Reason] = Counter()
+        self.generation = 0  # checkpoints written or restored so far
+        self.tallies: Counter[str] = Counter()
+        self._sink: Callable[[FrontierEvent], None] | None = None
+        self._store: FrontierStore | None = None
+        self._store_path: str | None = None  # the checkpoint path the journal continues
+        self._resume_mark: str | None = None  # the store's mark of what restore() replayed
+
+    @property
+    def readiness(self) -> Readiness | None:
+        """The owner of host readiness the frontier asks (None: holds only)."""
+        return self._table.readiness
+
+    @readiness.setter
+    def readiness(self, readiness: Readiness | None) -> None:
+        self._table.readiness = readiness
+
+    # -- adding and serving -----------------------------------------------------
+
+    def add(
+        self,
+        url: str,
+        key: str,
+        depth: int = 0,
+        referer: str | None = None,
+        *,
+        host: Origin | None = None,
+        tier: Tier = Tier.MAIN,
+        again: bool = False,
+    ) -> AddResult:
+        """Offer a URL found at ``depth`` (seeds: 0) with its normalized ``key``.
+
+        ``host`` defaults to the origin of ``url``; a URL with no usable origin is
+        rejected as ``invalid-url`` or ``unsupported-scheme``, never raised.
+        ``again``: a URL admitted before and not finished (a host of a shared crawl
+        taken over from another worker), queued even though its key is seen.
+        """
+        if depth < 0:
+            raise ValueError("depth must be at least 0")
+        if host is None:
+            try:
+                host = origin_of(url)
+            except InvalidURL as exc:
+                self._rejected[exc.reason] += 1
+                return AddResult(AddOutcome.REJECTED, exc.reason)
+        if self.max_depth is not None and depth > self.max_depth:
+            self._rejected[Reason.DEPTH_LIMIT] += 1
+            return TOO_DEEP
+        if not self.seen.add(key) and not again:
+            self._rejected[Reason.DUPLICATE_URL] += 1
+            return DUPLICATE
+        entry = FrontierEntry(url, key, depth, referer, host, tier)
+        if self._sink is not None:
+            self._sink(Queued(entry))
+        table = self._table
+        state = table.hosts.get(host)
+        if state is None:
+            state = table.hosts[host] = HostQueues(host)
+        if state.park_reason is not None:
+            table.park(state, entry)
+            return AddResult(AddOutcome.PARKED, state.park_reason)
+        budget = self._budget(state)
+        if budget is not None and state.admitted >= budget:
+            table.park(state, entry)
+            return AddResult(AddOutcome.PARKED, Reason.HOST_BUDGET)
+        table.enqueue(state, entry)
+        return QUEUED
+
+    def next(self, now: float | None = None) -> FrontierEntry | None:
+        """The next URL to fetch at time ``now``, or None if no host may be served.
+
+        Its host is busy until :meth:`mark_done`, :meth:`requeue` or :meth:`demote`.
+        """
+        if now is None:
+            if self._clock is None:
+                raise TypeError("Frontier.next() needs `now` or a frontier built with a clock")
+            now = self._clock()
+        entry = self._table.next(now)
+        if entry is not None and self._sink is not None:
+            self._sink(Taken(entry.host, entry.key))
+        return entry
+
+    def next_ready_time(self) -> float | None:
+        """The earliest time :meth:`next` can return a URL (a time not after the
+        last ``now`` means at once), or None if nothing is waiting: every host is
+        busy, parked or empty. A crawler sleeps until then."""
+        return self._table.next_time()
+
+    def ready_at(self, host: Origin) -> float:
+        """When ``host`` may be served: its hold, or its owner's answer if later."""
+        return self._table.ready_time(self._table.hosts.get(host) or HostQueues(host))
+
+    def mark_done(self, entry: FrontierEntry, ready_at: float | None = None) -> None:
+        """``entry`` was fetched (or given up): its host may be served again, not
+        before ``ready_at`` if given (a hold of the frontier's own)."""
+        host = self._table.release_busy(entry)
+        if self._sink is not None:
+            self._sink(Done(entry.host, entry.key, ready_at))
+        self._table.main_active -= entry.tier is MAIN
+        self._table.finish(host, ready_at)
+
+    def requeue(self, entry: FrontierEntry, ready_at: float | None = None) -> None:
+        """``entry`` could not be fetched now (robots.txt deferred, 429/503): put it
+        back at the head of its host's queue, its host held until ``ready_at``."""
+        host = self._table.release_busy(entry)
+        if self._sink is not None:
+            self._sink(Requeued(entry.host, entry.key, ready_at))
+        if ready_at is not None:
+            host.hold = ready_at
+        self._table.put_back(host, entry, front=True)
+
+    def demote(self, entry: FrontierEntry) -> FrontierEntry:
+        """Move ``entry``, in flight, to the back of the demoted tier (its referer
+        turned out to be a copy); it stays admitted. Returns the demoted entry."""
+        host = self._table.release_busy(entry)
+        if self._sink is not None:
+            self._sink(Demoted(entry.host, entry.key))
+        moved = replace(entry, tier=Tier.DEMOTED)
+        self._table.main_active -= entry.tier is MAIN
+        self._table.put_back(host, moved, front=False)
+        return moved
+
+    # -- budgets and parking ----------------------------------------------------
+
+    def budget_of(self, host: Origin) -> int | None:
+        """The budget in force for ``host`` (None: unlimited)."""
+        state = self._table.hosts.get(host)
+        return self.host_budget if state is None else self._budget(state)
+
+    def _budget(self, state: HostQueues) -> int | None:
+        if state.budget is None:
+            return self.host_budget
+        return None if state.budget == UNLIMITED else state.budget
+
+    def set_host_budget(self, budget: int | None, host: Origin | None = None) -> int:
+        """Change the budget of every host (``host=None``) or of one host (which then
+        keeps its own budget; ``None`` means unlimited), and release parked URLs that
+        now fit. Returns how many were released."""
+        if budget is not None and budget < 0:
+            raise ValueError("budget must be at least 0")
+        if self._sink is not None:
+            self._sink(BudgetSet(budget, host))
+        if host is None:
+            self.host_budget = budget
+            targets = list(self._table.hosts.values())
+        else:
+            state = self._table.host(host)
+            state.budget = UNLIMITED if budget is None else budget
+            targets = [state]
+        return sum(self._table.release(s, self._budget(s)) for s in targets)
+
+    def park_host(self, host: Origin, reason: Reason = Reason.TRAP_HOST) -> int:
+        """Hold back every queued and future URL of ``host`` (both tiers) with
+        ``reason`` (e.g. the guard found a trap region). Returns how many queued
+        URLs were parked; the one in flight, if any, is not recalled."""
+        if self._sink is not None:
+            self._sink(Parked(host, reason))
+        state = self._table.host(host)
+        state.park_reason = reason
+        return self._table.park_all(state)
+
+    def unpark_host(self, host: Origin) -> int:
+        """Undo :meth:`park_host`; parked URLs return within the host's budget."""
+        if self._sink is not None:
+            self._sink(Released(host))
+        state = self._table.host(host)
+        state.park_reason = None
+        return self._table.release(state, self._budget(state))
+
+    def queued_of(self, host: Origin) -> int:
+        """URLs of ``host`` queued or parked (not the one in flight)."""
+        state = self._table.hosts.get(host)
+        if state is None:
+            return 0
+        return sum(len(bucket) for bucket in state.queues.values()) + len(state.parked)
+
+    def drop_host(self, host: Origin) -> int:
+        """Forget ``host``'s queued and parked URLs, none of them in flight: in a
+        crawl shared on Redis (:mod:`robotkit.shared.crawl`) another worker takes
+        the host over, and its URLs are kept there. Not journaled: a shared crawl
+        keeps its frontier in Redis, not in a state directory."""
+        if self._store is not None:
+            raise ValueError("a journaled frontier cannot drop a host")
+        return self._table.drop(host)
+
+    def parked(self, host: Origin | None = None) -> Iterator[tuple[FrontierEntry, Reason]]:
+        """Parked URLs (of one host or all) with the reason they are held."""
+        return self._table.parked_entries(host)
+
+    # -- reporting --------------------------------------------------------------
+
+    def __len__(self) -> int:
+        """URLs queued for :meth:`next` (both tiers): not in flight, not parked."""
+        return self._table.queued
+
+    @property
+    def in_flight(self) -> int:
+        return self._table.in_flight
+
+    def stats(self) -> FrontierStats:
+        table = self._table
+        parked, demoted = table.waiting_counts()
+        return FrontierStats(
+            queued=table.queued,
+            in_flight=table.in_flight,
+            parked=table.parked,
+            done=table.done,
+            hosts=len(table.hosts),
+            seen=len(self.seen),
+            seen_nbytes=self.seen.nbytes,
+            rejected=dict(self._rejected),
+            parked_by_reason=parked,
+            demoted=demoted,
+        )
+
+    def tally(self, name: str, n: int = 1) -> None:
+        """Add ``n`` to the counter ``name`` in :attr:`tallies`: counts the owner
+        keeps in step with the frontier (pages fetched, requests spent), recorded
+        and checkpointed with it, so a killed crawl knows what it spent."""
+        if self._sink is not None:
+            self._sink(Tallied(name, n))
+        self.tallies[name] += n
+
+    # -- events and stores --------------------------------------------------------
+
+    def apply(self, event: FrontierEvent) -> None:
+        """Replay a recorded change through the operation that made it (a store
+        rebuilding the frontier; see :mod:`robotkit.frontier.store`)."""
+        _APPLY[type(event)](self, event)
+
+    def attach(self, store: FrontierStore, path: str | None = None) -> None:
+        """Send every change from now on to ``store`` (``path``: the checkpoint it
+        continues, so that :meth:`checkpoint` to it compacts the store)."""
+        self.close_journal()
+        self._store, self._store_path, self._sink = store, path, store.record
+
+    def close_journal(self) -> None:
+        """Detach and close the store (the journal), if any."""
+        if self._store is not None:
+            self._store.close()
+        self._store = self._store_path = self._sink = None
+
+    def snapshot(self) -> FrontierSnapshot:
+        """Everything the frontier holds, for a checkpoint; hosts are produced as the
+        store reads them."""
+        table = self._table
+        return FrontierSnapshot(
+            generation=self.generation,
+            tallies=dict(self.tallies),
+            max_depth=self.max_depth,
+            host_budget=self.host_budget,
+            done=table.done,
+            rejected=dict(self._rejected),
+            seen=self.seen.snapshot(),
+            host_count=len(table.hosts),
+            entry_count=table.queued + table.in_flight + table.parked,
+            hosts=(state.record() for state in list(table.hosts.values())),
+        )
+
+    def checkpoint(self, path: str | os.PathLike[str]) -> int:
+        """Write the whole frontier to ``path`` atomically (temp file, fsync,
+        rename, fsync of the directory); return its generation. URLs in flight
+        are stored as queued, at the head of their host. With a journal open on
+        ``path``, the checkpoint compacts it: a fresh journal follows."""
+        path = os.path.abspath(os.fspath(path))
+        self.generation += 1
+        if self._store is not None and self._store_path == path:
+            self._store.compact(self.snapshot())
+        else:
+            write_checkpoint(path, self.snapshot())
+        return self.generation
+
+    def open_journal(self, path: str | os.PathLike[str], *, sync: bool = False) -> None:
+        """Checkpoint to ``path`` and record every change after it in
+        ``<path>.journal`` (:class:`robotkit.frontier.store.FileStore`), so a killed
+        crawl loses nothing it recorded; ``sync=True`` fsyncs each record."""
+        self.close_journal()
+        path = os.path.abspath(os.fspath(path))
+        self.generation += 1
+        self.attach(FileStore.open(path, self.snapshot(), self._resume_mark, sync), path)
+
+    @classmethod
+    def restore(cls, path: str | os.PathLike[str], *, clock: Clock | None = None) -> Frontier:
+        """Rebuild the frontier a checkpoint and its journal hold; raise
+        :class:`CheckpointError` if they are not whole and valid."""
+        snap, events, mark = load_checkpoint(path)
+        try:
+            frontier = cls(snap.max_depth, snap.host_budget, clock=clock)
+            frontier._load(snap)
+            for event in events:
+                frontier.apply(event)
+            # What was in flight when the process died was never finished: it goes
+            # back to the head of its queue (or to the parked).
+            for state in list(frontier._table.hosts.values()):
+                if state.busy is not None:
+                    frontier.requeue(state.busy)
+        except CheckpointError:
+            raise
+        except (ValueError, KeyError, IndexError, TypeError) as exc:
+            raise CheckpointError(f"corrupt checkpoint {os.fspath(path)!r}: {exc}") from None
+        frontier._resume_mark = mark
+        return frontier
+
+    def _load(self, snap: FrontierSnapshot) -> None:
+        self.seen = seen_set_from_snapshot(snap.seen)
+        self.generation = snap.generation
+        self.tallies = Counter(snap.tallies)
+        self._rejected = Counter(snap.rejected)
+        self._table.done = snap.done
+        for record in snap.hosts:
+            self._table.load(record)
+
+
+# A URL's end (done, requeued, demoted) is replayed through the same operation when
+# the URL is in flight here, as it is unless it was taken before the checkpoint the
+# replay starts from.
+
+
+def _replay_done(frontier: Frontier, event: Done) -> None:
+    busy = frontier._table.busy_with(event.host, event.key)
+    if busy is not None:
+        frontier.mark_done(busy, event.hold)
+    else:
+        frontier._table.finish_key(event.host, event.key, event.hold)
+
+
+def _replay_requeued(frontier: Frontier, event: Requeued) -> None:
+    busy = frontier._table.busy_with(event.host, event.key)
+    if busy is not None:
+        frontier.requeue(busy, event.hold)
+    elif event.hold is not None:  # already queued: only the hold is news
+        state = frontier._table.host(event.host)
+        state.hold = event.hold
+        frontier._table.reschedule(state)
+
+
+def _replay_demoted(frontier: Frontier, event: Demoted) -> None:
+    busy = frontier._table.busy_with(event.host, event.key)
+    if busy is not None:
+        frontier.demote(busy)
+
+
+_APPLY: Final[dict[type[Any], Callable[[Frontier, Any], object]]] = {
+    Queued: lambda f, e: f.add(
+        e.entry.url,
+        e.entry.key,
+        e.entry.depth,
+        e.entry.referer,
+        host=e.entry.host,
+        tier=e.entry.tier,
+    ),
+    Taken: lambda f, e: f._table.take_key(e.host, e.key),
+    Done: _replay_done,
+    Requeued: _replay_requeued,
+    Demoted: _replay_demoted,
+    BudgetSet: lambda f, e: f.set_host_budget(e.budget, e.host),
+    Parked: lambda f, e: f.park_host(e.host, e.reason),
+    Released: lambda f, e: f.unpark_host(e.host),
+    Tallied: lambda f, e: f.tally(e.name, e.n),
+}
+"""Each recorded change, replayed through the operation that made it."""

@@ -1,0 +1,2 @@
+"""A fetched page read once: a bounded markup check, then links, meta robots, canonical
+and main text."""

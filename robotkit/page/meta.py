@@ -1,0 +1,566 @@
+"""Page-level robot rules and links: meta robots, X-Robots-Tag, link extraction.
+
+(A little over 500 lines: the directives' grammar and the reading of a page share
+one HTML5 tree and one :class:`PageMeta`; apart, each would need the other's.)
+
+Pure: text in, facts out. The rules are not in an RFC; they follow the de-facto
+specification the big search engines publish (the "robots meta tag" and the
+``X-Robots-Tag`` header) and what crawlers such as Nutch and Heritrix do:
+
+* directives are case-insensitive and comma-separated; unknown ones are kept but
+  have no effect;
+* ``<meta name="robots">`` and an unprefixed ``X-Robots-Tag`` speak to every robot,
+  ``<meta name="examplebot">`` and ``X-Robots-Tag: examplebot: nofollow`` only to the
+  robot with that product token;
+* when several apply, the most restrictive wins (``noindex`` beats ``all``, the
+  smallest ``max-snippet`` wins, the earliest ``unavailable_after`` wins);
+* a colon after a directive name (``max-snippet:20``, ``unavailable_after: <date>``)
+  is a value, never a robot name.
+
+Links come from ``a``, ``area``, ``link`` (href) and ``frame``, ``iframe`` (src),
+resolved against ``<base href>`` or the page URL (RFC 3986 section 5); only http(s)
+targets are kept, fragments dropped. A page-level ``nofollow`` means no links are
+followed; ``rel="nofollow"`` on one link is honoured on request. The canonical URL
+comes from ``Link: <...>; rel="canonical"`` (RFC 8288, RFC 6596) or, failing that,
+from ``<link rel="canonical">``.
+
+Markup is parsed by Lexbor (through selectolax), an HTML5 parser: it builds the
+tree a browser would (unclosed tags, misplaced ``<base>``, entities in attributes
+as the WHATWG parsing algorithm says), about ten times faster than the stdlib's
+``html.parser``, which is quadratic on hostile input (``'<a ' * 21845``, 64 KiB:
+25 s). Lexbor has quadratic corners of its own (deep nesting, thousands of
+attributes on one tag): :func:`robotkit.page.markup.bounded` removes them first.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, replace
+from datetime import datetime, timezone
+from functools import lru_cache
+from types import MappingProxyType
+from typing import Any
+
+from selectolax.lexbor import LexborHTMLParser, LexborNode
+
+from robotkit.base.headervalues import parse_http_date
+from robotkit.content.fingerprints import PageText
+from robotkit.page.markup import bounded
+from robotkit.url.parse import LinkResolver
+
+_IMAGE_PREVIEW_ORDER = {"none": 0, "standard": 1, "large": 2}
+
+# Directive names that take a value after a colon: their colon is not a robot name.
+_VALUED = frozenset({"max-snippet", "max-image-preview", "max-video-preview", "unavailable_after"})
+_FLAGS = frozenset(
+    {
+        "all",
+        "none",
+        "index",
+        "follow",
+        "noindex",
+        "nofollow",
+        "noarchive",
+        "nocache",
+        "nosnippet",
+        "noimageindex",
+        "notranslate",
+        "indexifembedded",
+        "noodp",
+        "noydir",
+    }
+)
+_BOOLEAN = frozenset(
+    {"noindex", "nofollow", "noarchive", "nosnippet", "noimageindex", "notranslate"}
+)
+# A robot name as it can appear before a colon: a product token (RFC 9309 2.2.1).
+_AGENT = re.compile(r"^[a-z0-9_.\-]+$", re.IGNORECASE)
+
+
+def _min_limit(a: int | None, b: int | None) -> int | None:
+    """The stricter of two size limits, where -1 means "no limit"."""
+    if a is None or b is None:
+        return b if a is None else a
+    return min(a, b, key=lambda n: float("inf") if n < 0 else n)
+
+
+def _min_optional(a: float | None, b: float | None) -> float | None:
+    if a is None or b is None:
+        return b if a is None else a
+    return min(a, b)
+
+
+@dataclass(frozen=True)
+class RobotsDirectives:
+    """What a page allows this robot to do with it; the default allows all."""
+
+    noindex: bool = False
+    nofollow: bool = False
+    noarchive: bool = False
+    nosnippet: bool = False
+    noimageindex: bool = False
+    notranslate: bool = False
+    max_snippet: int | None = None
+    """Characters of snippet allowed; -1 means no limit, 0 means none."""
+    max_image_preview: str | None = None
+    """``none``, ``standard`` or ``large``."""
+    max_video_preview: int | None = None
+    """Seconds of video preview allowed; -1 means no limit."""
+    unavailable_after: float | None = None
+    """Unix seconds after which the page is to be treated as noindex."""
+    unknown: tuple[str, ...] = ()
+
+    @property
+    def index(self) -> bool:
+        return not self.noindex
+
+    @property
+    def follow(self) -> bool:
+        return not self.nofollow
+
+    def is_unavailable(self, now: float) -> bool:
+        """True once ``unavailable_after`` has passed: noindex from then on."""
+        return self.noindex or (self.unavailable_after is not None and now > self.unavailable_after)
+
+    def merge(self, other: RobotsDirectives) -> RobotsDirectives:
+        """Both sets at once, the most restrictive value of each winning."""
+        preview = [p for p in (self.max_image_preview, other.max_image_preview) if p]
+        return RobotsDirectives(
+            noindex=self.noindex or other.noindex,
+            nofollow=self.nofollow or other.nofollow,
+            noarchive=self.noarchive or other.noarchive,
+            nosnippet=self.nosnippet or other.nosnippet,
+            noimageindex=self.noimageindex or other.noimageindex,
+            notranslate=self.notranslate or other.notranslate,
+            max_snippet=_min_limit(self.max_snippet, other.max_snippet),
+            max_image_preview=min(preview, key=_IMAGE_PREVIEW_ORDER.__getitem__)
+            if preview
+            else None,
+            max_video_preview=_min_limit(self.max_video_preview, other.max_video_preview),
+            unavailable_after=_min_optional(self.unavailable_after, other.unavailable_after),
+            unknown=tuple(dict.fromkeys(self.unknown + other.unknown)),
+        )
+
+
+ALLOW_ALL = RobotsDirectives()
+
+
+def parse_date(text: str) -> float | None:
+    """Unix seconds of an ``unavailable_after`` date: RFC 822/850/1123 or ISO 8601
+    (both forms are in use); None when unreadable, so the directive is ignored."""
+    seconds = parse_http_date(text)
+    if seconds is not None:
+        return seconds
+    try:
+        when = datetime.fromisoformat(text.strip().replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=timezone.utc)
+    return when.timestamp()
+
+
+def _parse_int(text: str) -> int | None:
+    text = text.strip()
+    if re.fullmatch(r"-?\d{1,9}", text):
+        return max(-1, int(text))
+    return None
+
+
+def _apply(directives: RobotsDirectives, name: str, value: str | None) -> RobotsDirectives:
+    """One directive added to a set (most restrictive wins within one list too)."""
+    change: RobotsDirectives
+    if name == "none":
+        change = RobotsDirectives(noindex=True, nofollow=True)
+    elif name in _BOOLEAN:
+        flags: dict[str, Any] = {name: True}
+        change = replace(ALLOW_ALL, **flags)
+    elif name == "nocache":  # Bing's spelling of noarchive
+        change = RobotsDirectives(noarchive=True)
+    elif name in _FLAGS:
+        return directives  # all, index, follow and retired flags restrict nothing
+    elif name == "max-snippet" and value is not None and (n := _parse_int(value)) is not None:
+        change = RobotsDirectives(max_snippet=n)
+    elif name == "max-video-preview" and value is not None and (n := _parse_int(value)) is not None:
+        change = RobotsDirectives(max_video_preview=n)
+    elif name == "max-image-preview" and value and value.strip().lower() in _IMAGE_PREVIEW_ORDER:
+        change = RobotsDirectives(max_image_preview=value.strip().lower())
+    elif name == "unavailable_after" and value is not None and (t := parse_date(value)) is not None:
+        change = RobotsDirectives(unavailable_after=t)
+    else:
+        token = name if value is None else f"{name}:{value.strip()}"
+        return replace(directives, unknown=(*directives.unknown, token))
+    return directives.merge(change)
+
+
+def _tokens(text: str) -> list[str]:
+    """Comma-separated tokens, with the commas inside an ``unavailable_after`` date
+    (``Friday, 25-Jun-2010 15:00:00 GMT``) glued back on."""
+    out: list[str] = []
+    for raw in text.split(","):
+        token = raw.strip()
+        if not token:
+            continue
+        head = token.split(":", 1)[0].strip().lower()
+        if (
+            out
+            and "unavailable_after" in out[-1].lower()
+            and head not in _FLAGS
+            and head not in _VALUED
+            and ":" not in token.split(" ", 1)[0]
+        ):
+            out[-1] = f"{out[-1]}, {token}"
+        else:
+            out.append(token)
+    return out
+
+
+def parse_directives(text: str) -> RobotsDirectives:
+    """The directives of one meta ``content`` attribute (no robot names here)."""
+    directives = ALLOW_ALL
+    for token in _tokens(text):
+        name, sep, value = token.partition(":")
+        directives = _apply(directives, name.strip().lower(), value if sep else None)
+    return directives
+
+
+@dataclass(frozen=True)
+class RobotsTags:
+    """Directives for every robot and directives for named robots, as found on a
+    page (meta tags) or in its response headers (X-Robots-Tag)."""
+
+    generic: RobotsDirectives = ALLOW_ALL
+    by_agent: Mapping[str, RobotsDirectives] = field(default_factory=lambda: MappingProxyType({}))
+
+    def for_robot(self, product_token: str) -> RobotsDirectives:
+        """What applies to the robot with this product token: the generic rules and
+        its own, the most restrictive winning (names compared case-insensitively)."""
+        own = self.by_agent.get(product_token.lower())
+        return self.generic if own is None else self.generic.merge(own)
+
+    def merge(self, other: RobotsTags) -> RobotsTags:
+        agents = dict(self.by_agent)
+        for name, directives in other.by_agent.items():
+            agents[name] = agents[name].merge(directives) if name in agents else directives
+        return RobotsTags(self.generic.merge(other.generic), MappingProxyType(agents))
+
+
+def _add(
+    generic: RobotsDirectives,
+    agents: dict[str, RobotsDirectives],
+    agent: str | None,
+    name: str,
+    value: str | None,
+) -> RobotsDirectives:
+    if agent is None:
+        return _apply(generic, name, value)
+    agents[agent] = _apply(agents.get(agent, ALLOW_ALL), name, value)
+    return generic
+
+
+def parse_x_robots_tag(values: Iterable[str]) -> RobotsTags:
+    """All ``X-Robots-Tag`` header values of a response.
+
+    A value may open with a robot name and a colon (``examplebot: noindex``); that
+    name then governs the directives after it in the same value, until another
+    name. A header folded from several lines (joined with commas) keeps working, as
+    every ``name:`` switches the target again.
+    """
+    generic = ALLOW_ALL
+    agents: dict[str, RobotsDirectives] = {}
+    for value in values:
+        agent: str | None = None
+        for token in _tokens(value):
+            head, sep, rest = token.partition(":")
+            name = head.strip().lower()
+            if sep and name not in _VALUED and name not in _FLAGS and _AGENT.match(name):
+                agent = name
+                inner = rest.strip()
+                if not inner:
+                    continue
+                head, sep, rest = inner.partition(":")
+                name = head.strip().lower()
+            generic = _add(generic, agents, agent, name, rest if sep else None)
+    return RobotsTags(generic, MappingProxyType(agents))
+
+
+@dataclass(frozen=True)
+class Link:
+    """A link found on a page: the absolute URL and where it came from."""
+
+    url: str
+    tag: str
+    rel: frozenset[str] = frozenset()
+
+    @property
+    def nofollow(self) -> bool:
+        return "nofollow" in self.rel
+
+
+_LINK_ATTRS = {"a": "href", "area": "href", "link": "href", "frame": "src", "iframe": "src"}
+_URL_WHITESPACE = re.compile(r"[\t\n\r]")
+
+
+def resolve_link(base: str | LinkResolver, href: str) -> str | None:
+    """The absolute http(s) URL of ``href`` on a page at ``base`` (RFC 3986 section
+    5.2, by :func:`robotkit.url.parse.resolve`: the parser every other entry point uses),
+    fragment dropped; None for ``javascript:``, ``mailto:``, ``data:`` and any
+    other scheme a robot cannot fetch, or for a URL that cannot be parsed. A page's
+    links pass one :class:`~robotkit.url.parse.LinkResolver` for the page's base."""
+    href = href.strip()
+    # After the strip the first character is no space, so removing tabs and newlines
+    # keeps it: a same-page "#fragment" (two thirds of a documentation page's links)
+    # is answered before anything else.
+    if not href or href[0] == "#":
+        return None
+    if "\t" in href or "\n" in href or "\r" in href:
+        href = _URL_WHITESPACE.sub("", href)
+    resolver = base if isinstance(base, LinkResolver) else LinkResolver(base)
+    return resolver.resolve(href)
+
+
+_HIDDEN = ("script", "style", "template", "noscript")
+"""Elements whose text no reader sees."""
+_HEAD_READ = ["base", "meta", "title"]
+_LINKS_READ = [f'{tag}[{name}]:not([{name}^="#"])' for tag, name in _LINK_ATTRS.items()]
+_TARGETS = ", ".join(f"{tag}[{name}]" for tag, name in _LINK_ATTRS.items())
+"""Every link target MAX_LINKS counts, fragments and empty ones included."""
+_SELECTORS = {
+    (uncut, with_text): ", ".join(
+        (_LINKS_READ if uncut else list(_LINK_ATTRS))
+        + _HEAD_READ
+        + (list(_HIDDEN) if with_text else [])
+    )
+    for uncut in (False, True)
+    for with_text in (False, True)
+}
+"""One selector query per page (each query walks the whole tree): every element
+read; when the page has too few tags to reach MAX_LINKS, less the links that are
+no link (no target, or a bare ``#fragment``: two thirds of a documentation
+page's), left out by Lexbor's selector engine instead of a Python test per
+element; with the page's text, the hidden elements to take out first."""
+MAX_LINKS = 10_000
+"""Links read from one page, at most, in document order: more than any real page
+has (Heritrix keeps 6,000 outlinks, Nutch 100 by default), and a bound on the
+work a page made of nothing but links can cause."""
+_ASCII_SPACE = re.compile(r"[\t\n\f\r ]+")
+
+
+_LINK_VALUE = re.compile(r"<([^<>]*)>([^<]*)")
+"""One link-value: the target in angle brackets, then its parameters."""
+_LINK_PARAM = re.compile(r";\s*([^;=\s]+)\s*(?:=\s*(?:\"([^\"]*)\"|([^;,]*)))?")
+
+
+def link_header_canonical(values: Iterable[str], url: str) -> str | None:
+    """The absolute ``rel="canonical"`` target of ``Link`` header values (RFC 8288
+    section 3), resolved against the response's URL; None when there is none.
+    Link values with an ``anchor`` parameter speak about another resource than
+    this response (section 3.2), so they are skipped; the first canonical wins."""
+    for value in values:
+        for found in _LINK_VALUE.finditer(value):
+            rel: set[str] = set()
+            anchored = False
+            for param in _LINK_PARAM.finditer(found.group(2)):
+                name = param.group(1).lower()
+                if name == "anchor":
+                    anchored = True
+                elif name == "rel" and not rel:  # section 3.3: only the first rel counts
+                    rel = set((param.group(2) or param.group(3) or "").lower().split())
+            if "canonical" in rel and not anchored:
+                target = resolve_link(url, found.group(1))
+                if target is not None:
+                    return target
+    return None
+
+
+@dataclass
+class _Scan:
+    """What one pass over a page's elements found, in document order (link
+    targets that are bare same-page fragments left out)."""
+
+    meta: list[tuple[str, str]] = field(default_factory=list)
+    base: str | None = None
+    title: str | None = None
+    raw_links: list[tuple[str, str, frozenset[str]]] = field(default_factory=list)
+    text: PageText | None = None
+
+
+_NO_REL: frozenset[str] = frozenset()
+
+
+@lru_cache(maxsize=256)
+def _rel_set(rel: str) -> frozenset[str]:
+    """A ``rel`` value's link types, case-insensitive; a page repeats a few values."""
+    return frozenset(rel.lower().split())
+
+
+def _scan(html: str, with_text: bool = False) -> _Scan:
+    """The elements robotkit reads, from the HTML5 tree of ``html``. The parser
+    keeps the first of an attribute given twice (HTML: a parse error resolved
+    so), so a later ``name="x"`` hides nothing; it never raises on markup. With
+    ``with_text``, the visible words too, from the same tree."""
+    found = _Scan()
+    html = bounded(html)
+    tree = LexborHTMLParser(html)
+    links = found.raw_links
+    read = 0  # link targets read, same-page fragments included: MAX_LINKS counts them
+    # When the page has no more than MAX_LINKS link targets the cut cannot come,
+    # and the elements that are no link need not be read to be counted. A link
+    # element comes from a tag of its own, or is a copy of an <a> the tree builder
+    # makes when a tag has closed it (HTML: "reconstruct the active formatting
+    # elements"), so a page has at most two per '<'; a page with more tags has its
+    # targets counted by a query (Lexbor's walk, no Python per element).
+    uncut = html.count("<") <= MAX_LINKS // 2 or len(tree.css(_TARGETS)) <= MAX_LINKS
+    hidden: list[LexborNode] = []
+    for node in tree.css(_SELECTORS[uncut, with_text]):
+        tag = node.tag or ""
+        link_attribute = _LINK_ATTRS.get(tag)
+        if link_attribute is not None:
+            if uncut or read < MAX_LINKS:
+                attributes = node.attributes
+                target = attributes.get(link_attribute)
+                if target is not None:
+                    read += 1
+                    # A bare "#fragment" is no link (resolve_link), and two thirds
+                    # of a documentation page's targets: dropped here, unresolved.
+                    if target[:1] != "#":
+                        rel = attributes.get("rel")
+                        links.append((tag, target, _rel_set(rel) if rel else _NO_REL))
+        elif tag == "meta":
+            attributes = node.attributes
+            name, content = attributes.get("name"), attributes.get("content")
+            if name is not None and content is not None:
+                found.meta.append((name.strip().lower(), content))
+        elif tag == "base":
+            # The first <base> with an href counts (HTML "frozen base URL").
+            href = node.attributes.get("href")
+            if found.base is None and href:
+                found.base = href
+        elif tag == "title":
+            if found.title is None:
+                # HTML: the text, ASCII whitespace stripped and collapsed.
+                found.title = _ASCII_SPACE.sub(" ", node.text(deep=True) or "").strip(" ")
+        else:
+            hidden.append(node)
+    if with_text:
+        found.text = _visible(tree, hidden, found.title)
+    return found
+
+
+def _visible(tree: LexborHTMLParser, hidden: list[LexborNode], title: str | None) -> PageText:
+    """What a reader sees of the tree, as :func:`robotkit.content.visible_text`
+    reads it from markup: the ``hidden`` elements (scripts, styles, templates,
+    noscript) and comments left out, entities decoded, lower case, cut into
+    words. The hidden elements are unlinked from the tree, their own content
+    with them, as ``strip_tags`` does, but found by the page's one query instead
+    of one walk of the tree per name."""
+    for node in hidden:
+        node.decompose(recursive=False)
+    root = tree.root
+    text = root.text(separator=" ") if root is not None else ""
+    return PageText.of_text(text, title or "")
+
+
+@dataclass(frozen=True)
+class PageMeta:
+    """What a robot learns from one HTML page and its headers."""
+
+    url: str
+    base_url: str
+    tags: RobotsTags
+    """Meta robots tags and X-Robots-Tag headers together, for every robot."""
+    robots: RobotsDirectives
+    """What applies to this robot (its product token), the most restrictive winning."""
+    links: tuple[Link, ...]
+    """Every link found, in document order, duplicates removed."""
+    title: str | None = None
+    """The ``<title>`` text, whitespace collapsed; None without a title element."""
+    canonical: str | None = None
+    """The URL the page names as its preferred one (RFC 6596), absolute: from a
+    ``Link`` header if it has one, else from ``<link rel="canonical">``."""
+    text: PageText | None = None
+    """The visible words and title, when read (``parse_page(..., with_text=True)``)."""
+
+    def followable_links(self, honour_rel_nofollow: bool = False) -> tuple[Link, ...]:
+        """The links to follow: none when the page says nofollow; without those
+        marked ``rel=nofollow`` when asked (it is a hint about endorsement, which
+        search engines treat as optional for crawling)."""
+        if self.robots.nofollow:
+            return ()
+        if honour_rel_nofollow:
+            return tuple(link for link in self.links if not link.nofollow)
+        return self.links
+
+
+def meta_tags(pairs: Iterable[tuple[str, str]]) -> RobotsTags:
+    """Robots tags from ``(name, content)`` meta pairs: ``robots`` for every robot,
+    any other name only for the robot with that product token."""
+    generic = ALLOW_ALL
+    agents: dict[str, RobotsDirectives] = {}
+    for name, content in pairs:
+        parsed = parse_directives(content)
+        if name == "robots":
+            generic = generic.merge(parsed)
+        elif _AGENT.match(name):
+            agents[name] = agents[name].merge(parsed) if name in agents else parsed
+    return RobotsTags(generic, MappingProxyType(agents))
+
+
+def parse_page(
+    html: str,
+    url: str,
+    product_token: str,
+    x_robots_tag: Iterable[str] = (),
+    link_header: Iterable[str] = (),
+    *,
+    with_text: bool = False,
+) -> PageMeta:
+    """Read robots directives, links, title and canonical URL from an HTML page at
+    ``url``; with ``with_text``, its visible words too (``.text``), from the same
+    parse: what a crawler needs of every page, for the price of one HTML5 tree.
+
+    ``x_robots_tag`` and ``link_header`` are the response's header values; the
+    X-Robots-Tag values and the meta tags are merged. A canonical URL in the
+    ``Link`` header wins over the page's own ``<link rel="canonical">``: the header
+    is set by whoever runs the server, while the markup may come from a template
+    or from what users posted. Malformed HTML never raises: the HTML5 parser
+    recovers as a browser does. Only ``<meta>`` names that look like robot names
+    count, so a page cannot smuggle directives through ``description`` or
+    ``viewport``.
+    """
+    found = _scan(html, with_text)
+    interesting = [(n, c) for n, c in found.meta if n == "robots" or n == product_token.lower()]
+    tags = meta_tags(interesting).merge(parse_x_robots_tag(x_robots_tag))
+    base = url
+    if found.base:
+        resolved = resolve_link(url, found.base)
+        base = resolved or url
+    seen: dict[str, Link] = {}
+    canonical = link_header_canonical(link_header, url)
+    resolver = LinkResolver(base)
+    # A page repeats its links (menus, "top", a table of contents twice): each
+    # target is resolved once.
+    targets: dict[str, str | None] = {}
+    for tag, target, rel in found.raw_links:
+        if target in targets:
+            absolute = targets[target]
+        else:
+            absolute = targets[target] = resolve_link(resolver, target)
+        if absolute is None:
+            continue
+        if canonical is None and tag == "link" and "canonical" in rel:
+            canonical = absolute
+        # A URL linked twice is followable if any of its links is.
+        if absolute not in seen or (seen[absolute].nofollow and "nofollow" not in rel):
+            seen[absolute] = Link(absolute, tag, rel)
+    return PageMeta(
+        url=url,
+        base_url=base,
+        tags=tags,
+        robots=tags.for_robot(product_token),
+        links=tuple(seen.values()),
+        title=found.title,
+        canonical=canonical,
+        text=found.text,
+    )

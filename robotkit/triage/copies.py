@@ -1,0 +1,168 @@
+"""What copies of pages teach about links: copy forms, loops, and siblings.
+
+Part of the trap policy (ARCHITECTURE.md, "Trap policy"); pure, no I/O.
+
+- **Copy forms.** A page that links copies of itself (the print, AMP, dated and
+  share forms of an article) teaches the *form* of those links relative to the page:
+  the link with the page's slug as ``{s}`` (``/print/articles/{s}``, ``{path}/amp``).
+  Once a form was a copy twice, or once with ``rel=canonical`` saying so (RFC 6596),
+  links of that form on other pages are known copies before they are fetched.
+- **Loops.** An exact copy keeps only the links its original did not have at the
+  same place relative to itself: a loop's copies link ``b/`` again and again, each
+  one level deeper, and those are dropped, while two unrelated sections that say the
+  same words still lead to their own pages.
+- **Siblings.** A page whose fetched children were mostly copies has its other
+  children served after everything else (only the order changes).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any
+
+from robotkit.base.snapshot import header, listed, opened, reading, typed
+from robotkit.content import url_template
+from robotkit.url.normalization import NormalizedURL, normalize_or_none
+
+__all__ = ["Copies"]
+
+_DIGITS = re.compile(r"\d+")
+
+Form = tuple[str, str, str]
+
+
+def form_of(norm: NormalizedURL, referer: str) -> Form | None:
+    """The form of a link relative to the page that linked it: the link's path and
+    query with the page's last path segment (its slug) as ``{s}``, beside the page's
+    own path in the same terms (``/articles/{s}`` linking ``/print/articles/{s}``).
+    ``None`` when the link does not contain the slug, or the slug is too short or a
+    number to stand for the page."""
+    page = normalize_or_none(referer)
+    if page is None or page.origin != norm.origin:
+        return None
+    slug = page.path.rstrip("/").rpartition("/")[2].lower()
+    if len(slug) < 4 or slug.isdigit():
+        return None
+    target = norm.path.lower() + (f"?{norm.query.lower()}" if norm.query else "")
+    if slug not in target:
+        return None
+    own = page.path.lower() + (f"?{page.query.lower()}" if page.query else "")
+    return (str(norm.origin), own.replace(slug, "{s}"), target.replace(slug, "{s}"))
+
+
+def related(norm: NormalizedURL, other: str) -> bool:
+    """Whether a copy can be a loop or a variant of its original: the same first
+    path segment (``/a/b/a/`` of ``/a/``, ``/wiki.cgi/x/wiki.cgi/y`` of
+    ``/wiki.cgi/y``) or the same URL template (the months of a calendar)."""
+    original = normalize_or_none(other)
+    if original is None or original.origin != norm.origin:
+        return False
+    if norm.path.split("/")[1:2] == original.path.split("/")[1:2]:
+        return True
+    return url_template(norm) == url_template(original)
+
+
+def link_form(link: str, page: NormalizedURL) -> str:
+    """A link as seen from its page, numbers as ``{n}``: below the page's directory,
+    the rest of its path and query (``b/`` on ``/a/``, also ``b/`` on ``/a/b/a/``;
+    ``cal?m={n}`` on any month of a calendar); elsewhere, the link itself."""
+    directory = page.path.rpartition("/")[0] + "/"
+    prefix = f"{page.origin}{directory}"
+    form = "./" + link[len(prefix) :] if link.startswith(prefix) else link
+    return _DIGITS.sub("{n}", form)
+
+
+class Copies:
+    """The crawl's memory of copies; see the module docstring. ``max_pages`` bounds
+    how many pages' link forms are remembered."""
+
+    def __init__(self, max_pages: int = 200_000) -> None:
+        self.max_pages = max_pages
+        self._forms: Counter[Form] = Counter()
+        self._link_forms: dict[str, frozenset[str]] = {}
+        self._children: dict[str, list[int]] = {}
+
+    def known_copy(self, norm: NormalizedURL, referer: str | None) -> bool:
+        """Whether a link of ``referer`` has a form proven to be a copy of its page
+        (counted as a copy among the referer's children)."""
+        if referer is None or not self._forms:
+            return False
+        form = form_of(norm, referer)
+        if form is None or self._forms[form] < 2:
+            return False
+        self._child(referer, copy=True)
+        return True
+
+    def demote(self, referer: str | None) -> bool:
+        """Whether the children of ``referer`` fetched so far were mostly copies (an
+        article linking its own print and AMP forms): its other children wait until
+        everything else was fetched, and meanwhile the forms learned elsewhere may
+        rule them out. Only the order changes; nothing is dropped."""
+        counts = self._children.get(referer) if referer is not None else None
+        return counts is not None and counts[0] >= 2 and counts[0] > counts[1]
+
+    def _child(self, referer: str, copy: bool) -> None:
+        counts = self._children.setdefault(referer, [0, 0])
+        counts[0 if copy else 1] += 1
+
+    def record(self, norm: NormalizedURL, referer: str, copy: bool, proof: int) -> None:
+        """A fetched child of ``referer``: a copy or not, and how strongly it was
+        proven a copy of the referer itself (2 by ``rel=canonical``, 1 by its text,
+        0 not at all)."""
+        self._child(referer, copy)
+        form = form_of(norm, referer) if proof else None
+        if form is not None:
+            self._forms[form] += proof
+
+    def follow(
+        self, url: str, norm: NormalizedURL, links: Sequence[str], copy_of: str | None
+    ) -> tuple[str, ...]:
+        """The links of an exact copy of ``copy_of`` that its original did not have at
+        the same place (all of them when the two are unrelated sections)."""
+        if copy_of is None or copy_of not in self._link_forms:
+            return ()
+        if not related(norm, copy_of):
+            # Two sections that say the same (``/versions/`` and ``/changelog/``,
+            # both "Release notes") but are no loop of one another.
+            return tuple(links)
+        original = self._link_forms[copy_of]
+        return tuple(link for link in links if link_form(link, norm) not in original)
+
+    def original(self, url: str, norm: NormalizedURL, links: Sequence[str]) -> None:
+        """Remember the link forms of a page that is no copy, for its copies."""
+        if len(self._link_forms) < self.max_pages:
+            self._link_forms[url] = frozenset(link_form(link, norm) for link in links)
+
+    def snapshot(self) -> dict[str, Any]:
+        """What was learned, as JSON, for a resumed crawl."""
+        return {
+            **header("copies", 1),
+            "forms": [[*form, n] for form, n in self._forms.items()],
+            "link_forms": [[url, sorted(forms)] for url, forms in self._link_forms.items()],
+            "children": [[ref, *counts] for ref, counts in self._children.items()],
+        }
+
+    def restore(self, data: Any) -> None:
+        """Take back :meth:`snapshot`; :class:`~robotkit.base.snapshot.SnapshotError` for
+        bad data, leaving this memory as it was."""
+        with reading("copies"):
+            data = opened(data, "copies", 1)
+            forms: Counter[Form] = Counter()
+            for origin, own, target, n in listed(data["forms"], "forms", list):
+                key = (
+                    typed(origin, str, "form"),
+                    typed(own, str, "form"),
+                    typed(target, str, "form"),
+                )
+                forms[key] = typed(n, int, "count")
+            link_forms = {
+                typed(url, str, "url"): frozenset(listed(f, "form", str))
+                for url, f in data["link_forms"]
+            }
+            children = {
+                typed(ref, str, "url"): [typed(c, int, "count"), typed(n, int, "count")]
+                for ref, c, n in data["children"]
+            }
+        self._forms, self._link_forms, self._children = forms, link_forms, children

@@ -1,0 +1,128 @@
+"""What a fetched page adds that the crawl has not seen: the triage's measures of news.
+
+Three measures, each with the memory it needs (all of it saved with the crawl's
+state, so a resumed crawl judges as an uninterrupted one would):
+
+- *likeness*: a page within ``similar_distance`` SimHash bits of the page that
+  linked it, or of a recent page of its URL template, adds little (a re-sorted
+  list, the next empty month);
+- *new words*: how many of a page's words its region (or its origin) never showed;
+  a page is news with ``min_new_words`` of them and a tenth of its own, or with
+  ``min_own_words`` however long it is (a product or a post drawn by a long
+  template has a name and a few terms of its own);
+- *link-farm shape*: a page that links many hosts its origin never linked before
+  while saying almost nothing new.
+
+ARCHITECTURE.md's trap policy table gives the reason for each limit.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Any
+
+from robotkit.base.snapshot import listed, pairs, typed
+from robotkit.content import hamming, url_template
+from robotkit.url.normalization import NormalizedURL
+
+if TYPE_CHECKING:
+    from robotkit.triage.screening import TriageConfig
+
+__all__ = ["PageNews"]
+
+
+class PageNews:
+    """The memory behind the measures above, and the measures."""
+
+    def __init__(self, config: TriageConfig) -> None:
+        self.config = config
+        self.simhashes: dict[str, int] = {}
+        self.recent: dict[str, deque[int]] = {}
+        self.linked_hosts: dict[str, set[str]] = {}
+        self.vocabulary: dict[str, set[str]] = {}
+
+    def like_others(self, url: str, referer: str | None, simhash: int) -> bool:
+        """A page within ``similar_distance`` bits of the page that linked it, or of
+        a recent page of its URL template: its links are demoted, never dropped.
+        The page is remembered for the pages it links."""
+        limit = self.config.similar_distance
+        other = self.simhashes.get(referer) if referer is not None else None
+        like = other is not None and hamming(other, simhash) <= limit
+        template = url_template(url)
+        if template is not None:
+            recent = self.recent.get(template)
+            if recent is None:
+                recent = self.recent[template] = deque(maxlen=self.config.template_window)
+            like = like or any(hamming(simhash, old) <= limit for old in recent)
+            recent.append(simhash)
+        return like
+
+    def remember(self, url: str, simhash: int) -> None:
+        """The fingerprint of a fetched page, for the pages it links."""
+        self.simhashes[url] = simhash
+
+    def new_words(self, scope: str, words: set[str]) -> int:
+        """How many of ``words`` were never seen in ``scope`` (a region or an
+        origin), remembering them."""
+        vocabulary = self.vocabulary.setdefault(scope, set())
+        new_words = words - vocabulary
+        if len(vocabulary) < self.config.max_vocabulary:
+            vocabulary.update(new_words)
+        return len(new_words)
+
+    def says_more(self, region: str, words: set[str]) -> tuple[bool, bool]:
+        """Whether a page brings words its region has not shown yet (at least
+        ``min_new_words`` and a tenth of its own, or ``min_own_words`` however long
+        it is), and whether the latter holds: words enough of its own to be a record
+        of a template, however many words the template has."""
+        new = self.new_words(region, words)
+        own = new >= max(self.config.min_new_words, self.config.min_own_words)
+        return own or (new >= self.config.min_new_words and 10 * new >= len(words)), own
+
+    def farm_page(
+        self,
+        norm: NormalizedURL,
+        words: set[str],
+        links: Iterable[tuple[str, NormalizedURL | None]],
+        in_scope: Callable[[str], bool] | None,
+    ) -> bool:
+        """Whether a page links many hosts its origin never linked before while
+        saying almost nothing new: the shape of a link farm. A blogroll links many
+        hosts once, in words the site has not used yet."""
+        origin = str(norm.origin)
+        known = self.linked_hosts.setdefault(origin, set())
+        fresh = set()
+        for link, other in links:
+            if in_scope is not None and in_scope(link):
+                continue
+            if other is not None and other.host not in known:
+                fresh.add(other.host)
+        known.update(fresh)
+        new_words = self.new_words(origin, words)
+        if len(fresh) < self.config.farm_hosts or not words:
+            return False
+        return new_words < self.config.farm_novelty * len(words)
+
+    def snapshot(self) -> dict[str, Any]:
+        """The memory, as fields of the triage's snapshot."""
+        return {
+            "simhashes": sorted(self.simhashes.items()),
+            "recent": [[t, list(values)] for t, values in self.recent.items()],
+            "linked_hosts": [[o, sorted(hosts)] for o, hosts in self.linked_hosts.items()],
+            "vocabulary": [[scope, sorted(words)] for scope, words in self.vocabulary.items()],
+        }
+
+    def restore(self, data: dict[str, Any]) -> None:
+        """Take back :meth:`snapshot`'s fields (inside the caller's ``reading``)."""
+        window = self.config.template_window
+        self.simhashes = {k: typed(v, int, "hash") for k, v in pairs(data, "simhashes", str)}
+        self.recent = {
+            k: deque(listed(v, "hash", int), maxlen=window) for k, v in pairs(data, "recent", str)
+        }
+        self.linked_hosts = {
+            k: set(listed(v, "host", str)) for k, v in pairs(data, "linked_hosts", str)
+        }
+        self.vocabulary = {
+            k: set(listed(v, "word", str)) for k, v in pairs(data, "vocabulary", str)
+        }

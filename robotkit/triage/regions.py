@@ -1,0 +1,204 @@
+"""Where a crawl's URLs grow, and which regions and path families it closes.
+
+Two bookkeepers of the trap policy (ARCHITECTURE.md, "Trap policy"), both pure:
+
+- **Growth.** A *region* is a page's query space (``/shop/shoes?``) or an origin and
+  its first path segment (``/cal``, ``/{tok}`` for random-looking directories). A
+  region whose pages keep adding new URLs of the same region while saying nothing
+  new is growing without end (a calendar, a facet space, a link farm): after
+  ``growth_limit`` such pages, if they outnumber the region's news, it is parked.
+  The parameter names that grew a parked query space (never one a novel page of it
+  carried) are then held on the sibling lists of the same section.
+- **The breaker.** A *path family* (``/reports/``) whose responses time out or
+  overflow the body cap ``breaker_failures`` times is broken off, so a tarpit with
+  many slow endpoints costs two deadlines, not one per endpoint; the rest of the
+  host goes on.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from robotkit.base.reasons import CodeEnum, Reason
+from robotkit.base.snapshot import header, listed, opened, reading, typed
+from robotkit.url.normalization import NormalizedURL
+
+__all__ = ["FailureKind", "Regions", "family_of", "region_of"]
+
+_DIGITS = re.compile(r"\d+")
+_REGION_TOKEN = re.compile(r"(?=[a-z0-9]*[0-9])(?=[a-z0-9]*[a-z])[a-z0-9]{5,}|[\w\-]{20,}", re.I)
+"""A first path segment that names a region by shape, not by name: letters mixed
+with digits (``3byuna``, ``x7k2q9``) or a long opaque run (a session id)."""
+
+
+class FailureKind(CodeEnum):
+    """A fetch that cost its full bound without yielding a page."""
+
+    TIMEOUT = "timeout"
+    OVERSIZE = "oversize"
+
+
+def region_of(norm: NormalizedURL) -> str:
+    """The region a URL grows in. With a query: the query space of its page
+    (``/shop/shoes?``, numbers in the path as ``{n}``), so facets of one list and
+    the pagination of another are two regions, and a calendar's months one. Without:
+    its origin and first path segment (digit runs as ``{n}``, random-looking tokens
+    as ``{tok}``, so a farm's random directories are one region)."""
+    if norm.query:
+        return f"{norm.origin}{_DIGITS.sub('{n}', norm.path)}?"
+    first = norm.path[1:].split("/", 1)[0]
+    if first:
+        first = "{tok}" if _REGION_TOKEN.fullmatch(first) else _DIGITS.sub("{n}", first)
+    return f"{norm.origin}/{first}"
+
+
+def family_of(norm: NormalizedURL) -> str:
+    """The path family a breaker counts in: the directory of a path with two or more
+    segments (``/reports/7`` is in ``/reports/``), else the path's template
+    (``/slow?id=3`` and ``/slow?id=4`` are one family, ``/about`` another)."""
+    path = norm.path
+    head = path.rpartition("/")[0]
+    if head:
+        return f"{norm.origin}{_DIGITS.sub('{n}', head)}/"
+    return f"{norm.origin}{_DIGITS.sub('{n}', path)}"
+
+
+def _names(norm: NormalizedURL) -> set[str]:
+    """The parameter names of a URL's query."""
+    return {part.partition("=")[0] for part in (norm.query or "").split("&") if part}
+
+
+def _section(norm: NormalizedURL) -> str:
+    """Where a parked query space's filters are known: the origin and first path
+    segment (``/shop/shoes?`` teaches ``/shop/bags?``)."""
+    return f"{norm.origin}/{norm.path[1:].split('/', 1)[0]}"
+
+
+@dataclass
+class _Counts:
+    news: int = 0
+    growth: int = 0
+    news_names: set[str] = field(default_factory=set)
+    growth_names: set[str] = field(default_factory=set)
+
+
+class Regions:
+    """The growth of each region and the failures of each path family; see the
+    module docstring."""
+
+    def __init__(self, growth_limit: int = 8, breaker_failures: int = 2) -> None:
+        self.growth_limit = growth_limit
+        self.breaker_failures = breaker_failures
+        self._counts: dict[str, _Counts] = {}
+        self._parked: dict[str, str] = {}
+        self._held_names: dict[str, set[str]] = {}
+        self._failures: Counter[str] = Counter()
+        self._broken: dict[str, str] = {}
+
+    @property
+    def parked(self) -> dict[str, str]:
+        """Parked regions, each with the line that says why."""
+        return dict(self._parked)
+
+    @property
+    def broken(self) -> dict[str, str]:
+        """Broken-off path families, each with the line that says why."""
+        return dict(self._broken)
+
+    def held(self, norm: NormalizedURL, region: str) -> Reason | None:
+        """Why a URL in ``region`` is not to be fetched, or ``None``."""
+        if self._held_names and norm.query:
+            names = self._held_names.get(_section(norm))
+            if names and names & _names(norm):
+                return Reason.TRAP_HOST
+        if self._parked and region in self._parked:
+            return Reason.TRAP_HOST
+        if self._broken and family_of(norm) in self._broken:
+            return Reason.SLOW_PATH
+        return None
+
+    def count(self, norm: NormalizedURL, region: str, news: bool, grows: bool) -> str | None:
+        """Count one fetched page of ``region``: ``news`` when it was novel or led to
+        new pages elsewhere, ``grows`` when it added new URLs of its own region.
+        Returns a summary line when the region gets parked."""
+        if region in self._parked:
+            return None
+        counts = self._counts.setdefault(region, _Counts())
+        if news:
+            counts.news += 1
+            counts.news_names |= _names(norm)
+            return None
+        if not grows:
+            return None
+        counts.growth += 1
+        counts.growth_names |= _names(norm)
+        if counts.growth < self.growth_limit or counts.growth <= counts.news:
+            return None
+        detail = (
+            f"{counts.growth} pages of {region} added new URLs of it and nothing new "
+            f"({counts.news} novel): region parked"
+        )
+        self._parked[region] = detail
+        names = counts.growth_names - counts.news_names
+        if names:
+            # The same filters on a sibling list grow the same way: they are held at
+            # once there (never a name a novel page of the region carried).
+            self._held_names.setdefault(_section(norm), set()).update(names)
+            detail += f"; parameters {', '.join(sorted(names))} held under it"
+        return detail
+
+    def failed(self, norm: NormalizedURL, kind: FailureKind) -> str | None:
+        """Count a timeout or an oversize body against the URL's path family;
+        returns a summary line when the family gets broken off."""
+        family = family_of(norm)
+        self._failures[family] += 1
+        if family in self._broken or self._failures[family] < self.breaker_failures:
+            return None
+        detail = f"{self._failures[family]} {kind}s under {family}: path family broken off"
+        self._broken[family] = detail
+        return detail
+
+    def snapshot(self) -> dict[str, Any]:
+        """What was counted and closed, as JSON, for a resumed crawl."""
+        return {
+            **header("regions", 1),
+            "counts": [
+                [r, c.news, c.growth, sorted(c.news_names), sorted(c.growth_names)]
+                for r, c in self._counts.items()
+            ],
+            "parked": sorted(self._parked.items()),
+            "held_names": [[s, sorted(names)] for s, names in self._held_names.items()],
+            "failures": sorted(self._failures.items()),
+            "broken": sorted(self._broken.items()),
+        }
+
+    def restore(self, data: Any) -> None:
+        """Take back :meth:`snapshot`; :class:`~robotkit.base.snapshot.SnapshotError` for
+        bad data, leaving these regions as they were."""
+        with reading("regions"):
+            data = opened(data, "regions", 1)
+            counts = {
+                typed(r, str, "region"): _Counts(
+                    typed(news, int, "count"),
+                    typed(growth, int, "count"),
+                    set(listed(news_names, "name", str)),
+                    set(listed(growth_names, "name", str)),
+                )
+                for r, news, growth, news_names, growth_names in listed(
+                    data["counts"], "counts", list
+                )
+            }
+            parked = {typed(r, str, "region"): typed(d, str, "detail") for r, d in data["parked"]}
+            held = {
+                typed(s, str, "section"): set(listed(names, "name", str))
+                for s, names in data["held_names"]
+            }
+            failures = Counter(
+                {typed(f, str, "family"): typed(n, int, "count") for f, n in data["failures"]}
+            )
+            broken = {typed(f, str, "family"): typed(d, str, "detail") for f, d in data["broken"]}
+        self._counts, self._parked, self._held_names = counts, parked, held
+        self._failures, self._broken = failures, broken

@@ -1,0 +1,199 @@
+"""The triage's first half: the checks on a URL before it is fetched, and the limits
+(:class:`TriageConfig`) both halves read.
+
+A link found on a page is *screened* before it is queued and *rechecked* just before
+it is fetched (what was learned in between may rule it out); every request and
+redirect hop of the crawl passes :meth:`Screening.request_check`. The rules are
+:mod:`robotkit.triage.triage`'s (its docstring and ARCHITECTURE.md's trap policy table say
+why each exists); :class:`robotkit.triage.triage.Triage` is a :class:`Screening` that also
+judges fetched pages.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from robotkit.base.reasons import Reason
+from robotkit.triage.copies import Copies
+from robotkit.triage.guard import Guard, GuardVerdict, Rule, find_repeated_run, path_segments
+from robotkit.triage.regions import FailureKind, Regions, region_of
+from robotkit.url.learned import LearnedRules
+from robotkit.url.normalization import NormalizedURL, normalize, normalize_or_none
+from robotkit.url.parse import InvalidURL
+
+__all__ = ["Screening", "TriageConfig"]
+
+
+@dataclass(frozen=True)
+class TriageConfig:
+    """The triage's limits; the defaults are ``robotkit crawl``'s.
+
+    - ``max_streak`` 6: a link found behind six pages in a row that added nothing
+      new is dropped. Real sites chain a few look-alike pages ("part 1" ... "part 7",
+      an archive's "older" links); six copies in a row feeding new URLs is a loop.
+    - ``growth_limit`` 8: non-novel pages of one region that brought new URLs of
+      that region, before the region is parked (and only while they outnumber the
+      region's novel pages).
+    - ``similar_distance`` 10: SimHash bits within which a page is *like* the page
+      that linked it or a recent page of its template (an empty calendar month, a
+      re-sorted list). Only demotes.
+    - ``breaker_failures`` 2: timeouts or oversize bodies in one path family before
+      the family is broken off. Nutch's fetcher gives up a whole host after too many
+      errors; a family is narrower, so other parts of the host go on.
+    - ``min_new_words`` 3: a page is novel only if it brings at least three words
+      (and a tenth of its own) that its region has not shown; numbers do not count.
+      "Events in June" after "Events in May" does not; an article does.
+    - ``min_own_words`` 5: a page with at least five words new to its region is
+      novel however long it is (no tenth asked). A product,
+      post or question drawn by a long template has a name and a few terms of its
+      own, far under a tenth of its words; it is news even when it is *like* its
+      siblings by SimHash (likeness only demotes its links).
+    - ``farm_hosts`` 8, ``farm_novelty`` 0.3: a page linking at least this many hosts
+      that no earlier page of its origin linked, with fewer than 30% words new to
+      the origin, is a link-farm page.
+    """
+
+    max_streak: int = 6
+    growth_limit: int = 8
+    similar_distance: int = 10
+    breaker_failures: int = 2
+    farm_hosts: int = 8
+    farm_novelty: float = 0.3
+    min_new_words: int = 3
+    min_own_words: int = 5
+    max_remembered_pages: int = 200_000
+    template_window: int = 20
+    max_vocabulary: int = 50_000
+
+    def __post_init__(self) -> None:
+        if self.max_streak < 1 or self.growth_limit < 1 or self.breaker_failures < 1:
+            raise ValueError("max_streak, growth_limit and breaker_failures must be >= 1")
+        if not 0 <= self.similar_distance <= 32:
+            raise ValueError("similar_distance must be between 0 and 32")
+
+
+class Screening:
+    """What the crawl learned that rules URLs out, and the checks that read it."""
+
+    def __init__(self, guard: Guard | None = None, config: TriageConfig | None = None) -> None:
+        self.guard = guard if guard is not None else Guard()
+        self.config = config if config is not None else TriageConfig()
+        self.rules = LearnedRules()
+        self._streak: dict[str, int] = {}
+        self.regions = Regions(self.config.growth_limit, self.config.breaker_failures)
+        self._fetched_keys: set[str] = set()
+        self.copies = Copies(self.config.max_remembered_pages)
+
+    # -- keys -------------------------------------------------------------------------
+
+    def normalize(self, url: str) -> NormalizedURL:
+        """:func:`robotkit.url.normalization.normalize` with the guard's policy; raises
+        :class:`InvalidURL`."""
+        return normalize(url, self.guard.policy)
+
+    def _parse(self, url: str) -> NormalizedURL | None:
+        """:meth:`normalize`, or ``None``: the same policy as the crawler's keys."""
+        return normalize_or_none(url, self.guard.policy)
+
+    def key(self, norm: NormalizedURL) -> str:
+        """The de-duplication key of a URL once what the site taught is applied."""
+        return self.rules.apply(norm)
+
+    def _region(self, norm: NormalizedURL) -> str:
+        """:func:`region_of` the URL as its key names it (a learned session segment
+        no longer makes a region of its own)."""
+        if self.rules.knows(norm):
+            learned = self._parse(self.key(norm))
+            if learned is not None:
+                return region_of(learned)
+        return region_of(norm)
+
+    # -- offering a URL ---------------------------------------------------------------
+
+    def screen(
+        self, norm: NormalizedURL, streak: int = 0, referer: str | None = None
+    ) -> GuardVerdict | Reason | None:
+        """Why a URL found on a page should not be queued, or ``None``: the guard's
+        verdict on its shape, a parked region, a broken path family, a chain of
+        copies too long, or a link of a form known to be a copy of its page."""
+        verdict = self._shape(norm, streak)
+        if not verdict.allowed:
+            return verdict
+        return self._held(norm, streak, referer)
+
+    def request_check(self, url: str) -> GuardVerdict:
+        """The guard as the polite transport should apply it to every request and
+        redirect hop of the crawl: the URL rules with the extra repeat a link of a
+        novel page gets (the crawler screened the URL itself already; a redirect
+        chain that keeps growing its path still stops, one hop later)."""
+        try:
+            norm = self.normalize(url)
+        except InvalidURL as exc:
+            return GuardVerdict(url, False, exc.reason, Rule.URL_SYNTAX, exc.detail)
+        return self._shape(norm, 0)
+
+    def _shape(self, norm: NormalizedURL, streak: int) -> GuardVerdict:
+        """The guard's verdict, with one repeat more allowed to a link of a novel
+        page: ``/manual/v2/manual/v2/manual/v2/`` in a site's own menu may be a real
+        page, while a loop reaches its third repeat only through copies of copies
+        (whose links are dropped or carry a streak)."""
+        verdict = self.guard.check(norm)
+        limit = self.guard.config.min_path_repeats
+        if verdict.allowed or verdict.rule is not Rule.REPEATED_PATH or streak or limit is None:
+            return verdict
+        segments = [seg for seg in path_segments(norm.path) if seg]
+        if find_repeated_run(segments, limit + 1) is None:
+            return GuardVerdict(verdict.url, True, Reason.ALLOWED)
+        return verdict
+
+    def _held(self, norm: NormalizedURL, streak: int, referer: str | None) -> Reason | None:
+        if self.copies.known_copy(norm, referer):
+            return Reason.DUPLICATE_URL
+        held = self.regions.held(norm, self._region(norm))
+        if held is not None:
+            return held
+        if streak > self.config.max_streak:
+            return Reason.DUPLICATE_CONTENT
+        return None
+
+    def remember(self, key: str, streak: int) -> None:
+        """Record the streak a queued URL carries."""
+        if streak:
+            self._streak[key] = streak
+
+    def streak_of(self, key: str) -> int:
+        return self._streak.get(key, 0)
+
+    def recheck(self, url: str, key: str, referer: str | None = None) -> Reason | None:
+        """Just before a queued URL is fetched: what was learned since it was queued
+        may rule it out (a grown blacklist, a parked region, a broken family, a
+        session segment learned, so the URL is a page already fetched)."""
+        try:
+            norm = self.normalize(url)
+        except InvalidURL as exc:
+            return exc.reason
+        streak = self.streak_of(key)
+        verdict = self._shape(norm, streak)
+        if not verdict.allowed:
+            return verdict.reason
+        held = self._held(norm, streak, referer)
+        if held is not None:
+            return held
+        if self.rules and self.key(norm) in self._fetched_keys:
+            return Reason.DUPLICATE_URL
+        return None
+
+    def shape_signal(self, norm: NormalizedURL, reason: Reason) -> str | None:
+        """A URL refused on its shape counts towards the guard's automatic blacklist
+        (a loop keeps producing such URLs); returns a summary line when a region gets
+        blacklisted."""
+        entry = self.guard.report_trap_signal(norm, reason)
+        return None if entry is None else f"blacklisted {entry.pattern}: {entry.source}"
+
+    # -- a failed fetch ---------------------------------------------------------------
+
+    def failed(self, url: str, kind: FailureKind) -> str | None:
+        """A fetch that timed out or overflowed: the breaker counts it against the
+        URL's path family; returns a summary line when the family is broken off."""
+        norm = self._parse(url)
+        return None if norm is None else self.regions.failed(norm, kind)

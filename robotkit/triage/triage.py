@@ -1,0 +1,373 @@
+"""Page triage: what a crawl learns from each page, and which URLs it still fetches.
+
+The crawler (:mod:`robotkit.crawler.loop`) keeps the loop and the fetch; every decision
+about *what a page means* lives here (the checks on a URL before its fetch in
+:mod:`robotkit.triage.screening`, the measures of a page's news in
+:mod:`robotkit.triage.news`), as a pure state machine fed with facts (a URL offered, a
+page fetched, a fetch that failed) and answering with verdicts. No I/O, no clock:
+the soft-404 probes it asks for are fetched by the crawler.
+
+The policy is **coverage first** (ARCHITECTURE.md, "Trap policy"): losing a real
+page is worse than fetching a few trap pages, so a URL is dropped unfetched only on
+evidence that its region *grows*, never on likeness alone.
+
+- A page is a *copy* when it repeats one already seen: the same text under another
+  URL (exact or SimHash near duplicate), the same text once the words of its own URL
+  are removed (``Index of /a/b/a/``), a soft 404, or a page within a few SimHash
+  bits of the page that linked it or of a recent page of its URL template. It is
+  *novel* when it is no copy and brings words its region has not shown (three, and
+  a tenth of its own), or when it shows five such words, however long the rest:
+  then it is novel even when only *like* its siblings. One template writes most
+  of a catalog's product, a blog's post or a Q&A site's question; the name and
+  terms of its own are few, yet it is a record of its own, where a calendar's next
+  month or another facet order brings none.
+- Links of a page that is no copy go to the main tier. An exact copy keeps only the
+  links its original did not have at the same place (:mod:`robotkit.triage.copies`); a
+  soft 404 leads nowhere. Links of a page that is only *like* another are demoted,
+  never dropped: the demoted tier is served once the main tier is empty, until it
+  is empty.
+- A URL carries the number of copies between it and the last page that was none
+  (its *streak*); past ``max_streak`` it is a chain of copies feeding copies and is
+  dropped.
+- A *region* (an origin and its first path segment, or one page's query space)
+  whose pages keep adding new URLs of the same region without news (a novel page,
+  or new pages of other regions) is growing without adding anything: once that
+  happened ``growth_limit`` times, and more often than the region gave news, the
+  region is parked (:mod:`robotkit.triage.regions`). A finite list of look-alike
+  pages (200 price lists, seven "p1"..."p7" pages) adds no new URLs of its own
+  region and is fetched whole; a catalog whose items link other items at random
+  does, but each item is news; a calendar, a facet space or an endless
+  pagination grows without news, and stops.
+- What a site teaches about its URLs (:class:`~robotkit.url.learned.LearnedRules`):
+  a path segment or parameter that changes on every link while the page behind it
+  stays the same is a session id; parameters in another order are one page;
+  ``rel=canonical`` names the form to keep.
+- A page that links copies of itself (print, AMP, dated and share forms of an
+  article) teaches the *form* of those links relative to the page (``/print{path}``,
+  ``{path}/amp``): once a form was a copy twice (or once, with ``rel=canonical``
+  saying so), links of that form on other pages are ``duplicate-url`` unfetched, and
+  a page whose fetched children were mostly copies has its other children served
+  after everything else.
+- A path family whose responses time out or overflow the body cap twice is broken
+  off (``slow-path``, :mod:`robotkit.triage.regions`); other URLs of the host go on.
+- A page that links many hosts never linked before, with little vocabulary the host
+  has not shown already, is a link-farm page: not novel.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Container, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from robotkit.base.reasons import Reason
+from robotkit.base.snapshot import header, listed, opened, pairs, reading, typed
+from robotkit.content import (
+    ContentConfig,
+    ContentIndex,
+    LinkAction,
+    MatchKind,
+    PageText,
+    Soft404Detector,
+    echo_free_reading,
+    fingerprint_readings,
+)
+from robotkit.triage.guard import Guard
+from robotkit.triage.news import PageNews
+from robotkit.triage.regions import FailureKind, region_of
+from robotkit.triage.screening import Screening, TriageConfig
+from robotkit.url.normalization import NormalizedURL
+
+__all__ = [
+    "FailureKind",
+    "PageFacts",
+    "PageVerdict",
+    "Triage",
+    "TriageConfig",
+    "region_of",
+]
+
+
+@dataclass(frozen=True)
+class PageFacts:
+    """What the crawler knows about one fetched page."""
+
+    url: str
+    """The URL as fetched (before redirects)."""
+    final_url: str
+    status: int
+    text: str | None
+    """The decoded body of an HTML or text page; ``None`` for anything else or for a
+    body cut at the cap."""
+    links: Sequence[str] = ()
+    """Absolute URLs of the page's links, in document order."""
+    canonical: str | None = None
+    """The page's ``rel=canonical`` URL (HTML or ``Link`` header), absolute."""
+    referer: str | None = None
+    streak: int = 0
+    words: PageText | None = None
+    """The page's visible words when the fetch read them already
+    (``parse_page(..., with_text=True)``); else they are read from ``text``."""
+
+
+@dataclass(frozen=True)
+class PageVerdict:
+    """What a page taught: ``reason`` flags the fetched page itself (``duplicate-
+    content``, ``soft-404``, ``trap-host``) or is ``None``; ``links`` says what to do
+    with its links; ``streak`` is what its links carry; ``signals`` are lines for the
+    crawl summary."""
+
+    reason: Reason | None
+    links: LinkAction
+    novel: bool
+    streak: int
+    follow: tuple[str, ...] = ()
+    """The links to offer: all of them, or for a copy only those its original did
+    not have in the same place."""
+    signals: tuple[str, ...] = ()
+    canonical: str | None = None
+    """A canonical URL in scope to queue in place of this page's own form."""
+
+
+class Triage(Screening):
+    """The crawl's learned state and its decisions; see the module docstring. The
+    checks before a fetch are :class:`~robotkit.triage.screening.Screening`'s; this class
+    adds what a fetched page means.
+
+    ``guard`` runs the URL-shape rules; ``seen`` answers whether a key is known to
+    the frontier (to tell a page that adds new URLs from one that does not)."""
+
+    def __init__(
+        self,
+        guard: Guard | None = None,
+        config: TriageConfig | None = None,
+        *,
+        content: ContentIndex | None = None,
+        soft404: Soft404Detector | None = None,
+    ) -> None:
+        super().__init__(guard, config)
+        # Digits count: "page 3" and "page 4" are different pages.
+        self.content = content or ContentIndex(ContentConfig(mask_digits=False))
+        self.soft404 = soft404 if soft404 is not None else Soft404Detector()
+        self._echoes: dict[int, str] = {}
+        self._fetched: dict[str, list[str]] = {}
+        self.news = PageNews(self.config)
+        self._farms: set[str] = set()
+
+    # -- a fetched page ---------------------------------------------------------------
+
+    def judge(self, page: PageFacts, seen: Container[str], in_scope: Any = None) -> PageVerdict:
+        """What a fetched page means for its links; see the module docstring.
+
+        ``seen`` holds the keys already known to the frontier; ``in_scope`` (a
+        callable on a URL) says which links are the crawl's own."""
+        final = page.final_url
+        norm = self._parse(final)
+        self._note_fetched(final, norm)
+        if page.text is None or not 200 <= page.status < 300 or norm is None:
+            # Error pages, bodies cut at the cap and non-HTML carry no evidence
+            # either way: their links are offered as they are.
+            return PageVerdict(None, LinkAction.FOLLOW, True, page.streak, tuple(page.links))
+        signals: list[str] = []
+        # Each link parsed once, for every rule below that reads it.
+        parsed = [(link, self._parse(link)) for link in page.links]
+        same_origin = [n for _, n in parsed if n is not None and n.origin == norm.origin]
+        if self.rules.observe_links(norm, same_origin):
+            signals.append(f"learned from {final}: {self.rules.describe(norm)}")
+            self._rekey(norm)
+        canonical = self._canonical(page, norm, in_scope)
+        # Read once, for every content rule below.
+        text = page.words if page.words is not None else PageText.of(page.text)
+        soft = self.soft404.classify(norm, page.status, text, norm)
+        # Both fingerprints the triage reads, from one hashing of the page's words.
+        plain, echo = fingerprint_readings(text, [self.content.reading, echo_free_reading(norm)])
+        reason: Reason | None = None
+        copy_of: str | None = None
+        if soft is not None:
+            reason, action = soft, LinkAction.DROP
+        else:
+            match = self.content.add_fingerprint(final, plain)
+            first = self._echoes.setdefault(echo.exact, final)
+            if match.kind is MatchKind.EXACT:
+                reason, action = Reason.DUPLICATE_CONTENT, LinkAction.DROP
+                copy_of = match.duplicate_of
+                if match.duplicate_of is not None and self.rules.learn_pair(
+                    final, match.duplicate_of
+                ):
+                    signals.append(f"learned from {final}: {self.rules.describe(norm)}")
+                    self._rekey(norm)
+            elif match.is_novel and first != final:
+                # Only the echoed URL differs: ``Index of /a/b/c/a/``.
+                reason, action = Reason.DUPLICATE_CONTENT, LinkAction.DROP
+                copy_of = first
+            elif match.kind is MatchKind.NEAR:
+                reason, action = Reason.DUPLICATE_CONTENT, LinkAction.DEPRIORITIZE
+            elif self.news.like_others(final, page.referer, echo.simhash):
+                action = LinkAction.DEPRIORITIZE
+            else:
+                action = LinkAction.FOLLOW
+        if canonical is not None and action is LinkAction.FOLLOW:
+            # A non-canonical form of a page: its canonical form is what counts.
+            action = LinkAction.DEPRIORITIZE
+        self.news.remember(final, echo.simhash)
+        words = {w for w in text.words if not w.isdigit()}
+        # Nothing but numbers and a word or two new to its region: a listing of
+        # look-alikes is still fetched whole, but such pages cannot keep a growing
+        # region alive.
+        region = self._region(norm)
+        says_more, own = self.news.says_more(region, words)
+        if self.news.farm_page(norm, words, parsed, in_scope) and action is LinkAction.FOLLOW:
+            action = LinkAction.DEPRIORITIZE
+            reason = Reason.TRAP_HOST
+            if str(norm.origin) not in self._farms:
+                self._farms.add(str(norm.origin))
+                signals.append(f"link-farm pages on {norm.origin}, first {final}")
+        copy = action is not LinkAction.FOLLOW
+        # A product, post or question of one template is near its siblings by
+        # SimHash; with words of its own it is still news, and only its links are
+        # demoted. Exact copies, soft 404s, farm pages and non-canonical forms never.
+        alike = action is LinkAction.DEPRIORITIZE and canonical is None
+        novel = says_more and (not copy or (own and alike and reason is not Reason.TRAP_HOST))
+        if page.referer is not None:
+            if canonical is not None and self._same(canonical, page.referer):
+                proof = 2  # the site itself says so (RFC 6596)
+            else:
+                proof = 1 if self._same(copy_of, page.referer) else 0
+            self.copies.record(norm, page.referer, copy, proof)
+        grows, hub = self._news(region, parsed, seen, in_scope)
+        # A hub (a list whose items are new) restarts the count of copies in a row,
+        # however alike the list pages look.
+        streak = 0 if not copy or hub else page.streak + 1
+        if action is not LinkAction.DROP:
+            grown = self.regions.count(norm, region, novel or hub, grows)
+            if grown is not None:
+                signals.append(grown)
+        follow = self._follow(final, norm, page.links, action, copy_of)
+        return PageVerdict(reason, action, novel, streak, follow, tuple(signals), canonical)
+
+    def _follow(
+        self,
+        url: str,
+        norm: NormalizedURL,
+        links: Sequence[str],
+        action: LinkAction,
+        copy_of: str | None,
+    ) -> tuple[str, ...]:
+        """Which links of a page to offer: all of them; for an exact copy only those
+        its original did not have at the same place (:mod:`robotkit.triage.copies`); none
+        for a soft 404."""
+        if action is not LinkAction.DROP:
+            self.copies.original(url, norm, links)
+            return tuple(links)
+        return self.copies.follow(url, norm, links, copy_of)
+
+    def _note_fetched(self, url: str, norm: NormalizedURL | None) -> None:
+        if norm is None:
+            return
+        self._fetched.setdefault(str(norm.origin), []).append(url)
+        self._fetched_keys.add(self.key(norm))
+
+    def _rekey(self, norm: NormalizedURL) -> None:
+        """A rule was learned for this origin: the pages fetched there so far are
+        known under their new keys too."""
+        for url in self._fetched.get(str(norm.origin), ()):
+            other = self._parse(url)
+            if other is not None:
+                self._fetched_keys.add(self.key(other))
+
+    def _canonical(self, page: PageFacts, norm: NormalizedURL, in_scope: Any) -> str | None:
+        """The page's canonical URL when it names another page in scope on the same
+        origin; what the difference teaches is learned."""
+        if page.canonical is None:
+            return None
+        target = self._parse(page.canonical)
+        if target is None or target.origin != norm.origin:
+            return None
+        if in_scope is not None and not in_scope(page.canonical):
+            return None
+        if self.key(target) == self.key(norm):
+            return None
+        if self.rules.learn_canonical(norm, target):
+            self._rekey(norm)
+        return page.canonical
+
+    def _same(self, url: str | None, other: str) -> bool:
+        a, b = self._parse(url) if url else None, self._parse(other)
+        return a is not None and b is not None and self.key(a) == self.key(b)
+
+    def _news(
+        self,
+        region: str,
+        links: Iterable[tuple[str, NormalizedURL | None]],
+        seen: Container[str],
+        in_scope: Any,
+    ) -> tuple[bool, bool]:
+        """What a page's links add: new URLs of its own ``region`` (``grows``), new
+        pages of other regions in scope (``hub``)."""
+        grows = hub = False
+        for link, other in links:
+            if other is None:
+                continue
+            key = self.key(other)
+            if key in seen or key in self._fetched_keys:
+                continue
+            if self._region(other) == region:
+                grows = True
+            elif in_scope is None or in_scope(link):
+                hub = True
+                break
+        return grows, hub
+
+    # -- state ------------------------------------------------------------------------
+
+    @property
+    def parked_regions(self) -> dict[str, str]:
+        return self.regions.parked
+
+    @property
+    def broken_families(self) -> dict[str, str]:
+        return self.regions.broken
+
+    def snapshot(self) -> dict[str, Any]:
+        """Everything the triage learned, as JSON, so that a resumed crawl spends no
+        more on traps than one that was never interrupted."""
+        return {
+            **header("triage", 1),
+            "content": self.content.snapshot(),
+            "soft404": self.soft404.snapshot(),
+            "guard": self.guard.snapshot(),
+            "rules": self.rules.snapshot(),
+            "streak": sorted(self._streak.items()),
+            "regions": self.regions.snapshot(),
+            "echoes": sorted(self._echoes.items()),
+            "fetched": sorted(self._fetched.items()),
+            "copies": self.copies.snapshot(),
+            **self.news.snapshot(),
+            "farms": sorted(self._farms),
+        }
+
+    def restore(self, data: Any) -> None:
+        """Take back :meth:`snapshot` (the configuration stays this triage's own);
+        :class:`~robotkit.base.snapshot.SnapshotError` for bad data, leaving this triage
+        as it was."""
+        fresh = Triage(self.guard, self.config)
+        with reading("triage"):
+            data = opened(data, "triage", 1)
+            fresh.content = ContentIndex.restore(data["content"], self.content.config)
+            fresh.soft404 = Soft404Detector.restore(data["soft404"], self.soft404.config)
+            fresh.rules.restore(data["rules"])
+            fresh._streak = {k: typed(v, int, "streak") for k, v in pairs(data, "streak", str)}
+            fresh.regions.restore(data["regions"])
+            fresh._echoes = {k: typed(v, str, "url") for k, v in pairs(data, "echoes", int)}
+            fresh._fetched = {k: listed(v, "url", str) for k, v in pairs(data, "fetched", str)}
+            fresh.copies.restore(data["copies"])
+            fresh.news.restore(data)
+            fresh._farms = set(listed(data["farms"], "farms", str))
+            self.guard.restore_learned(data["guard"])
+        fresh._fetched_keys = {
+            fresh.key(norm)
+            for urls in fresh._fetched.values()
+            for norm in map(fresh._parse, urls)
+            if norm is not None
+        }
+        self.__dict__.update(fresh.__dict__)

@@ -1,0 +1,281 @@
+"""The reference crawler on trap sites and hand-made servers, judged from what the
+servers saw. The crawl of every trap site, one per site, is the gauntlet's
+(traps/test_gauntlet.py), run as README's test command runs both suites."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import socket
+import threading
+from collections import defaultdict
+from collections.abc import Callable
+from dataclasses import replace
+
+from pytest_httpserver import HTTPServer
+from support.servers import read_head
+
+from robotkit import traps
+from robotkit.base.identity import Identity
+from robotkit.base.reasons import Reason
+from robotkit.crawler.loop import (
+    CrawlConfig,
+    Crawler,
+    CrawlEvent,
+    EventKind,
+    crawl,
+    is_loopback_url,
+)
+from robotkit.traps.base import RunningSite
+
+UA = "TrapTestBot/1.0 (+https://example.org/bot)"
+FROM = "crawler-ops@example.org"
+IDENTITY = Identity(user_agent=UA, from_=FROM)
+FAST = CrawlConfig(
+    max_pages=300, delay=0.01, allow_private=True, response_timeout=1.0, max_defer=0.0
+)
+
+
+def run(site: RunningSite, config: CrawlConfig = FAST) -> tuple[Crawler, list[CrawlEvent]]:
+    events: list[CrawlEvent] = []
+    crawler = Crawler([site.start_url], config, identity=IDENTITY, on_event=events.append)
+    asyncio.run(crawler.run())
+    return crawler, events
+
+
+def test_pacing_per_host_is_a_lower_bound_seen_by_the_server(
+    trap_site: Callable[..., RunningSite],
+) -> None:
+    delay = 0.1
+    site = trap_site("robots-404")
+    config = CrawlConfig(max_pages=20, delay=delay, allow_private=True, max_defer=0.0)
+    run(site, config)
+    times = [r.time for r in site.requests_seen]
+    assert len(times) >= 5
+    # Request to request is at least the delay (end-to-start is longer still);
+    # 5 ms of slack for when the server thread reads the clock.
+    gaps = [b - a for a, b in itertools.pairwise(times)]
+    assert min(gaps) >= delay - 0.005, gaps
+
+
+def test_hosts_are_crawled_concurrently_each_at_its_own_pace(
+    trap_site: Callable[..., RunningSite],
+) -> None:
+    first = trap_site("robots-404")
+    second = trap_site("robots-rules", host="127.0.0.3")
+    config = CrawlConfig(max_pages=50, delay=0.05, allow_private=True, max_defer=0.0)
+    events: list[CrawlEvent] = []
+    crawler = Crawler([first.start_url, second.start_url], config, on_event=events.append)
+    asyncio.run(crawler.run())
+    assert first.score().complete and second.score().complete
+    a = [r.time for r in first.requests_seen]
+    b = [r.time for r in second.requests_seen]
+    # The hosts' requests interleave: neither waited for the other to finish.
+    assert min(b) < max(a) and min(a) < max(b)
+    for times in (a, b):
+        gaps = [y - x for x, y in itertools.pairwise(times)]
+        assert min(gaps) >= 0.05 - 0.005
+
+
+def test_off_scope_links_are_skipped_and_never_fetched(
+    trap_site: Callable[..., RunningSite],
+) -> None:
+    site = trap_site("link-farm")
+    _, events = run(site)
+    off = [e for e in events if e.reason is Reason.OFF_SCOPE]
+    assert off and all(e.event is EventKind.SKIPPED for e in off)
+    assert all(r.host == 0 for r in site.requests_seen)
+
+
+def test_a_followed_redirect_is_one_decision_with_final_url(
+    trap_site: Callable[..., RunningSite],
+) -> None:
+    site = trap_site("redirect-loop")
+    _, events = run(site)
+    moved = [e for e in events if e.url == site.url("/old-home.html")]
+    assert len(moved) == 1
+    assert moved[0].event is EventKind.FETCHED and moved[0].status == 200
+    assert moved[0].final_url == site.url("/new-home.html")
+    loops = [e for e in events if e.reason is Reason.REDIRECT_LOOP]
+    assert loops and all(e.status in (301, 302) for e in loops)
+
+
+def test_robots_deferral_is_reported_and_the_crawl_ends(
+    trap_site: Callable[..., RunningSite],
+) -> None:
+    site = trap_site("robots-503")
+    crawler, events = run(site)
+    assert [e.reason for e in events] == [Reason.ROBOTS_DEFERRED]
+    assert [r.target for r in site.requests_seen] == ["/robots.txt"]
+    assert crawler.summary.fetched == 0
+
+
+def test_budget_stops_the_crawl_and_counts_pages_not_robots(
+    trap_site: Callable[..., RunningSite],
+) -> None:
+    site = trap_site("calendar")
+    config = CrawlConfig(max_pages=4, delay=0.01, allow_private=True, soft404_probes=False)
+    crawler, _events = run(site, config)
+    assert crawler.summary.budget_spent
+    pages = [r for r in site.requests_seen if r.target != "/robots.txt"]
+    assert len(pages) == 4 == crawler.pages
+
+
+def test_nofollow_page_links_are_skipped(trap_site: Callable[..., RunningSite]) -> None:
+    # robots.txt 404 allows everything; a page with X-Robots-Tag: nofollow via the
+    # crawler's own site would need a custom site, so use pytest-httpserver.
+    from pytest_httpserver import HTTPServer
+
+    server = HTTPServer(host="127.0.0.1", port=0)
+    server.start()
+    try:
+        server.expect_request("/robots.txt").respond_with_data("", status=404)
+        server.expect_request("/").respond_with_data(
+            '<html><head><meta name="robots" content="nofollow"></head>'
+            '<body><a href="/a">a</a></body></html>',
+            content_type="text/html",
+        )
+        url = server.url_for("/")
+        _, events = asyncio.run(crawl([url], FAST))
+        assert [(e.url, e.reason) for e in events if e.event is EventKind.SKIPPED] == [
+            (server.url_for("/a"), Reason.NOFOLLOW)
+        ]
+        assert "/a" not in [request.path for request, _ in server.log]
+    finally:
+        server.clear()
+        server.stop()
+
+
+def test_private_addresses_need_permission() -> None:
+    site = traps.start(traps.get("robots-404"))
+    try:
+        config = CrawlConfig(max_pages=5, delay=0.01, allow_private=False)
+        summary, events = asyncio.run(crawl([site.start_url], config))
+        assert [e.reason for e in events] == [Reason.PRIVATE_ADDRESS]
+        assert list(site.requests_seen) == []
+        assert summary.fetched == 0
+    finally:
+        site.stop()
+
+
+def test_loopback_urls_are_recognised_literally() -> None:
+    assert is_loopback_url("http://127.0.0.5:8080/")
+    assert is_loopback_url("http://localhost/")
+    assert is_loopback_url("http://[::1]/")
+    assert not is_loopback_url("http://10.0.0.1/")
+    assert not is_loopback_url("http://example.org/")
+    assert not is_loopback_url("not a url")
+
+
+def test_events_per_host_never_fetch_a_url_twice(trap_site: Callable[..., RunningSite]) -> None:
+    site = trap_site("session-ids")
+    run(site)
+    counts: dict[str, int] = defaultdict(int)
+    for request in site.requests_seen:
+        counts[request.target] += 1
+    assert max(counts.values()) == 1
+    assert site.score().repeats == 0
+
+
+def test_max_depth_limits_links_away_from_the_seed(
+    trap_site: Callable[..., RunningSite],
+) -> None:
+    site = trap_site("calendar")
+    config = CrawlConfig(max_depth=1, delay=0.01, allow_private=True, soft404_probes=False)
+    _, events = run(site, config)
+    fetched = [e for e in events if e.event is EventKind.FETCHED]
+    assert fetched and max(e.depth for e in fetched) == 1
+    too_deep = [e for e in events if e.reason is Reason.DEPTH_LIMIT]
+    assert too_deep and all(e.depth == 2 and e.event is EventKind.SKIPPED for e in too_deep)
+    assert not any(r.target.startswith("/events/2024") for r in site.requests_seen)
+
+
+def test_a_pair_that_changes_nothing_is_learned_and_its_other_urls_skipped(
+    trap_site: Callable[..., RunningSite],
+) -> None:
+    """growing-query links every story to ``/news/{n+1}?a=1``, a copy of the story:
+    the first copy teaches that ``a=1`` changes nothing on the site, so the other
+    stories' copy links are ``duplicate-url`` without a request."""
+    site = trap_site("growing-query")
+    crawler, events = run(site)
+    score = site.score()
+    assert score.complete, score.missing
+    copies = [t for t in score.trap_targets if t.startswith("/news/")]
+    assert len(copies) == 1, copies
+    assert score.trap_fetched <= 5, score.trap_targets
+    skipped = [e for e in events if e.event is EventKind.SKIPPED and "?a=1" in e.url]
+    # The five other stories' copy links, and what the one copy linked further.
+    assert len(skipped) >= 5 and {e.reason for e in skipped} == {Reason.DUPLICATE_URL}
+    assert any("a=1" in line and "change nothing" in line for line in crawler.summary.trap_signals)
+
+
+def test_an_encoding_robotkit_will_not_decode_is_failed_with_its_reason_once(
+    httpserver: HTTPServer,
+) -> None:
+    """A page in ``Content-Encoding: br`` (not decoded, so never passed on raw) is
+    ``failed`` with ``unsupported-encoding``, requested once: a retry would get the
+    same answer."""
+    httpserver.expect_request("/robots.txt").respond_with_data("", status=404)
+    httpserver.expect_request("/").respond_with_data(
+        b"\x0b" * 100, headers={"Content-Encoding": "br"}, content_type="text/html"
+    )
+    _, events = asyncio.run(crawl([httpserver.url_for("/")], FAST))
+    assert [(e.event, e.reason) for e in events if not e.probe] == [
+        (EventKind.FAILED, Reason.UNSUPPORTED_ENCODING)
+    ]
+    assert [r.path for r, _ in httpserver.log].count("/") == 1
+
+
+class HangUpServer:
+    """A loopback server that answers ``/robots.txt`` with 404 and hangs up on any
+    other request without a response: a network error, not an HTTP answer."""
+
+    def __init__(self) -> None:
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.url = f"http://127.0.0.1:{self.listener.getsockname()[1]}/"
+        self.targets: list[str] = []
+        self.thread = threading.Thread(target=self.serve, daemon=True)
+        self.thread.start()
+
+    def serve(self) -> None:
+        while True:
+            try:
+                conn, _ = self.listener.accept()
+            except OSError:
+                return
+            with conn:
+                head = read_head(conn)
+                target = head.split(b" ", 2)[1].decode() if head.count(b" ") >= 2 else ""
+                self.targets.append(target)
+                if target == "/robots.txt":
+                    conn.sendall(
+                        b"HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+                    )
+
+    def close(self) -> None:
+        self.listener.close()
+        self.thread.join(timeout=5)
+
+
+def test_a_connection_closed_without_an_answer_is_a_failed_event() -> None:
+    """``failed`` with no status and ``network-error`` (timeouts: the tarpit in the
+    test above)."""
+    server = HangUpServer()
+    try:
+        config = replace(FAST, retries=0)
+        summary, events = asyncio.run(crawl([server.url], config))
+    finally:
+        server.close()
+    assert server.targets == ["/robots.txt", "/"]
+    assert [e.to_json() | {"time": 0} for e in events] == [
+        {
+            "url": server.url,
+            "event": "failed",
+            "status": None,
+            "reason": "network-error",
+            "depth": 0,
+            "referer": None,
+            "time": 0,
+        }
+    ]
+    assert summary.failed == 1 and summary.fetched == 0
