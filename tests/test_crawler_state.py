@@ -27,8 +27,6 @@ from robotkit.base.snapshot import SnapshotError
 from robotkit.cli import main
 from robotkit.content import (
     ContentIndex,
-    NoveltyConfig,
-    NoveltyTracker,
     Soft404Detector,
 )
 from robotkit.crawler.loop import CrawlConfig, Crawler, CrawlEvent, crawl
@@ -372,20 +370,6 @@ def test_soft404_snapshot_keeps_probe_answers_but_not_pending_probes() -> None:
     assert again.needs_probe("http://x/shop/item") is not None
 
 
-def test_novelty_snapshot_keeps_windows_and_parked_regions() -> None:
-    config = NoveltyConfig(template_window=4, template_threshold=3, host_window=None)
-    tracker = NoveltyTracker(config)
-    for n in range(3):
-        tracker.observe(f"http://x/cal/{n}", False)
-    tracker.observe("http://x/a/1", False)
-    for n in range(4):
-        tracker.observe(f"http://x/b/{n}", False)
-    again = NoveltyTracker.restore(json_round_trip(tracker.snapshot()), config)
-    assert again.is_parked("http://x/b/99") and not again.is_parked("http://x/cal/9")
-    signal_ = again.observe("http://x/cal/3", False)  # the window went on where it was
-    assert signal_ is not None and again.is_parked("http://x/cal/9")
-
-
 def test_guard_snapshot_keeps_the_automatic_blacklist_and_signal_counts() -> None:
     config = GuardConfig(auto_blacklist_after=3)
     guard = Guard(config)
@@ -415,11 +399,6 @@ def test_guard_snapshot_keeps_the_automatic_blacklist_and_signal_counts() -> Non
             "expected str",
         ),
         (Soft404Detector.restore, {"kind": "soft404", "version": 1, "probes": [{}]}, "missing"),
-        (
-            NoveltyTracker.restore,
-            {"kind": "novelty", "version": 1, "windows": [["nowhere", "r", []]]},
-            "nowhere",
-        ),
         (Guard().restore_learned, {"kind": "guard", "version": 1, "auto": "x"}, "expected list"),
         (Guard().restore_learned, [], "not a guard snapshot"),
     ],

@@ -24,6 +24,8 @@ from redis.exceptions import RedisError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 from redis.retry import Retry
 
+from robotkit.base.errors import UnavailableError
+
 __all__ = [
     "DEFAULT_SOCKET_TIMEOUT",
     "AsyncClientSource",
@@ -44,7 +46,7 @@ DEFAULT_SOCKET_TIMEOUT = 5.0
 Redis answers in well under a millisecond, so this only ever fires on a fault."""
 
 
-class SharedStateUnavailable(RuntimeError):
+class SharedStateUnavailable(UnavailableError):
     """The shared state could not be read or written (Redis unreachable, gone
     mid-crawl, or answering nonsense). The caller must not guess the state."""
 

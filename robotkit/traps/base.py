@@ -35,6 +35,7 @@ from urllib.parse import urlsplit
 from pytest_httpserver import HTTPServer
 from werkzeug import Request, Response
 
+from robotkit.base.errors import UnavailableError
 from robotkit.base.reasons import CodeEnum, Reason
 
 ALLOW_ALL_ROBOTS = "User-agent: *\nDisallow:\n"
@@ -275,7 +276,7 @@ class _SiteServer(HTTPServer):
         return response
 
 
-class SiteError(RuntimeError):
+class SiteError(UnavailableError):
     """A site cannot be served as asked (address not loopback, port taken)."""
 
 

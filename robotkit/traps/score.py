@@ -37,6 +37,7 @@ from werkzeug import Request, Response
 from werkzeug.test import Client
 
 from robotkit import traps
+from robotkit.base.errors import UsageError
 from robotkit.page.meta import parse_page
 from robotkit.traps.base import RequestContext, RunningSite, SeenRequest, TrapSite, target_of
 from robotkit.traps.bench import CUT_SECONDS, DEFAULT_MAX_PAGES, CrawlResult, Ended
@@ -55,7 +56,7 @@ STDERR_KEPT = 2000
 """Characters of the crawler's stderr kept for the report (its last ones)."""
 
 
-class CommandError(ValueError):
+class CommandError(UsageError):
     """A crawler command template that cannot be run (bad usage)."""
 
 

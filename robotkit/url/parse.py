@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import NamedTuple, Protocol
 
+from robotkit.base.errors import UsageError
 from robotkit.base.reasons import Reason
 from robotkit.url.hosts import BadHost, parse_host
 
@@ -25,7 +26,7 @@ SUPPORTED_SCHEMES = ("http", "https")
 DEFAULT_PORTS = {"http": 80, "https": 443}
 
 
-class InvalidURL(ValueError):
+class InvalidURL(UsageError):
     """A URL the robot cannot fetch; ``reason`` is ``invalid-url`` or
     ``unsupported-scheme``."""
 

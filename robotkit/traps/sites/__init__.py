@@ -11,6 +11,7 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any
 
+from robotkit.base.errors import UsageError
 from robotkit.traps.base import TrapSite
 from robotkit.traps.sites.calendar import Calendar
 from robotkit.traps.sites.canonical_stack import CanonicalStack
@@ -83,7 +84,7 @@ SITES: dict[str, Callable[..., TrapSite]] = {
 """Every site by name; the factories take the site's options as keywords."""
 
 
-class UnknownSite(KeyError):
+class UnknownSite(UsageError, KeyError):
     """No trap site has that name."""
 
     def __init__(self, name: str) -> None:
