@@ -1,6 +1,8 @@
 """robotkit: the politeness layer a web robot embeds.
 
-The names below are the public API; the modules behind them may move. They are
+The names below are the most used of the public API; each package lists the rest of
+its own in its ``__all__`` (ARCHITECTURE.md, "Packages and layers"), and the modules
+behind them may move. They are
 loaded on first use (PEP 562), so ``import robotkit`` stays cheap and the pure core
 never drags in the network shell.
 """
@@ -17,6 +19,7 @@ _EXPORTS = {
     "ManualClock": "robotkit.base.clock",
     "system_clock": "robotkit.base.clock",
     "Decision": "robotkit.base.reasons",
+    "RobotkitError": "robotkit.base.errors",
     "Reason": "robotkit.base.reasons",
     "Identity": "robotkit.base.identity",
     "IdentityError": "robotkit.base.identity",
@@ -82,6 +85,7 @@ __all__ = [
     "Reason",
     "RedirectRefused",
     "ResponseTooSlow",
+    "RobotkitError",
     "RobotsChecker",
     "RobotsOptions",
     "RobotsRules",
@@ -95,6 +99,7 @@ __all__ = [
 
 if TYPE_CHECKING:
     from robotkit.base.clock import Clock, ManualClock, system_clock
+    from robotkit.base.errors import RobotkitError
     from robotkit.base.identity import Identity, IdentityError
     from robotkit.base.reasons import Decision, Reason
     from robotkit.crawler.loop import CrawlConfig, Crawler

@@ -1,13 +1,15 @@
-"""The package's import graph, read from the source with ``ast``: no module reaches
-into another's private names, nothing imports the package root, and no two modules
-import each other, however indirectly (lazy imports inside functions included:
-a cycle hidden in a function is still a cycle; imports for type checkers only,
-under ``if TYPE_CHECKING:``, are not run and do not count)."""
+"""The package's import graph, read from the source with ``ast``: the packages keep
+the layer order of ARCHITECTURE.md ("Packages and layers"), no module reaches into
+another's private names, nothing imports the package root, and no two modules import
+each other, however indirectly (lazy imports inside functions included: a cycle
+hidden in a function is still a cycle)."""
 
 from __future__ import annotations
 
 import ast
 from pathlib import Path
+
+from support.layers import LAYERS
 
 import robotkit
 
@@ -78,6 +80,79 @@ def _edges() -> dict[str, set[str]]:
                 targets.append(module)
             graph[name].update(t for t in targets if t != name)
     return graph
+
+
+ROOT_FILES = {"__init__.py", "__main__.py", "_version.py", "py.typed"}
+
+
+def _package(name: str) -> str | None:
+    """The layer package of a module name (``robotkit.url.parse`` is ``url``); None
+    for the root and its ``_version`` and ``__main__``."""
+    parts = name.split(".")
+    return parts[1] if len(parts) > 1 and parts[1] in LAYERS else None
+
+
+def _all_imports(name: str, path: Path) -> list[tuple[str, list[str], int]]:
+    """Like :func:`_imports`, with the imports for type checkers too."""
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found += [(alias.name, [], node.lineno) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join([*anchor, base] if base else anchor)
+            found.append((base, [alias.name for alias in node.names], node.lineno))
+    return found
+
+
+def test_the_root_holds_only_the_entry_points_and_packages() -> None:
+    """A concept is a package; the root keeps the lazy exports, ``python -m
+    robotkit`` and the version."""
+    stray = sorted(
+        path.name
+        for path in ROOT.iterdir()
+        if path.is_file() and path.name not in ROOT_FILES and not path.name.startswith(".")
+    )
+    packages = sorted(path.name for path in ROOT.iterdir() if (path / "__init__.py").exists())
+    assert stray == []
+    assert packages == sorted(LAYERS)
+
+
+def test_every_package_has_a_docstring_and_lists_its_public_names() -> None:
+    for layer in LAYERS:
+        tree = ast.parse((ROOT / layer / "__init__.py").read_text(encoding="utf-8"))
+        assert ast.get_docstring(tree), layer
+        listed = [
+            node
+            for node in tree.body
+            if isinstance(node, (ast.Assign, ast.AnnAssign))
+            and "__all__"
+            in ast.unparse(node.targets[0] if isinstance(node, ast.Assign) else node.target)
+        ]
+        assert listed, f"robotkit.{layer} has no __all__"
+
+
+def test_each_package_imports_only_its_own_and_lower_layers() -> None:
+    upward = [
+        f"{path.relative_to(ROOT.parent)}:{line}: {layer} imports {module}"
+        for name, path in MODULES.items()
+        if (layer := _package(name)) is not None
+        for module, _, line in _all_imports(name, path)
+        if (target := _package(module)) is not None and LAYERS.index(target) > LAYERS.index(layer)
+    ]
+    assert upward == []
+
+
+def test_the_layer_rule_catches_an_upward_import(tmp_path: Path) -> None:
+    """The rule is not vacuous: a core module importing the shell is caught."""
+    module = tmp_path / "probe.py"
+    module.write_text("from robotkit.http import PoliteClient\n", encoding="utf-8")
+    imported = [m for m, _, _ in _all_imports("robotkit.url.probe", module)]
+    assert [_package(m) for m in imported] == ["http"]
+    assert LAYERS.index("http") > LAYERS.index("url")
 
 
 def test_the_walk_sees_the_package() -> None:

@@ -25,6 +25,11 @@ from robotkit.traps import TRAP_STACK
 
 # Each module has ``register(subparsers)`` which adds its parser and sets
 # ``handler`` (a callable taking the parsed namespace and returning an exit code).
+__all__ = ["EXIT_BROKEN_PIPE", "EXIT_USAGE", "build_parser", "main"]
+"""The command as a program: ``main`` is the ``robotkit`` console script. The helpers
+below serve the subcommand modules; the command line itself (flags, JSON fields,
+exit codes) is the contract, not these names."""
+
 SUBCOMMANDS = ("check_url", "normalize", "traps", "crawl", "demo")
 
 EXIT_USAGE = 2
