@@ -2,9 +2,8 @@
 
 The names below are the most used of the public API; each package lists the rest of
 its own in its ``__all__`` (ARCHITECTURE.md, "Packages and layers"), and the modules
-behind them may move. They are
-loaded on first use (PEP 562), so ``import robotkit`` stays cheap and the pure core
-never drags in the network shell.
+behind them may move. They are loaded on first use (PEP 562), so ``import robotkit``
+stays cheap and the pure core never drags in the network shell.
 """
 
 from __future__ import annotations
