@@ -36,7 +36,8 @@ from robotkit.http.errors import (
 from robotkit.http.facts import EXTENSION, FetchFacts
 from robotkit.http.settings import PoliteSettings
 from robotkit.pacing.pacer import HostKey, host_key
-from robotkit.page.meta import PageMeta, parse_page, parse_x_robots_tag
+from robotkit.page.directives import parse_x_robots_tag
+from robotkit.page.meta import PageMeta, parse_page
 from robotkit.robots.status import Hop
 from robotkit.robots.verdict import Verdict
 from robotkit.triage.guard import Guard
