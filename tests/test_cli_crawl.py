@@ -23,7 +23,7 @@ from robotkit.base.reasons import Reason
 from robotkit.cli import build_parser, main
 from robotkit.cli.crawl import CrawlDisplay, WaitingHost
 from robotkit.crawler.loop import CrawlConfig, Crawler
-from robotkit.traps.base import RunningSite
+from robotkit.traps.server import RunningSite
 
 FIELDS = {"url", "event", "status", "reason", "depth", "referer", "time"}
 CODES = {reason.value for reason in Reason}

@@ -31,7 +31,8 @@ from robotkit.content import (
 )
 from robotkit.crawler.loop import CrawlConfig, Crawler, CrawlEvent, crawl
 from robotkit.frontier.frontier import CheckpointError, Frontier
-from robotkit.traps.base import RunningSite, html_page, not_found, prose
+from robotkit.traps.base import html_page, not_found, prose
+from robotkit.traps.server import RunningSite
 from robotkit.triage.guard import BlacklistKind, Guard, GuardConfig
 
 PAGES = 24

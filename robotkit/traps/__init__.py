@@ -33,17 +33,14 @@ _EXPORTS = {
             "Page",
             "PageKind",
             "RequestContext",
-            "RunningSite",
             "Score",
             "SeenRequest",
-            "SiteError",
             "TrapSite",
-            "serve",
-            "start",
             "target_of",
         ),
         "robotkit.traps.base",
     ),
+    **dict.fromkeys(("RunningSite", "SiteError", "serve", "start"), "robotkit.traps.server"),
     **dict.fromkeys(
         ("GENERATED_PREFIX", "SITES", "UnknownSite", "get", "names"), "robotkit.traps.sites"
     ),
@@ -74,15 +71,12 @@ if TYPE_CHECKING:
         Page,
         PageKind,
         RequestContext,
-        RunningSite,
         Score,
         SeenRequest,
-        SiteError,
         TrapSite,
-        serve,
-        start,
         target_of,
     )
+    from robotkit.traps.server import RunningSite, SiteError, serve, start
     from robotkit.traps.sites import GENERATED_PREFIX, SITES, UnknownSite, get, names
 
 

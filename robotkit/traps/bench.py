@@ -25,8 +25,9 @@ from typing import Any, Literal
 
 from robotkit import traps
 from robotkit.crawler.loop import CrawlConfig, Crawler
-from robotkit.traps.base import RunningSite, Score, TrapSite
+from robotkit.traps.base import Score, TrapSite
 from robotkit.traps.naive import naive_crawl
+from robotkit.traps.server import RunningSite
 
 CUT_SECONDS = 60.0
 PASS_TRAP_FETCHES = 20

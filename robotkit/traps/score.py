@@ -39,8 +39,9 @@ from werkzeug.test import Client
 from robotkit import traps
 from robotkit.base.errors import UsageError
 from robotkit.page.meta import parse_page
-from robotkit.traps.base import RequestContext, RunningSite, SeenRequest, TrapSite, target_of
+from robotkit.traps.base import RequestContext, SeenRequest, TrapSite, target_of
 from robotkit.traps.bench import CUT_SECONDS, DEFAULT_MAX_PAGES, CrawlResult, Ended
+from robotkit.traps.server import RunningSite
 
 PLACEHOLDERS = frozenset({"seeds", "output", "max_pages"})
 
