@@ -8,10 +8,10 @@ stays cheap and the pure core never drags in the network shell.
 
 from __future__ import annotations
 
-from importlib import import_module
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from robotkit._version import __version__
+from robotkit.base.lazy import lazy_exports
 
 _EXPORTS = {
     "Clock": "robotkit.base.clock",
@@ -126,14 +126,4 @@ if TYPE_CHECKING:
     from robotkit.url.parse import InvalidURL, Origin
 
 
-def __getattr__(name: str) -> Any:
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module 'robotkit' has no attribute {name!r}")
-    value = getattr(import_module(module), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(__all__)
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, __all__)

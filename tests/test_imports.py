@@ -50,12 +50,15 @@ def _run_time_nodes(tree: ast.AST) -> list[ast.AST]:
     return found
 
 
-def _imports(name: str, path: Path) -> list[tuple[str, list[str], int]]:
+def _imports(
+    name: str, path: Path, *, type_checking: bool = False
+) -> list[tuple[str, list[str], int]]:
     """(module imported, names taken from it, line) for every import in ``path``
-    that runs."""
+    that runs, and with ``type_checking`` those for type checkers too."""
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     found = []
-    for node in _run_time_nodes(ast.parse(path.read_text(encoding="utf-8"))):
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    for node in ast.walk(tree) if type_checking else _run_time_nodes(tree):
         if isinstance(node, ast.Import):
             found += [(alias.name, [], node.lineno) for alias in node.names]
         elif isinstance(node, ast.ImportFrom):
@@ -92,22 +95,6 @@ def _package(name: str) -> str | None:
     return parts[1] if len(parts) > 1 and parts[1] in LAYERS else None
 
 
-def _all_imports(name: str, path: Path) -> list[tuple[str, list[str], int]]:
-    """Like :func:`_imports`, with the imports for type checkers too."""
-    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
-    found = []
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.Import):
-            found += [(alias.name, [], node.lineno) for alias in node.names]
-        elif isinstance(node, ast.ImportFrom):
-            base = node.module or ""
-            if node.level:
-                anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
-                base = ".".join([*anchor, base] if base else anchor)
-            found.append((base, [alias.name for alias in node.names], node.lineno))
-    return found
-
-
 def test_the_root_holds_only_the_entry_points_and_packages() -> None:
     """A concept is a package; the root keeps the lazy exports, ``python -m
     robotkit`` and the version."""
@@ -140,7 +127,7 @@ def test_each_package_imports_only_its_own_and_lower_layers() -> None:
         f"{path.relative_to(ROOT.parent)}:{line}: {layer} imports {module}"
         for name, path in MODULES.items()
         if (layer := _package(name)) is not None
-        for module, _, line in _all_imports(name, path)
+        for module, _, line in _imports(name, path, type_checking=True)
         if (target := _package(module)) is not None and LAYERS.index(target) > LAYERS.index(layer)
     ]
     assert upward == []
@@ -150,7 +137,7 @@ def test_the_layer_rule_catches_an_upward_import(tmp_path: Path) -> None:
     """The rule is not vacuous: a core module importing the shell is caught."""
     module = tmp_path / "probe.py"
     module.write_text("from robotkit.http import PoliteClient\n", encoding="utf-8")
-    imported = [m for m, _, _ in _all_imports("robotkit.url.probe", module)]
+    imported = [m for m, _, _ in _imports("robotkit.url.probe", module, type_checking=True)]
     assert [_package(m) for m in imported] == ["http"]
     assert LAYERS.index("http") > LAYERS.index("url")
 
