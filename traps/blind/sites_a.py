@@ -5,6 +5,7 @@ from __future__ import annotations
 import html
 import posixpath
 import random
+import time
 from typing import ClassVar
 from urllib.parse import parse_qsl, urlencode
 
@@ -28,6 +29,10 @@ from .kit import (
 # ----------------------------------------------------------------------------------------
 # Apache mod_autoindex: column-sort queries and symlink loops over a real deep tree.
 # ----------------------------------------------------------------------------------------
+
+
+def stamp(t: int) -> str:
+    return time.strftime("%Y-%m-%d %H:%M", time.gmtime(t))
 
 
 class AutoIndex(Site):
@@ -139,7 +144,8 @@ class AutoIndex(Site):
             rows.append(
                 f'<tr><td valign="top"><img src="/icons/{icon}" alt="[   ]"></td>'
                 f'<td><a href="{html.escape(name)}">{html.escape(name)}</a></td>'
-                f'<td align="right">{mt} </td><td align="right">{size}</td><td>&nbsp;</td></tr>'
+                f'<td align="right">{stamp(mt)} </td>'
+                f'<td align="right">{size}</td><td>&nbsp;</td></tr>'
             )
         readme = make_paragraphs(self.key(f"readme{real}"), self.vocab, 100, 220)
         body = (
