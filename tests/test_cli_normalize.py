@@ -93,3 +93,17 @@ def test_subprocess_reads_stdin() -> None:
     assert records[1]["reason"] == "invalid-url"
     stderr = done.stderr.decode()
     assert "Traceback" not in stderr and stderr.count("\n") == 1
+
+
+@pytest.mark.parametrize("empty", ["", "  "])
+def test_row1_empty_argument_is_invalid_url(capsys: pytest.CaptureFixture[str], empty: str) -> None:
+    """An empty argument is an invalid URL (one empty line, exit 2), as any other invalid
+    argument; only blank lines of --input are skipped."""
+    code, lines, err = run(capsys, "normalize", "http://a.example", empty)
+    assert (code, lines) == (2, ["http://a.example/", ""])
+    assert err.startswith("robotkit: error: invalid-url") and err.count("\n") == 1
+    code, lines, _ = run(capsys, "normalize", "--json", empty)
+    assert code == 2
+    assert [(r["url"], r["normalized"], r["reason"]) for r in map(json.loads, lines)] == [
+        (empty.strip(), None, "invalid-url")
+    ]
