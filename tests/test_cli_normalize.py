@@ -107,3 +107,13 @@ def test_row1_empty_argument_is_invalid_url(capsys: pytest.CaptureFixture[str], 
     assert [(r["url"], r["normalized"], r["reason"]) for r in map(json.loads, lines)] == [
         (empty.strip(), None, "invalid-url")
     ]
+
+
+def test_row2_a_password_in_an_invalid_url_is_masked_in_the_error(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """stderr goes to logs: the one-line error shows the URL with its password
+    masked; the JSON record keeps the URL as given (the output is the user's)."""
+    code, lines, err = run(capsys, "normalize", "--json", "http://bob:s3cret@[::1")
+    assert code == 2 and "s3cret" not in err and "http://bob:***@[::1" in err
+    assert json.loads(lines[0])["url"] == "http://bob:s3cret@[::1"
