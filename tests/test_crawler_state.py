@@ -42,11 +42,15 @@ class KillSite:
     """``/`` links to ``/p0`` ... ``/p{PAGES-1}``, each with text of its own. It
     records every page request and SIGKILLs the crawler process :attr:`proc` while
     it is waiting for the answer to the page requests numbered in :attr:`kill_at`
-    (counted over all runs): a kill at a moment that is known, not timed."""
+    (counted over all runs): a kill at a moment that is known, not timed. Soft-404
+    probes are kept apart in :attr:`probes`, answered 404 unless :attr:`soft` (then
+    200, with an error page as a catch-all site serves it)."""
 
     def __init__(self, server: HTTPServer) -> None:
         self.server = server
         self.requests: list[str] = []
+        self.probes: list[str] = []
+        self.soft = False
         self.kill_at: set[int] = set()
         self.proc: subprocess.Popen[str] | None = None
         self.hold: threading.Event | None = None
@@ -59,7 +63,12 @@ class KillSite:
 
     def handle(self, request: Request) -> Response:
         path = request.path
-        if path == "/robots.txt" or "robotkit-probe-" in path:
+        if "robotkit-probe-" in path:
+            self.probes.append(path)
+            if self.soft:
+                return html_page("Oops", ["We could not find that page, sorry."], [("/", "Home")])
+            return not_found()
+        if path == "/robots.txt":
             return not_found()
         self.requests.append(path)
         if self.hold is not None:
@@ -134,6 +143,43 @@ def test_a_crawl_killed_before_its_first_checkpoint_resumes_where_it_was(
     assert counts["/"] == 1
     assert set(counts) == {"/", *(f"/p{i}" for i in range(PAGES))}
     assert sum(counts.values()) <= PAGES + 1 + 1  # the one page in flight at the kill
+
+
+@pytest.mark.parametrize("soft", [False, True], ids=["404-answer", "soft-404-answer"])
+def test_row5_a_killed_crawl_does_not_probe_a_learned_directory_again(
+    site: KillSite, tmp_path: Path, capsys: pytest.CaptureFixture[str], soft: bool
+) -> None:
+    """Three SIGKILLs before the first checkpoint, then a run to the end: the
+    directory's soft-404 answer is journaled when learned, so it is probed once in
+    all (each restart used to probe it again, the answer being saved only at a
+    checkpoint). The soft answer still classifies after the kills: no page of the
+    site is taken for a soft 404."""
+    site.soft = soft
+    state = tmp_path / "state"
+    killed(site, state, 4, 8, 12)  # long before the 50-page checkpoint
+    assert len(site.probes) == 1
+    resume(site, state, capsys, "--output", str(tmp_path / "out.jsonl"))
+    assert len(site.probes) == 1, site.probes
+    counts = Counter(site.requests)
+    assert set(counts) == {"/", *(f"/p{i}" for i in range(PAGES))}
+    records = [json.loads(line) for line in (tmp_path / "out.jsonl").read_text().splitlines()]
+    assert records and all(r["reason"] != Reason.SOFT_404.value for r in records)
+
+
+def test_row5_a_damaged_learned_journal_is_one_line_and_exit_2(
+    site: KillSite, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The learned journal is checked as the frontier's is: a changed record is
+    reported, never replayed."""
+    state = tmp_path / "state"
+    killed(site, state, 4)
+    journal = state / "crawl.json.journal"
+    head, record, tail = journal.read_bytes().split(b"\n")
+    assert record and tail == b""  # the one answer learned
+    journal.write_bytes(b"\n".join([head, record.replace(b"404", b"405", 1), tail]))
+    capsys.readouterr()
+    assert main(["crawl", site.url, "--delay", "0", "--state", str(state)]) == 2
+    assert "crawl.json.journal: record 1 is corrupt" in one_error_line(capsys)
 
 
 # -- issue 9 row 4: --max-pages holds across kills ------------------------------------

@@ -46,6 +46,7 @@ from robotkit.http.checker import RobotsOptions
 from robotkit.robots.status import Profile
 from robotkit.url.normalization import normalize
 from robotkit.url.parse import InvalidURL
+from robotkit.url.redact import masked
 
 LEASE_MARGIN = 5.0
 """Seconds a shared pacing reservation outlives the response deadline (--redis)."""
@@ -407,7 +408,8 @@ def _clear(url: str, crawl_id: str) -> int:
         except SharedStateUnavailable as exc:
             error(str(exc))
             return EXIT_USAGE
-    print(f"robotkit: removed {removed} keys of crawl {crawl_id!r} from {url}", file=sys.stderr)
+    shown = masked(url)
+    print(f"robotkit: removed {removed} keys of crawl {crawl_id!r} from {shown}", file=sys.stderr)
     return 0
 
 

@@ -236,7 +236,7 @@ class FetchStep:
             crawler.soft404.record_probe(probe, None)
             return
         status, final, body = response.status_code, str(response.url), response.text
-        crawler.soft404.record_probe(probe, status, body, final)
+        crawler._learned("soft404", crawler.soft404.record_probe(probe, status, body, final))
         crawler._emit(
             CrawlEvent(
                 probe,

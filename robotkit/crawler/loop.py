@@ -51,7 +51,7 @@ import httpx
 from robotkit.base.clock import Clock, system_clock
 from robotkit.base.identity import Identity
 from robotkit.base.reasons import Reason
-from robotkit.base.snapshot import listed, reading, typed
+from robotkit.base.snapshot import SnapshotError, listed, reading, typed
 from robotkit.content import ContentIndex, Soft404Detector
 from robotkit.crawler.fetch import FetchStep
 from robotkit.crawler.report import CrawlEvent, CrawlSummary, EventKind
@@ -516,6 +516,20 @@ class Crawler:
             "triage": self.triage.snapshot(),
             "retries": [[key, n] for key, n in self._retries.items()],
         }
+
+    def _learned(self, kind: str, fact: dict[str, Any] | None) -> None:
+        """A fact just learned (``kind`` ``soft404``: a directory's probe answer),
+        journaled at once in the state directory: a crawl killed before its next
+        checkpoint does not pay for it again (ARCHITECTURE.md, "State and resume")."""
+        if fact is not None and self.state is not None:
+            self.state.learned(kind, fact)
+
+    def _learned_replay(self, kind: str, fact: Any) -> None:
+        """Take back one fact :meth:`_learned` journaled; raises
+        :class:`~robotkit.base.snapshot.SnapshotError` for bad data."""
+        if kind != "soft404":
+            raise SnapshotError(f"unknown learned fact {kind!r}")
+        self.soft404.learn(fact)
 
     def _learned_restore(self, data: dict[str, Any]) -> None:
         """Take back :meth:`_learned_snapshot`; raises

@@ -16,10 +16,16 @@ What lives in the directory, and why:
 * ``crawl.json``: the seeds (a resume with other seeds is refused unless
   ``add_seeds``) and what the crawl learned (page fingerprints, soft-404 answers,
   novelty windows, the automatic blacklist: :meth:`Crawler._learned_snapshot`),
-  written at the start, with every checkpoint and at every clean stop. Learning
-  is not journaled per page: after a SIGKILL a crawl relearns at most the pages
-  since the last checkpoint. Without ``crawl.json`` (deleted) the frontier and the
-  counters still resume from their journals; the loss is reported.
+  written at the start, with every checkpoint and at every clean stop.
+* ``crawl.json.journal``: the facts learned since ``crawl.json`` was written that
+  cost a request to learn (a directory's soft-404 answer), one checksummed record
+  each, journaled when learned: a crawl killed before its next checkpoint does not
+  probe that directory again. ``crawl.json`` names the journal that continues it
+  (and the one it replaces, as a frontier checkpoint does). What a page teaches
+  for free (fingerprints, novelty windows) is not journaled: after a SIGKILL a
+  crawl relearns at most the pages since the last checkpoint. Without
+  ``crawl.json`` (deleted) the frontier and the counters still resume from their
+  journals; the loss is reported.
 
 Every file is replaced atomically (:func:`robotkit.frontier.durable.atomic_write`). A file
 that cannot be read back raises :class:`CrawlStateError` with one line that says
@@ -37,7 +43,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
 from robotkit.base.snapshot import SnapshotError
-from robotkit.frontier.durable import CheckpointError, atomic_write, encode_line
+from robotkit.frontier.durable import (
+    CheckpointError,
+    Journal,
+    atomic_write,
+    encode_line,
+    new_journal_id,
+)
 from robotkit.frontier.frontier import Frontier
 from robotkit.url.normalization import normalize
 from robotkit.url.parse import InvalidURL
@@ -54,11 +66,15 @@ __all__ = [
 ]
 
 STATE_FILE: Final = "crawl.json"
+LEARNED_JOURNAL: Final = "crawl.json.journal"
+LEARNED_MAGIC: Final = b"robotkit-learned-journal"
 MAIN_CHECKPOINT: Final = "frontier"
 LOCK_FILE: Final = "lock"
 STATE_FORMAT: Final = "robotkit-crawl"
 STATE_VERSION: Final = 2
-"""2: seeds, learned state and a save count; counters moved into the journal."""
+"""2: seeds, learned state and a save count; counters moved into the journal. The
+ids of the learned journal (``journal``, ``replaced``) are optional: a state of a
+robotkit without that journal has none to replay."""
 
 
 class CrawlStateError(CheckpointError):
@@ -94,6 +110,7 @@ class CrawlState:
         self._seeds: list[str] = []
         self._saves = 0
         self._lock_fd: int | None = None
+        self._journal: Journal | None = None
 
     @classmethod
     def of(cls, state: str | os.PathLike[str] | CrawlState | None) -> CrawlState | None:
@@ -128,13 +145,16 @@ class CrawlState:
                     f"cannot resume from {self.directory}: {main_path.name} is missing"
                 )
             self._seeds = seeds
-            self._write_state_file({})
+            self._save_learned({}, None)
             crawler.frontier.open_journal(main_path)  # last: its presence means "a crawl"
             return
         try:
             frontier = Frontier.restore(main_path)
-            if saved is not None and saved["learned"]:
-                crawler._learned_restore(saved["learned"])
+            if saved is not None:
+                if saved["learned"]:
+                    crawler._learned_restore(saved["learned"])
+                for kind, fact in self._learned_since(saved):
+                    crawler._learned_replay(kind, fact)
         except (CheckpointError, SnapshotError) as exc:
             raise CrawlStateError(f"cannot resume from {self.directory}: {exc}") from None
         if saved is None:
@@ -154,7 +174,7 @@ class CrawlState:
         summary.probes = frontier.tallies["probes"]
         summary.resumed = self.resumed = True
         frontier.open_journal(main_path)
-        self._write_state_file(crawler._learned_snapshot())
+        self._save_learned(crawler._learned_snapshot(), saved.get("journal") if saved else None)
         self._announce(crawler, added=len(self._seeds) > len(saved["seeds"]) if saved else False)
 
     def _merge_seeds(self, recorded: list[str], given: list[str]) -> list[str]:
@@ -202,16 +222,25 @@ class CrawlState:
         name = "probes" if event.probe else event.event.value
         crawler.frontier.tally(name)
 
+    def learned(self, kind: str, fact: dict[str, Any]) -> None:
+        """Journal a fact the crawl just learned (flushed before this returns)."""
+        if self._journal is not None:
+            self._journal.write([kind, fact])
+
     def save(self, crawler: Crawler) -> None:
-        """Checkpoint the frontier (compacting its journal), then what was learned."""
+        """Checkpoint the frontier (compacting its journal), then what was learned
+        (compacting the learned journal)."""
         crawler.frontier.checkpoint(self.directory / MAIN_CHECKPOINT)
         self._saves += 1
-        self._write_state_file(crawler._learned_snapshot())
+        self._save_learned(crawler._learned_snapshot(), self._journal_ident())
 
     def close(self, crawler: Crawler | None = None) -> None:
-        """Close ``crawler``'s journal, then release the lock."""
+        """Close ``crawler``'s journal and the learned one, then release the lock."""
         if crawler is not None:
             crawler.frontier.close_journal()
+        if self._journal is not None:
+            self._journal.close()
+            self._journal = None
         if self._lock_fd is not None:
             with contextlib.suppress(OSError):
                 fcntl.flock(self._lock_fd, fcntl.LOCK_UN)
@@ -235,15 +264,44 @@ class CrawlState:
         os.pwrite(fd, b"%d\n" % os.getpid(), 0)
         self._lock_fd = fd
 
-    def _write_state_file(self, learned: dict[str, Any]) -> None:
+    def _journal_ident(self) -> str | None:
+        return None if self._journal is None else self._journal.ident
+
+    def _save_learned(self, learned: dict[str, Any], replaced: str | None) -> None:
+        """Write ``crawl.json`` naming a fresh learned journal, then start that
+        journal. Killed in between, the file holds the journal ``replaced``, whose
+        facts ``learned`` already holds: :meth:`_learned_since` reads none of it."""
+        ident = new_journal_id()
         state = {
             "format": STATE_FORMAT,
             "version": STATE_VERSION,
             "seeds": self._seeds,
             "saves": self._saves,
             "learned": learned,
+            "journal": ident,
+            "replaced": replaced,
         }
         atomic_write(self.directory / STATE_FILE, [encode_line(state)], trailer=False)
+        old = self._journal
+        self._journal = Journal.start(
+            self.directory / LEARNED_JOURNAL, LEARNED_MAGIC, self._saves, ident, sync=False
+        )
+        if old is not None:
+            old.close()
+
+    def _learned_since(self, saved: dict[str, Any]) -> list[tuple[str, Any]]:
+        """The facts journaled since ``crawl.json`` (``saved``) was written, as
+        ``(kind, fact)``; :class:`CheckpointError` for a damaged or foreign journal."""
+        path = self.directory / LEARNED_JOURNAL
+        records = Journal.records(
+            path, LEARNED_MAGIC, saved.get("journal"), saved.get("replaced"), STATE_FILE
+        )
+        facts = []
+        for number, record in enumerate(records, start=1):
+            if not (isinstance(record, list) and len(record) == 2 and isinstance(record[0], str)):
+                raise CheckpointError(f"journal {path}: record {number} is not a learned fact")
+            facts.append((record[0], record[1]))
+        return facts
 
     def _read_state_file(self) -> dict[str, Any] | None:
         """``crawl.json`` checked for shape, or None if there is none."""
@@ -276,6 +334,9 @@ class CrawlState:
             value = data.get(key)
             if not isinstance(value, kind) or isinstance(value, bool):
                 raise CrawlStateError(f"{path}: {key!r} must be {what}")
+        for key in ("journal", "replaced"):
+            if not isinstance(data.get(key), str | None):
+                raise CrawlStateError(f"{path}: {key!r} must be a journal id")
         if not all(isinstance(seed, str) for seed in data["seeds"]):
             raise CrawlStateError(f"{path}: 'seeds' must be a list of URLs")
         try:

@@ -34,6 +34,7 @@ from robotkit.base.reasons import Reason
 from robotkit.robots.status import Hop
 from robotkit.robots.verdict import Verdict
 from robotkit.triage.guard import GuardVerdict
+from robotkit.url.redact import masked
 
 
 class PolitenessError(httpx.RequestError, RobotkitError):
@@ -50,7 +51,8 @@ class PolitenessError(httpx.RequestError, RobotkitError):
         redirects: tuple[Hop, ...] = (),
         request: httpx.Request | None = None,
     ) -> None:
-        super().__init__(f"{reason}: {url}" + (f" ({detail})" if detail else ""), request=request)
+        shown = masked(url)  # a message may reach a log; ``url`` keeps it as given
+        super().__init__(f"{reason}: {shown}" + (f" ({detail})" if detail else ""), request=request)
         self.url = url
         self.reason = reason
         self.detail = detail
