@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import logging
 import os
+import re
 import sys
 from collections.abc import Sequence
 from importlib import import_module
@@ -168,6 +169,21 @@ def count(text: str) -> int:
     if value < 0:
         raise argparse.ArgumentTypeError(f"must be 0 or more, not {text}")
     return value
+
+
+_SIZE = re.compile(r"(\d+)([KMG]?)(?:i?B)?", re.IGNORECASE)
+_SIZE_UNITS = {"": 1, "K": 1024, "M": 1024**2, "G": 1024**3}
+
+
+def size(text: str) -> int:
+    """A number of bytes, 0 or more: plain (``2097152``) or with a binary suffix
+    (``512K``, ``8M``, ``1G``; ``KiB``, ``MB`` and lower case read the same)."""
+    found = _SIZE.fullmatch(text.strip())
+    if found is None:
+        raise argparse.ArgumentTypeError(
+            f"expected a size in bytes such as 8M, 512K or 1048576, not {text!r}"
+        )
+    return int(found[1]) * _SIZE_UNITS[found[2].upper()]
 
 
 def error(message: str) -> None:

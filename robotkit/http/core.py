@@ -75,7 +75,8 @@ class Sleep:
 @dataclass(frozen=True)
 class Parse:
     """Read meta robots and links of an HTML page: linear in its size, but up to
-    a second for a hostile 2 MiB page, so the async face runs it off the loop."""
+    two seconds of CPU for a hostile 8 MiB page (the crawler's body cap), so the
+    async face runs it off the loop."""
 
     html: str
     url: str

@@ -241,6 +241,7 @@ def run_site(
                 finally:
                     _stop_group(process)
         seconds = time.monotonic() - began
+        running.settle()
         requests = tuple(running.requests_seen)
         if ended == "done" and _page_requests(requests) >= max_pages:
             ended = "budget"

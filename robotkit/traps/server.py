@@ -13,6 +13,7 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
+from typing import Protocol, runtime_checkable
 from urllib.parse import urlsplit
 
 from pytest_httpserver import HTTPServer
@@ -160,6 +161,12 @@ class RunningSite:
                 pairs.append((host, target_of(url)))
         return replace(self.site.score(pairs), off_site=off_site)
 
+    def settle(self) -> None:
+        """Make :attr:`requests_seen` hold every request the server answered. The
+        in-process server records a request before it answers, so there is nothing
+        to wait for; a real server's log is complete once it has stopped, so there
+        this stops the server (call it when the crawl is over, before scoring)."""
+
     def check(self) -> None:
         """Raise the first error a handler hit (a bug in the site, not the crawler)."""
         if self.errors:
@@ -198,12 +205,24 @@ class RunningSite:
             thread.join()
 
 
+@runtime_checkable
+class ServesItself(Protocol):
+    """A site with a server of its own (a real Apache httpd, :mod:`robotkit.traps.real`)
+    instead of a handler served in this process by :func:`start`."""
+
+    def start_server(self, host: str, port: int, log_limit: int | None) -> RunningSite:
+        """Start the site's server and return it running."""
+        ...
+
+
 def start(
     site: TrapSite, host: str = "127.0.0.1", port: int = 0, log_limit: int | None = None
 ) -> RunningSite:
     """Serve ``site`` on ``host`` (and its extra hosts) and return at once; call
     :meth:`RunningSite.stop` when done. Extra hosts get the same port when it is
     free there, so URLs differ only by address."""
+    if isinstance(site, ServesItself):
+        return site.start_server(host, port, log_limit)
     addresses = [check_loopback(host)] + [check_loopback(h) for h in site.extra_hosts]
     if len(set(addresses)) != len(addresses):
         raise SiteError(f"{site.name} needs distinct hosts, got {', '.join(addresses)}")
