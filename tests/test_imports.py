@@ -2,7 +2,10 @@
 into another's private names, nothing imports the package root, and no two modules
 import each other, however indirectly (lazy imports inside functions included:
 a cycle hidden in a function is still a cycle; imports for type checkers only,
-under ``if TYPE_CHECKING:``, are not run and do not count)."""
+under ``if TYPE_CHECKING:``, are not run and do not count, except among the modules
+of the reference crawler, where they count too). No module touches the private
+members of another module's classes, and the crawler's modules and classes stay
+small enough to read."""
 
 from __future__ import annotations
 
@@ -48,12 +51,15 @@ def _run_time_nodes(tree: ast.AST) -> list[ast.AST]:
     return found
 
 
-def _imports(name: str, path: Path) -> list[tuple[str, list[str], int]]:
+def _imports(
+    name: str, path: Path, *, for_type_checkers: bool = False
+) -> list[tuple[str, list[str], int]]:
     """(module imported, names taken from it, line) for every import in ``path``
-    that runs."""
+    that runs; ``for_type_checkers``: those under ``if TYPE_CHECKING:`` too."""
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     found = []
-    for node in _run_time_nodes(ast.parse(path.read_text(encoding="utf-8"))):
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    for node in ast.walk(tree) if for_type_checkers else _run_time_nodes(tree):
         if isinstance(node, ast.Import):
             found += [(alias.name, [], node.lineno) for alias in node.names]
         elif isinstance(node, ast.ImportFrom):
@@ -143,3 +149,169 @@ def test_the_cycle_finder_finds_a_cycle() -> None:
 
 def test_the_import_graph_has_no_cycle() -> None:
     assert _cycle(_edges()) is None
+
+
+# -- the reference crawler, by interface ----------------------------------------------
+
+CRAWLER = "robotkit.crawler"
+
+
+def _in_package(package: str) -> dict[str, Path]:
+    return {
+        name: path
+        for name, path in MODULES.items()
+        if name == package or name.startswith(f"{package}.")
+    }
+
+
+def _package_graph(package: str) -> dict[str, set[str]]:
+    """Which modules of ``package`` each of its modules imports, counting every
+    import: lazy ones in functions and those under ``if TYPE_CHECKING:``. The
+    package's ``__init__`` is left out: it only re-exports, and importing any of
+    its modules runs it first anyway."""
+    inside = {name: path for name, path in _in_package(package).items() if name != package}
+    graph: dict[str, set[str]] = {name: set() for name in inside}
+    for name, path in inside.items():
+        for module, names, _ in _imports(name, path, for_type_checkers=True):
+            targets = {module, *(f"{module}.{n}" for n in names)}
+            graph[name].update(t for t in targets if t in inside and t != name)
+    return graph
+
+
+def test_the_crawler_graph_counts_imports_for_type_checkers() -> None:
+    ports = "robotkit.crawler.ports"
+    run_time = {module for module, _, _ in _imports(ports, MODULES[ports])}
+    every = {module for module, _, _ in _imports(ports, MODULES[ports], for_type_checkers=True)}
+    assert every - run_time == {"robotkit.shared.crawl"}  # under TYPE_CHECKING
+    graph = _package_graph(CRAWLER)
+    assert "robotkit.crawler.turn" in graph["robotkit.crawler.loop"]
+    assert "robotkit.crawler.ports" in graph["robotkit.crawler.fetch"]
+
+
+def test_the_crawler_modules_import_one_another_in_one_direction() -> None:
+    """One URL's fetch, the state directory, the frontier's gate and the shared turn
+    see the crawler through :mod:`robotkit.crawler.ports`, never by importing the
+    loop, not even for a type checker."""
+    assert _cycle(_package_graph(CRAWLER)) is None
+
+
+PRIVATE_ACCESS_CHECKED = (CRAWLER,)
+"""The packages whose modules may not touch the private members of another module's
+classes. To be widened to ``("robotkit",)``, the whole package, once the offenders
+elsewhere are gone (``_private_accesses("robotkit")`` lists them)."""
+
+_SELF = frozenset({"self", "cls"})
+
+
+def _private(name: str) -> bool:
+    return name.startswith("_") and not name.startswith("__")
+
+
+def _members(tree: ast.AST) -> set[str]:
+    """Every member the classes of a module define: class attributes, methods, and
+    attributes assigned on ``self`` or ``cls``."""
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.ClassDef):
+            continue
+        for item in node.body:
+            if isinstance(item, ast.Assign):
+                found.update(t.id for t in item.targets if isinstance(t, ast.Name))
+            elif isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name):
+                found.add(item.target.id)
+        for item in ast.walk(node):
+            if isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef):
+                found.add(item.name)
+            elif (
+                isinstance(item, ast.Attribute)
+                and isinstance(item.ctx, ast.Store)
+                and isinstance(item.value, ast.Name)
+                and item.value.id in _SELF
+            ):
+                found.add(item.attr)
+    return found
+
+
+def _private_accesses_in(source: str) -> list[tuple[int, str]]:
+    """(line, expression) of each ``x._name`` in ``source`` where ``x`` is not
+    ``self`` or ``cls`` and no class of the same source defines ``_name``."""
+    tree = ast.parse(source)
+    own = _members(tree)
+    return sorted(
+        (node.lineno, ast.unparse(node))
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Attribute)
+        and _private(node.attr)
+        and node.attr not in own
+        and not (isinstance(node.value, ast.Name) and node.value.id in _SELF)
+    )
+
+
+def _private_accesses(package: str) -> list[str]:
+    """``path:line: expression`` for each private access in ``package``'s modules."""
+    return [
+        f"{path.relative_to(ROOT.parent)}:{line}: {expr}"
+        for _, path in sorted(_in_package(package).items())
+        for line, expr in _private_accesses_in(path.read_text(encoding="utf-8"))
+    ]
+
+
+def test_the_private_access_check_finds_an_access() -> None:
+    source = (
+        "class Own:\n"
+        "    _kept = 1\n"
+        "    def __init__(self, other):\n"
+        "        self._mine = other._theirs\n"
+        "    def copy(self, twin):\n"
+        "        return twin._mine, twin._kept, self._gone, twin.__dict__\n"
+        "def peek(crawler):\n"
+        "    return crawler._tasks.pop()\n"
+    )
+    assert _private_accesses_in(source) == [(4, "other._theirs"), (8, "crawler._tasks")]
+
+
+def test_the_private_access_check_walks_the_package() -> None:
+    assert _in_package(CRAWLER)
+    assert all(name.startswith("robotkit.") for name in _in_package(CRAWLER))
+
+
+def test_no_module_reaches_into_private_members_of_another() -> None:
+    offenders = [line for package in PRIVATE_ACCESS_CHECKED for line in _private_accesses(package)]
+    assert offenders == []
+
+
+MAX_MODULE_LINES = 500
+MAX_CLASS_LINES = 300
+
+
+def _class_lengths(path: Path) -> dict[str, int]:
+    """Each top-level class's lines, from ``class`` to the next top-level statement
+    (or the end of the file)."""
+    source = path.read_text(encoding="utf-8")
+    body = ast.parse(source).body
+    ends = [node.lineno for node in body[1:]] + [len(source.splitlines()) + 1]
+    return {
+        node.name: end - node.lineno
+        for node, end in zip(body, ends, strict=True)
+        if isinstance(node, ast.ClassDef)
+    }
+
+
+def test_the_class_length_counts_to_the_next_statement() -> None:
+    lengths = _class_lengths(ROOT / "crawler" / "loop.py")
+    assert 200 < lengths["Crawler"] <= MAX_CLASS_LINES
+
+
+def test_the_crawler_modules_and_classes_stay_small() -> None:
+    long_modules = {
+        name: n
+        for name, path in _in_package(CRAWLER).items()
+        if (n := len(path.read_text(encoding="utf-8").splitlines())) > MAX_MODULE_LINES
+    }
+    long_classes = {
+        f"{name}.{cls}": n
+        for name, path in _in_package(CRAWLER).items()
+        for cls, n in _class_lengths(path).items()
+        if n > MAX_CLASS_LINES
+    }
+    assert (long_modules, long_classes) == ({}, {})

@@ -15,7 +15,7 @@ What lives in the directory, and why:
   and never spends more than N requests past its page budget.
 * ``crawl.json``: the seeds (a resume with other seeds is refused unless
   ``add_seeds``) and what the crawl learned (page fingerprints, soft-404 answers,
-  novelty windows, the automatic blacklist: :meth:`Crawler._learned_snapshot`),
+  novelty windows, the automatic blacklist, the retry counts: :func:`learned_snapshot`),
   written at the start, with every checkpoint and at every clean stop. Learning
   is not journaled per page: after a SIGKILL a crawl relearns at most the pages
   since the last checkpoint. Without ``crawl.json`` (deleted) the frontier and the
@@ -32,18 +32,18 @@ import contextlib
 import fcntl
 import json
 import os
+from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final
 
-from robotkit.base.snapshot import SnapshotError
+from robotkit.base.snapshot import SnapshotError, listed, reading, typed
+from robotkit.crawler.ports import ResumableCrawl
+from robotkit.crawler.report import CrawlEvent
 from robotkit.frontier.durable import CheckpointError, atomic_write, encode_line
 from robotkit.frontier.frontier import Frontier
 from robotkit.url.normalization import normalize
 from robotkit.url.parse import InvalidURL
-
-if TYPE_CHECKING:
-    from robotkit.crawler.loop import Crawler, CrawlEvent
 
 __all__ = [
     "STATE_FILE",
@@ -51,6 +51,8 @@ __all__ = [
     "CrawlState",
     "CrawlStateError",
     "StateInUse",
+    "learned_snapshot",
+    "restore_learned",
 ]
 
 STATE_FILE: Final = "crawl.json"
@@ -97,14 +99,15 @@ class CrawlState:
 
     @classmethod
     def of(cls, state: str | os.PathLike[str] | CrawlState | None) -> CrawlState | None:
-        """A :class:`CrawlState` for what :class:`Crawler` was given as ``state_dir``."""
+        """A :class:`CrawlState` for what :class:`~robotkit.crawler.loop.Crawler` was
+        given as ``state_dir``."""
         if state is None or isinstance(state, CrawlState):
             return state
         return cls(state)
 
     # -- open -------------------------------------------------------------------------
 
-    def open(self, crawler: Crawler) -> None:
+    def open(self, crawler: ResumableCrawl) -> None:
         """Lock the directory, then resume the crawl it holds into ``crawler`` or
         start a new one there; on return the journals are open and the seeds
         recorded. Raises :class:`CrawlStateError` (the directory untouched if it is
@@ -118,10 +121,10 @@ class CrawlState:
             self.close()
             raise
 
-    def _open(self, crawler: Crawler) -> None:
+    def _open(self, crawler: ResumableCrawl) -> None:
         main_path = self.directory / MAIN_CHECKPOINT
         saved = self._read_state_file()
-        seeds = list(crawler._seeds)
+        seeds = list(crawler.seeds)
         if not main_path.exists():
             if saved is not None and saved["saves"] > 0:
                 raise CrawlStateError(
@@ -134,7 +137,7 @@ class CrawlState:
         try:
             frontier = Frontier.restore(main_path)
             if saved is not None and saved["learned"]:
-                crawler._learned_restore(saved["learned"])
+                restore_learned(crawler, saved["learned"])
         except (CheckpointError, SnapshotError) as exc:
             raise CrawlStateError(f"cannot resume from {self.directory}: {exc}") from None
         if saved is None:
@@ -146,7 +149,7 @@ class CrawlState:
         else:
             self._seeds = self._merge_seeds(saved["seeds"], seeds)
             self._saves = saved["saves"]
-        crawler._seeds = list(self._seeds)
+        crawler.seeds = list(self._seeds)
         crawler.frontier = frontier
         summary = crawler.summary
         summary.fetched = frontier.tallies["fetched"]
@@ -154,7 +157,7 @@ class CrawlState:
         summary.probes = frontier.tallies["probes"]
         summary.resumed = self.resumed = True
         frontier.open_journal(main_path)
-        self._write_state_file(crawler._learned_snapshot())
+        self._write_state_file(learned_snapshot(crawler))
         self._announce(crawler, added=len(self._seeds) > len(saved["seeds"]) if saved else False)
 
     def _merge_seeds(self, recorded: list[str], given: list[str]) -> list[str]:
@@ -175,7 +178,7 @@ class CrawlState:
             )
         return [*recorded, *added]
 
-    def _announce(self, crawler: Crawler, added: bool) -> None:
+    def _announce(self, crawler: ResumableCrawl, added: bool) -> None:
         pages, budget = crawler.pages, crawler.config.max_pages
         queued = len(crawler.frontier)
         where = self.directory
@@ -195,20 +198,20 @@ class CrawlState:
 
     # -- during the crawl ---------------------------------------------------------
 
-    def record(self, crawler: Crawler, event: CrawlEvent) -> None:
+    def record(self, crawler: ResumableCrawl, event: CrawlEvent) -> None:
         """Journal the request behind ``event`` (if it made one) in the counters."""
         if event.event.value == "skipped":
             return
         name = "probes" if event.probe else event.event.value
         crawler.frontier.tally(name)
 
-    def save(self, crawler: Crawler) -> None:
+    def save(self, crawler: ResumableCrawl) -> None:
         """Checkpoint the frontier (compacting its journal), then what was learned."""
         crawler.frontier.checkpoint(self.directory / MAIN_CHECKPOINT)
         self._saves += 1
-        self._write_state_file(crawler._learned_snapshot())
+        self._write_state_file(learned_snapshot(crawler))
 
-    def close(self, crawler: Crawler | None = None) -> None:
+    def close(self, crawler: ResumableCrawl | None = None) -> None:
         """Close ``crawler``'s journal, then release the lock."""
         if crawler is not None:
             crawler.frontier.close_journal()
@@ -283,6 +286,30 @@ class CrawlState:
         except InvalidURL as exc:
             raise CrawlStateError(f"{path}: invalid seed: {exc.detail}") from None
         return data
+
+
+def learned_snapshot(crawler: ResumableCrawl) -> dict[str, Any]:
+    """Everything ``crawler`` learned from pages, as JSON, for ``crawl.json``: the
+    triage's snapshot and how often each URL was tried again."""
+    return {
+        "triage": crawler.triage.snapshot(),
+        "retries": [[key, n] for key, n in crawler.retries.items()],
+    }
+
+
+def restore_learned(crawler: ResumableCrawl, data: dict[str, Any]) -> None:
+    """Take back :func:`learned_snapshot` into ``crawler``; raises
+    :class:`~robotkit.base.snapshot.SnapshotError` for bad data."""
+    with reading("crawler"):
+        crawler.triage.restore(data["triage"])
+        retries = Counter(
+            {
+                typed(key, str, "key"): typed(n, int, "retries")
+                for key, n in listed(data["retries"], "retries", list)
+            }
+        )
+    crawler.retries.clear()  # in place: the crawl's parts share the counter
+    crawler.retries.update(retries)
 
 
 def _keys(seeds: list[str]) -> set[str]:
