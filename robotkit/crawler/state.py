@@ -15,7 +15,7 @@ What lives in the directory, and why:
   and never spends more than N requests past its page budget.
 * ``crawl.json``: the seeds (a resume with other seeds is refused unless
   ``add_seeds``) and what the crawl learned (page fingerprints, soft-404 answers,
-  novelty windows, the automatic blacklist: :meth:`Crawler._learned_snapshot`),
+  novelty windows, the automatic blacklist, the retry counts: :func:`learned_snapshot`),
   written at the start, with every checkpoint and at every clean stop.
 * ``crawl.json.journal``: the facts learned since ``crawl.json`` was written that
   cost a request to learn (a directory's soft-404 answer), one checksummed record
@@ -38,11 +38,14 @@ import contextlib
 import fcntl
 import json
 import os
+from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final
 
-from robotkit.base.snapshot import SnapshotError
+from robotkit.base.snapshot import SnapshotError, listed, reading, typed
+from robotkit.crawler.ports import ResumableCrawl
+from robotkit.crawler.report import CrawlEvent
 from robotkit.frontier.durable import (
     CheckpointError,
     Journal,
@@ -54,15 +57,15 @@ from robotkit.frontier.frontier import Frontier
 from robotkit.url.normalization import normalize
 from robotkit.url.parse import InvalidURL
 
-if TYPE_CHECKING:
-    from robotkit.crawler.loop import Crawler, CrawlEvent
-
 __all__ = [
     "STATE_FILE",
     "STATE_VERSION",
     "CrawlState",
     "CrawlStateError",
     "StateInUse",
+    "learned_snapshot",
+    "replay_learned",
+    "restore_learned",
 ]
 
 STATE_FILE: Final = "crawl.json"
@@ -114,14 +117,15 @@ class CrawlState:
 
     @classmethod
     def of(cls, state: str | os.PathLike[str] | CrawlState | None) -> CrawlState | None:
-        """A :class:`CrawlState` for what :class:`Crawler` was given as ``state_dir``."""
+        """A :class:`CrawlState` for what :class:`~robotkit.crawler.loop.Crawler` was
+        given as ``state_dir``."""
         if state is None or isinstance(state, CrawlState):
             return state
         return cls(state)
 
     # -- open -------------------------------------------------------------------------
 
-    def open(self, crawler: Crawler) -> None:
+    def open(self, crawler: ResumableCrawl) -> None:
         """Lock the directory, then resume the crawl it holds into ``crawler`` or
         start a new one there; on return the journals are open and the seeds
         recorded. Raises :class:`CrawlStateError` (the directory untouched if it is
@@ -135,10 +139,10 @@ class CrawlState:
             self.close()
             raise
 
-    def _open(self, crawler: Crawler) -> None:
+    def _open(self, crawler: ResumableCrawl) -> None:
         main_path = self.directory / MAIN_CHECKPOINT
         saved = self._read_state_file()
-        seeds = list(crawler._seeds)
+        seeds = list(crawler.seeds)
         if not main_path.exists():
             if saved is not None and saved["saves"] > 0:
                 raise CrawlStateError(
@@ -152,9 +156,9 @@ class CrawlState:
             frontier = Frontier.restore(main_path)
             if saved is not None:
                 if saved["learned"]:
-                    crawler._learned_restore(saved["learned"])
+                    restore_learned(crawler, saved["learned"])
                 for kind, fact in self._learned_since(saved):
-                    crawler._learned_replay(kind, fact)
+                    replay_learned(crawler, kind, fact)
         except (CheckpointError, SnapshotError) as exc:
             raise CrawlStateError(f"cannot resume from {self.directory}: {exc}") from None
         if saved is None:
@@ -166,7 +170,7 @@ class CrawlState:
         else:
             self._seeds = self._merge_seeds(saved["seeds"], seeds)
             self._saves = saved["saves"]
-        crawler._seeds = list(self._seeds)
+        crawler.seeds = list(self._seeds)
         crawler.frontier = frontier
         summary = crawler.summary
         summary.fetched = frontier.tallies["fetched"]
@@ -174,7 +178,7 @@ class CrawlState:
         summary.probes = frontier.tallies["probes"]
         summary.resumed = self.resumed = True
         frontier.open_journal(main_path)
-        self._save_learned(crawler._learned_snapshot(), saved.get("journal") if saved else None)
+        self._save_learned(learned_snapshot(crawler), saved.get("journal") if saved else None)
         self._announce(crawler, added=len(self._seeds) > len(saved["seeds"]) if saved else False)
 
     def _merge_seeds(self, recorded: list[str], given: list[str]) -> list[str]:
@@ -195,7 +199,7 @@ class CrawlState:
             )
         return [*recorded, *added]
 
-    def _announce(self, crawler: Crawler, added: bool) -> None:
+    def _announce(self, crawler: ResumableCrawl, added: bool) -> None:
         pages, budget = crawler.pages, crawler.config.max_pages
         queued = len(crawler.frontier)
         where = self.directory
@@ -215,7 +219,7 @@ class CrawlState:
 
     # -- during the crawl ---------------------------------------------------------
 
-    def record(self, crawler: Crawler, event: CrawlEvent) -> None:
+    def record(self, crawler: ResumableCrawl, event: CrawlEvent) -> None:
         """Journal the request behind ``event`` (if it made one) in the counters."""
         if event.event.value == "skipped":
             return
@@ -227,14 +231,14 @@ class CrawlState:
         if self._journal is not None:
             self._journal.write([kind, fact])
 
-    def save(self, crawler: Crawler) -> None:
+    def save(self, crawler: ResumableCrawl) -> None:
         """Checkpoint the frontier (compacting its journal), then what was learned
         (compacting the learned journal)."""
         crawler.frontier.checkpoint(self.directory / MAIN_CHECKPOINT)
         self._saves += 1
-        self._save_learned(crawler._learned_snapshot(), self._journal_ident())
+        self._save_learned(learned_snapshot(crawler), self._journal_ident())
 
-    def close(self, crawler: Crawler | None = None) -> None:
+    def close(self, crawler: ResumableCrawl | None = None) -> None:
         """Close ``crawler``'s journal and the learned one, then release the lock."""
         if crawler is not None:
             crawler.frontier.close_journal()
@@ -344,6 +348,39 @@ class CrawlState:
         except InvalidURL as exc:
             raise CrawlStateError(f"{path}: invalid seed: {exc.detail}") from None
         return data
+
+
+def learned_snapshot(crawler: ResumableCrawl) -> dict[str, Any]:
+    """Everything ``crawler`` learned from pages, as JSON, for ``crawl.json``: the
+    triage's snapshot and how often each URL was tried again."""
+    return {
+        "triage": crawler.triage.snapshot(),
+        "retries": [[key, n] for key, n in crawler.retries.items()],
+    }
+
+
+def restore_learned(crawler: ResumableCrawl, data: dict[str, Any]) -> None:
+    """Take back :func:`learned_snapshot` into ``crawler``; raises
+    :class:`~robotkit.base.snapshot.SnapshotError` for bad data."""
+    with reading("crawler"):
+        crawler.triage.restore(data["triage"])
+        retries = Counter(
+            {
+                typed(key, str, "key"): typed(n, int, "retries")
+                for key, n in listed(data["retries"], "retries", list)
+            }
+        )
+    crawler.retries.clear()  # in place: the crawl's parts share the counter
+    crawler.retries.update(retries)
+
+
+def replay_learned(crawler: ResumableCrawl, kind: str, fact: Any) -> None:
+    """Take back one fact :meth:`CrawlState.learned` journaled (``soft404``: a
+    directory's probe answer); raises :class:`~robotkit.base.snapshot.SnapshotError`
+    for bad data."""
+    if kind != "soft404":
+        raise SnapshotError(f"unknown learned fact {kind!r}")
+    crawler.triage.soft404.learn(fact)
 
 
 def _keys(seeds: list[str]) -> set[str]:

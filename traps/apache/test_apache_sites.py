@@ -27,11 +27,12 @@ import httpx
 import pytest
 
 from robotkit import traps
-from robotkit.traps.base import PageKind, RunningSite, target_of
+from robotkit.traps.base import PageKind, target_of
 from robotkit.traps.naive import naive_crawl
 from robotkit.traps.real import REAL_SITES
 from robotkit.traps.real.site import ApacheSite
 from robotkit.traps.score import Command, GauntletRun, run_site
+from robotkit.traps.server import RunningSite
 
 SITES = list(REAL_SITES)
 MAX_SORT_VARIANTS = 1
