@@ -192,9 +192,10 @@ class DiskStore:
             host = HostQueues(origin, hold=float(hold), admitted=admitted, done=done)
             host.park_reason = None if reason is None else Reason(reason)
             host.budget = budget
-            for slot, ident, lo, hi in lanes:
-                host.queues[slot] = SpillLane(self.rows, ident, origin, lo, hi)
-            host.parked = SpillLane(self.rows, parked[0], origin, parked[1], parked[2])
+            for slot, ident, first, hi, count in lanes:
+                host.queues[slot] = SpillLane(self.rows, ident, origin, first, hi, count)
+            ident, first, hi, count = parked
+            host.parked = SpillLane(self.rows, ident, origin, first, hi, count)
             self._lanes[origin] = [lane[1] for lane in lanes] + [parked[0]]
             table.hosts[origin] = host
             adopt_host(table, host, None if busy is None else entry_of(origin, busy))
@@ -251,9 +252,10 @@ class DiskStore:
             parked = _spilled(host.parked)
             _, admitted = host.busy_place()
             busy = None if host.busy is None else entry_record(host.busy)
-            trims.extend((lane.id, lane.lo) for _, lane in lanes)
-            trims.append((parked.id, parked.lo))
-            ranges = [[slot, lane.id, lane.lo, lane.hi] for slot, lane in lanes]
+            ranges = [[slot, lane.id, *lane.persist()] for slot, lane in lanes]
+            parked_range = [parked.id, *parked.persist()]
+            trims.extend((stored[1], stored[2]) for stored in ranges)
+            trims.append((parked.id, parked_range[1]))
             data = [
                 host.hold,
                 admitted,
@@ -261,7 +263,7 @@ class DiskStore:
                 None if host.park_reason is None else str(host.park_reason),
                 host.budget,
                 ranges,
-                [parked.id, parked.lo, parked.hi],
+                parked_range,
                 busy,
             ]
             self._lanes[origin] = [r[1] for r in ranges] + [parked.id]
