@@ -28,6 +28,7 @@ __all__ = [
     "Done",
     "FrontierEntry",
     "FrontierEvent",
+    "FrontierHeader",
     "FrontierSnapshot",
     "HostRecord",
     "Parked",
@@ -153,8 +154,8 @@ class HostRecord:
 
 
 @dataclass(frozen=True)
-class FrontierSnapshot:
-    """Everything a frontier holds. ``hosts`` may be produced lazily, one at a time."""
+class FrontierHeader:
+    """A frontier's own figures, stored with each checkpoint."""
 
     generation: int
     tallies: dict[str, int]
@@ -162,6 +163,12 @@ class FrontierSnapshot:
     host_budget: int | None
     done: int
     rejected: dict[Reason, int]
+
+
+@dataclass(frozen=True)
+class FrontierSnapshot(FrontierHeader):
+    """Everything a frontier holds. ``hosts`` may be produced lazily, one at a time."""
+
     seen: SeenSnapshot
     host_count: int
     entry_count: int

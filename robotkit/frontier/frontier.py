@@ -26,13 +26,14 @@ Rules, each with a reason code from :mod:`robotkit.base.reasons`:
 Every change is announced as a typed record (:mod:`robotkit.frontier.events`) to
 an attached store; the frontier itself does no I/O. :meth:`Frontier.checkpoint`,
 :meth:`Frontier.open_journal` and :meth:`Frontier.restore` hand the work to
-:mod:`robotkit.frontier.store`. It reads no clock unless one is injected. It is not
+:mod:`robotkit.frontier.store` (a whole file) or :mod:`robotkit.frontier.disk` (a
+frontier on disk). It reads no clock unless one is injected. It is not
 thread-safe: one crawl loop owns it.
 
-A little over 500 lines, and :class:`Frontier` a little over 300, on purpose: each
-public operation is a few lines of policy followed by the event that records it,
-and the table that replays those events sits beside them, so that an operation and
-its replay cannot drift apart.
+How the frontier is kept (stores, checkpoints, the journal, the frontier on disk)
+is :class:`robotkit.frontier.persistence.Persistence`, which it inherits; what
+it answers is :mod:`robotkit.frontier.results`; replaying what was recorded is
+:mod:`robotkit.frontier.replay`.
 """
 
 from __future__ import annotations
@@ -40,11 +41,11 @@ from __future__ import annotations
 import os
 from collections import Counter
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, replace
-from typing import Any, Final
+from dataclasses import replace
 
 from robotkit.base.clock import Clock
-from robotkit.base.reasons import CodeEnum, Reason
+from robotkit.base.reasons import Reason
+from robotkit.frontier.disk import DiskStore
 from robotkit.frontier.durable import CheckpointError
 from robotkit.frontier.events import (
     BudgetSet,
@@ -52,7 +53,6 @@ from robotkit.frontier.events import (
     Done,
     FrontierEntry,
     FrontierEvent,
-    FrontierSnapshot,
     Parked,
     Queued,
     Released,
@@ -62,8 +62,18 @@ from robotkit.frontier.events import (
     Tier,
 )
 from robotkit.frontier.hosts import MAIN, UNLIMITED, HostQueues, HostTable
-from robotkit.frontier.seen import BloomSeenSet, ExactSeenSet, SeenSet, seen_set_from_snapshot
-from robotkit.frontier.store import FileStore, FrontierStore, load_checkpoint, write_checkpoint
+from robotkit.frontier.persistence import Persistence
+from robotkit.frontier.replay import apply, restore
+from robotkit.frontier.results import (
+    DUPLICATE,
+    QUEUED,
+    TOO_DEEP,
+    AddOutcome,
+    AddResult,
+    FrontierStats,
+)
+from robotkit.frontier.seen import BloomSeenSet, ExactSeenSet, SeenSet, seen_set_for
+from robotkit.frontier.store import FrontierStore
 from robotkit.pacing.readiness import Readiness
 from robotkit.url.parse import InvalidURL, Origin, origin_of
 
@@ -81,59 +91,7 @@ __all__ = [
 ]
 
 
-class AddOutcome(CodeEnum):
-    """What :meth:`Frontier.add` did with a URL."""
-
-    QUEUED = "queued"  # will be served by next()
-    PARKED = "parked"  # kept, but held back (host budget, parked host)
-    REJECTED = "rejected"  # not kept: duplicate, too deep, invalid
-
-
-@dataclass(frozen=True, slots=True)
-class AddResult:
-    """The outcome of :meth:`Frontier.add` and, unless queued, the reason code."""
-
-    outcome: AddOutcome
-    reason: Reason | None = None
-
-    @property
-    def queued(self) -> bool:
-        return self.outcome is AddOutcome.QUEUED
-
-    @property
-    def parked(self) -> bool:
-        return self.outcome is AddOutcome.PARKED
-
-    @property
-    def rejected(self) -> bool:
-        return self.outcome is AddOutcome.REJECTED
-
-
-QUEUED: Final = AddResult(AddOutcome.QUEUED)
-DUPLICATE: Final = AddResult(AddOutcome.REJECTED, Reason.DUPLICATE_URL)
-TOO_DEEP: Final = AddResult(AddOutcome.REJECTED, Reason.DEPTH_LIMIT)
-
-
-@dataclass(frozen=True)
-class FrontierStats:
-    """Counts for logs and progress bars. After :meth:`Frontier.restore` with a
-    journal, ``rejected`` holds the refusals counted up to the last checkpoint only:
-    refusals change nothing else, so they are not journaled. ``queued`` counts both
-    tiers; ``demoted`` the demoted tier's part of it."""
-
-    queued: int
-    in_flight: int
-    parked: int
-    done: int
-    hosts: int
-    seen: int
-    seen_nbytes: int
-    rejected: dict[Reason, int]
-    parked_by_reason: dict[Reason, int]
-    demoted: int = 0
-
-
-class Frontier:
+class Frontier(Persistence):
     """Breadth-first, per-host, polite URL frontier (see the module docstring).
 
     ``max_depth``: seeds are depth 0; deeper URLs are refused (``None``: no limit).
@@ -153,6 +111,7 @@ class Frontier:
         seen: SeenSet | None = None,
         clock: Clock | None = None,
         readiness: Readiness | None = None,
+        expected_urls: int | None = None,
     ) -> None:
         if max_depth is not None and max_depth < 0:
             raise ValueError("max_depth must be at least 0")
@@ -160,25 +119,26 @@ class Frontier:
             raise ValueError("host_budget must be at least 0")
         self.max_depth = max_depth
         self.host_budget = host_budget
-        self.seen: SeenSet = seen if seen is not None else ExactSeenSet()
+        self.seen: SeenSet = seen if seen is not None else seen_set_for(expected_urls)
         self._clock = clock
-        self._table = HostTable(readiness)
-        self._rejected: Counter[Reason] = Counter()
+        self.table = HostTable(readiness)
+        self.rejected: Counter[Reason] = Counter()
         self.generation = 0  # checkpoints written or restored so far
         self.tallies: Counter[str] = Counter()
         self._sink: Callable[[FrontierEvent], None] | None = None
         self._store: FrontierStore | None = None
         self._store_path: str | None = None  # the checkpoint path the journal continues
-        self._resume_mark: str | None = None  # the store's mark of what restore() replayed
+        self.resume_mark: str | None = None  # the store's mark of what restore() replayed
+        self._disk: DiskStore | None = None  # the database of a frontier on disk
 
     @property
     def readiness(self) -> Readiness | None:
         """The owner of host readiness the frontier asks (None: holds only)."""
-        return self._table.readiness
+        return self.table.readiness
 
     @readiness.setter
     def readiness(self, readiness: Readiness | None) -> None:
-        self._table.readiness = readiness
+        self.table.readiness = readiness
 
     # -- adding and serving -----------------------------------------------------
 
@@ -206,21 +166,21 @@ class Frontier:
             try:
                 host = origin_of(url)
             except InvalidURL as exc:
-                self._rejected[exc.reason] += 1
+                self.rejected[exc.reason] += 1
                 return AddResult(AddOutcome.REJECTED, exc.reason)
         if self.max_depth is not None and depth > self.max_depth:
-            self._rejected[Reason.DEPTH_LIMIT] += 1
+            self.rejected[Reason.DEPTH_LIMIT] += 1
             return TOO_DEEP
         if not self.seen.add(key) and not again:
-            self._rejected[Reason.DUPLICATE_URL] += 1
+            self.rejected[Reason.DUPLICATE_URL] += 1
             return DUPLICATE
         entry = FrontierEntry(url, key, depth, referer, host, tier)
         if self._sink is not None:
             self._sink(Queued(entry))
-        table = self._table
+        table = self.table
         state = table.hosts.get(host)
         if state is None:
-            state = table.hosts[host] = HostQueues(host)
+            state = table.host(host)
         if state.park_reason is not None:
             table.park(state, entry)
             return AddResult(AddOutcome.PARKED, state.park_reason)
@@ -240,7 +200,7 @@ class Frontier:
             if self._clock is None:
                 raise TypeError("Frontier.next() needs `now` or a frontier built with a clock")
             now = self._clock()
-        entry = self._table.next(now)
+        entry = self.table.next(now)
         if entry is not None and self._sink is not None:
             self._sink(Taken(entry.host, entry.key))
         return entry
@@ -249,47 +209,47 @@ class Frontier:
         """The earliest time :meth:`next` can return a URL (a time not after the
         last ``now`` means at once), or None if nothing is waiting: every host is
         busy, parked or empty. A crawler sleeps until then."""
-        return self._table.next_time()
+        return self.table.next_time()
 
     def ready_at(self, host: Origin) -> float:
         """When ``host`` may be served: its hold, or its owner's answer if later."""
-        return self._table.ready_time(self._table.hosts.get(host) or HostQueues(host))
+        return self.table.ready_time(self.table.hosts.get(host) or HostQueues(host))
 
     def mark_done(self, entry: FrontierEntry, ready_at: float | None = None) -> None:
         """``entry`` was fetched (or given up): its host may be served again, not
         before ``ready_at`` if given (a hold of the frontier's own)."""
-        host = self._table.release_busy(entry)
+        host = self.table.release_busy(entry)
         if self._sink is not None:
             self._sink(Done(entry.host, entry.key, ready_at))
-        self._table.main_active -= entry.tier is MAIN
-        self._table.finish(host, ready_at)
+        self.table.main_active -= entry.tier is MAIN
+        self.table.finish(host, ready_at)
 
     def requeue(self, entry: FrontierEntry, ready_at: float | None = None) -> None:
         """``entry`` could not be fetched now (robots.txt deferred, 429/503): put it
         back at the head of its host's queue, its host held until ``ready_at``."""
-        host = self._table.release_busy(entry)
+        host = self.table.release_busy(entry)
         if self._sink is not None:
             self._sink(Requeued(entry.host, entry.key, ready_at))
         if ready_at is not None:
             host.hold = ready_at
-        self._table.put_back(host, entry, front=True)
+        self.table.put_back(host, entry, front=True)
 
     def demote(self, entry: FrontierEntry) -> FrontierEntry:
         """Move ``entry``, in flight, to the back of the demoted tier (its referer
         turned out to be a copy); it stays admitted. Returns the demoted entry."""
-        host = self._table.release_busy(entry)
+        host = self.table.release_busy(entry)
         if self._sink is not None:
             self._sink(Demoted(entry.host, entry.key))
         moved = replace(entry, tier=Tier.DEMOTED)
-        self._table.main_active -= entry.tier is MAIN
-        self._table.put_back(host, moved, front=False)
+        self.table.main_active -= entry.tier is MAIN
+        self.table.put_back(host, moved, front=False)
         return moved
 
     # -- budgets and parking ----------------------------------------------------
 
     def budget_of(self, host: Origin) -> int | None:
         """The budget in force for ``host`` (None: unlimited)."""
-        state = self._table.hosts.get(host)
+        state = self.table.hosts.get(host)
         return self.host_budget if state is None else self._budget(state)
 
     def _budget(self, state: HostQueues) -> int | None:
@@ -307,12 +267,12 @@ class Frontier:
             self._sink(BudgetSet(budget, host))
         if host is None:
             self.host_budget = budget
-            targets = list(self._table.hosts.values())
+            targets = list(self.table.hosts.values())
         else:
-            state = self._table.host(host)
+            state = self.table.host(host)
             state.budget = UNLIMITED if budget is None else budget
             targets = [state]
-        return sum(self._table.release(s, self._budget(s)) for s in targets)
+        return sum(self.table.release(s, self._budget(s)) for s in targets)
 
     def park_host(self, host: Origin, reason: Reason = Reason.TRAP_HOST) -> int:
         """Hold back every queued and future URL of ``host`` (both tiers) with
@@ -320,21 +280,21 @@ class Frontier:
         URLs were parked; the one in flight, if any, is not recalled."""
         if self._sink is not None:
             self._sink(Parked(host, reason))
-        state = self._table.host(host)
+        state = self.table.host(host)
         state.park_reason = reason
-        return self._table.park_all(state)
+        return self.table.park_all(state)
 
     def unpark_host(self, host: Origin) -> int:
         """Undo :meth:`park_host`; parked URLs return within the host's budget."""
         if self._sink is not None:
             self._sink(Released(host))
-        state = self._table.host(host)
+        state = self.table.host(host)
         state.park_reason = None
-        return self._table.release(state, self._budget(state))
+        return self.table.release(state, self._budget(state))
 
     def queued_of(self, host: Origin) -> int:
         """URLs of ``host`` queued or parked (not the one in flight)."""
-        state = self._table.hosts.get(host)
+        state = self.table.hosts.get(host)
         if state is None:
             return 0
         return sum(len(bucket) for bucket in state.queues.values()) + len(state.parked)
@@ -344,26 +304,26 @@ class Frontier:
         crawl shared on Redis (:mod:`robotkit.shared.crawl`) another worker takes
         the host over, and its URLs are kept there. Not journaled: a shared crawl
         keeps its frontier in Redis, not in a state directory."""
-        if self._store is not None:
+        if self._store is not None or self._disk is not None:
             raise ValueError("a journaled frontier cannot drop a host")
-        return self._table.drop(host)
+        return self.table.drop(host)
 
     def parked(self, host: Origin | None = None) -> Iterator[tuple[FrontierEntry, Reason]]:
         """Parked URLs (of one host or all) with the reason they are held."""
-        return self._table.parked_entries(host)
+        return self.table.parked_entries(host)
 
     # -- reporting --------------------------------------------------------------
 
     def __len__(self) -> int:
         """URLs queued for :meth:`next` (both tiers): not in flight, not parked."""
-        return self._table.queued
+        return self.table.queued
 
     @property
     def in_flight(self) -> int:
-        return self._table.in_flight
+        return self.table.in_flight
 
     def stats(self) -> FrontierStats:
-        table = self._table
+        table = self.table
         parked, demoted = table.waiting_counts()
         return FrontierStats(
             queued=table.queued,
@@ -373,7 +333,7 @@ class Frontier:
             hosts=len(table.hosts),
             seen=len(self.seen),
             seen_nbytes=self.seen.nbytes,
-            rejected=dict(self._rejected),
+            rejected=dict(self.rejected),
             parked_by_reason=parked,
             demoted=demoted,
         )
@@ -386,141 +346,17 @@ class Frontier:
             self._sink(Tallied(name, n))
         self.tallies[name] += n
 
-    # -- events and stores --------------------------------------------------------
+    # -- replay ------------------------------------------------------------------
 
     def apply(self, event: FrontierEvent) -> None:
         """Replay a recorded change through the operation that made it (a store
-        rebuilding the frontier; see :mod:`robotkit.frontier.store`)."""
-        _APPLY[type(event)](self, event)
-
-    def attach(self, store: FrontierStore, path: str | None = None) -> None:
-        """Send every change from now on to ``store`` (``path``: the checkpoint it
-        continues, so that :meth:`checkpoint` to it compacts the store)."""
-        self.close_journal()
-        self._store, self._store_path, self._sink = store, path, store.record
-
-    def close_journal(self) -> None:
-        """Detach and close the store (the journal), if any."""
-        if self._store is not None:
-            self._store.close()
-        self._store = self._store_path = self._sink = None
-
-    def snapshot(self) -> FrontierSnapshot:
-        """Everything the frontier holds, for a checkpoint; hosts are produced as the
-        store reads them."""
-        table = self._table
-        return FrontierSnapshot(
-            generation=self.generation,
-            tallies=dict(self.tallies),
-            max_depth=self.max_depth,
-            host_budget=self.host_budget,
-            done=table.done,
-            rejected=dict(self._rejected),
-            seen=self.seen.snapshot(),
-            host_count=len(table.hosts),
-            entry_count=table.queued + table.in_flight + table.parked,
-            hosts=(state.record() for state in list(table.hosts.values())),
-        )
-
-    def checkpoint(self, path: str | os.PathLike[str]) -> int:
-        """Write the whole frontier to ``path`` atomically (temp file, fsync,
-        rename, fsync of the directory); return its generation. URLs in flight
-        are stored as queued, at the head of their host. With a journal open on
-        ``path``, the checkpoint compacts it: a fresh journal follows."""
-        path = os.path.abspath(os.fspath(path))
-        self.generation += 1
-        if self._store is not None and self._store_path == path:
-            self._store.compact(self.snapshot())
-        else:
-            write_checkpoint(path, self.snapshot())
-        return self.generation
-
-    def open_journal(self, path: str | os.PathLike[str], *, sync: bool = False) -> None:
-        """Checkpoint to ``path`` and record every change after it in
-        ``<path>.journal`` (:class:`robotkit.frontier.store.FileStore`), so a killed
-        crawl loses nothing it recorded; ``sync=True`` fsyncs each record."""
-        self.close_journal()
-        path = os.path.abspath(os.fspath(path))
-        self.generation += 1
-        self.attach(FileStore.open(path, self.snapshot(), self._resume_mark, sync), path)
+        rebuilding the frontier; see :mod:`robotkit.frontier.replay`)."""
+        apply(self, event)
 
     @classmethod
     def restore(cls, path: str | os.PathLike[str], *, clock: Clock | None = None) -> Frontier:
         """Rebuild the frontier a checkpoint and its journal hold; raise
-        :class:`CheckpointError` if they are not whole and valid."""
-        snap, events, mark = load_checkpoint(path)
-        try:
-            frontier = cls(snap.max_depth, snap.host_budget, clock=clock)
-            frontier._load(snap)
-            for event in events:
-                frontier.apply(event)
-            # What was in flight when the process died was never finished: it goes
-            # back to the head of its queue (or to the parked).
-            for state in list(frontier._table.hosts.values()):
-                if state.busy is not None:
-                    frontier.requeue(state.busy)
-        except CheckpointError:
-            raise
-        except (ValueError, KeyError, IndexError, TypeError) as exc:
-            raise CheckpointError(f"corrupt checkpoint {os.fspath(path)!r}: {exc}") from None
-        frontier._resume_mark = mark
-        return frontier
-
-    def _load(self, snap: FrontierSnapshot) -> None:
-        self.seen = seen_set_from_snapshot(snap.seen)
-        self.generation = snap.generation
-        self.tallies = Counter(snap.tallies)
-        self._rejected = Counter(snap.rejected)
-        self._table.done = snap.done
-        for record in snap.hosts:
-            self._table.load(record)
-
-
-# A URL's end (done, requeued, demoted) is replayed through the same operation when
-# the URL is in flight here, as it is unless it was taken before the checkpoint the
-# replay starts from.
-
-
-def _replay_done(frontier: Frontier, event: Done) -> None:
-    busy = frontier._table.busy_with(event.host, event.key)
-    if busy is not None:
-        frontier.mark_done(busy, event.hold)
-    else:
-        frontier._table.finish_key(event.host, event.key, event.hold)
-
-
-def _replay_requeued(frontier: Frontier, event: Requeued) -> None:
-    busy = frontier._table.busy_with(event.host, event.key)
-    if busy is not None:
-        frontier.requeue(busy, event.hold)
-    elif event.hold is not None:  # already queued: only the hold is news
-        state = frontier._table.host(event.host)
-        state.hold = event.hold
-        frontier._table.reschedule(state)
-
-
-def _replay_demoted(frontier: Frontier, event: Demoted) -> None:
-    busy = frontier._table.busy_with(event.host, event.key)
-    if busy is not None:
-        frontier.demote(busy)
-
-
-_APPLY: Final[dict[type[Any], Callable[[Frontier, Any], object]]] = {
-    Queued: lambda f, e: f.add(
-        e.entry.url,
-        e.entry.key,
-        e.entry.depth,
-        e.entry.referer,
-        host=e.entry.host,
-        tier=e.entry.tier,
-    ),
-    Taken: lambda f, e: f._table.take_key(e.host, e.key),
-    Done: _replay_done,
-    Requeued: _replay_requeued,
-    Demoted: _replay_demoted,
-    BudgetSet: lambda f, e: f.set_host_budget(e.budget, e.host),
-    Parked: lambda f, e: f.park_host(e.host, e.reason),
-    Released: lambda f, e: f.unpark_host(e.host),
-    Tallied: lambda f, e: f.tally(e.name, e.n),
-}
-"""Each recorded change, replayed through the operation that made it."""
+        :class:`CheckpointError` if they are not whole and valid. From a database
+        (a frontier on disk) it reads one row per host, not the queues, and stays
+        on disk."""
+        return restore(cls, path, clock)

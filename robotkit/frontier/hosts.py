@@ -23,10 +23,21 @@ from typing import Final
 
 from robotkit.base.reasons import Reason
 from robotkit.frontier.events import FrontierEntry, HostRecord, Tier
+from robotkit.frontier.lanes import Lane, LaneRows, SpillLane, first, remove_key
 from robotkit.pacing.readiness import Readiness
 from robotkit.url.parse import Origin
 
-__all__ = ["MAIN", "TIER_STEP", "UNLIMITED", "HostQueues", "HostTable", "slot_of"]
+__all__ = [
+    "MAIN",
+    "TIER_STEP",
+    "UNLIMITED",
+    "HostQueues",
+    "HostTable",
+    "adopt_host",
+    "in_flight_again",
+    "load_host",
+    "slot_of",
+]
 
 UNLIMITED = -1
 """A per-host budget that overrides the default with none."""
@@ -44,8 +55,8 @@ def slot_of(entry: FrontierEntry) -> int:
 @dataclass(eq=False, slots=True)
 class HostQueues:
     origin: Origin
-    queues: dict[int, deque[FrontierEntry]] = field(default_factory=dict)  # by slot
-    parked: deque[FrontierEntry] = field(default_factory=deque)
+    queues: dict[int, Lane] = field(default_factory=dict)  # by slot
+    parked: Lane = field(default_factory=deque)
     hold: float = 0.0  # the frontier's own hold (requeue after a deferral)
     admitted: int = 0  # queued + in flight + done: what the budget counts
     done: int = 0
@@ -54,40 +65,34 @@ class HostQueues:
     budget: int | None = None  # per-host override (UNLIMITED: none); None: the default
     version: int = 0  # bumped on every reschedule: older heap items are stale
 
-    def pop_head(self) -> FrontierEntry:
-        where = min(self.queues)
-        bucket = self.queues[where]
-        entry = bucket.popleft()
-        if not bucket:
-            del self.queues[where]
-        return entry
+    def drop_lane(self, where: int) -> None:
+        """Forget the (empty) lane of slot ``where``."""
+        lane = self.queues.pop(where)
+        if isinstance(lane, SpillLane):
+            lane.discard()
 
     def take(self, key: str) -> FrontierEntry | None:
         """Take the queued entry with ``key`` out of its queue (a replayed
-        :class:`~robotkit.frontier.events.Taken`), or None if it is not queued."""
-        for where, bucket in self.queues.items():
-            for i, entry in enumerate(bucket):
-                if entry.key == key:
-                    del bucket[i]
-                    if not bucket:
-                        del self.queues[where]
-                    return entry
-        return None
-
-    def take_parked(self, key: str) -> FrontierEntry | None:
-        for i, entry in enumerate(self.parked):
-            if entry.key == key:
-                del self.parked[i]
+        :class:`~robotkit.frontier.events.Taken`), or None if it is not queued.
+        The heads are looked at first: a replayed URL is almost always one."""
+        for where, lane in self.queues.items():
+            if first(lane).key == key:
+                return self._take_from(where, key)
+        for where in list(self.queues):
+            entry = self._take_from(where, key)
+            if entry is not None:
                 return entry
         return None
 
-    def park_all(self) -> list[FrontierEntry]:
-        """Move every queued URL to the front of the parked, in service order;
-        return them."""
-        moved = [entry for where in sorted(self.queues) for entry in self.queues[where]]
-        self.parked.extendleft(reversed(moved))
-        self.queues.clear()
-        return moved
+    def _take_from(self, where: int, key: str) -> FrontierEntry | None:
+        lane = self.queues[where]
+        entry = remove_key(lane, key)
+        if entry is not None and not lane:
+            self.drop_lane(where)
+        return entry
+
+    def take_parked(self, key: str) -> FrontierEntry | None:
+        return remove_key(self.parked, key)
 
     def record(self) -> HostRecord:
         """This host as a checkpoint keeps it (see :meth:`persisted`)."""
@@ -113,10 +118,9 @@ class HostQueues:
         the parking would place it)."""
         busy = self.busy
         parked = list(self.parked)
-        admitted = self.admitted
-        if busy is not None and self.park_reason is not None:
+        busy_parked, admitted = self.busy_place()
+        if busy is not None and busy_parked:
             parked.insert(0, busy)
-            admitted -= 1
             busy = None
         queued: list[FrontierEntry] = []
         heads = set(self.queues)
@@ -128,6 +132,14 @@ class HostQueues:
             queued.extend(self.queues.get(where, ()))
         return queued, parked, admitted
 
+    def busy_place(self) -> tuple[bool, int]:
+        """Where a checkpoint keeps the URL in flight (True: first of the parked,
+        its host being parked; False: at the head of its queue), and the admitted
+        count that goes with it."""
+        if self.busy is not None and self.park_reason is not None:
+            return True, self.admitted - 1
+        return False, self.admitted
+
 
 class HostTable:
     """Every host's queues, their schedule and the counts across them: the
@@ -137,6 +149,7 @@ class HostTable:
 
     def __init__(self, readiness: Readiness | None = None) -> None:
         self.readiness = readiness
+        self.spill: LaneRows | None = None  # where lanes spill to (None: all in memory)
         self.hosts: dict[Origin, HostQueues] = {}
         self.queued = self.in_flight = self.parked = self.done = 0
         self.main_active = 0  # main-tier URLs queued or in flight
@@ -149,8 +162,12 @@ class HostTable:
     def host(self, origin: Origin) -> HostQueues:
         host = self.hosts.get(origin)
         if host is None:
-            host = self.hosts[origin] = HostQueues(origin)
+            host = self.hosts[origin] = HostQueues(origin, parked=self.lane(origin))
         return host
+
+    def lane(self, origin: Origin) -> Lane:
+        """A new, empty lane for one of ``origin``'s queues."""
+        return deque() if self.spill is None else self.spill.lane(origin)
 
     def ready_time(self, host: HostQueues) -> float:
         """The host's own hold, or its owner's answer if later."""
@@ -178,7 +195,7 @@ class HostTable:
         was_head = min(queues) if queues else None
         bucket = queues.get(slot)
         if bucket is None:
-            bucket = queues[slot] = deque()
+            bucket = queues[slot] = deque() if self.spill is None else self.spill.lane(host.origin)
         if front:
             bucket.appendleft(entry)
         else:
@@ -207,7 +224,7 @@ class HostTable:
         bucket = queues[slot]
         entry = bucket.popleft()
         if not bucket:
-            del queues[slot]
+            host.drop_lane(slot)
         self.take(host, entry)
         return entry
 
@@ -299,7 +316,19 @@ class HostTable:
         self.reschedule(host)
 
     def park_all(self, host: HostQueues) -> int:
-        moved = host.park_all()
+        """Move every queued URL of ``host`` to the front of its parked, in
+        service order (on disk: into a fresh lane, the rare cost of a trap)."""
+        moved = [entry for where in sorted(host.queues) for entry in host.queues[where]]
+        if isinstance(host.parked, SpillLane):
+            kept = list(host.parked)
+            host.parked.discard()
+            host.parked = self.lane(host.origin)
+            for entry in [*moved, *kept]:
+                host.parked.append(entry)
+        else:
+            host.parked.extendleft(reversed(moved))
+        for where in list(host.queues):
+            host.drop_lane(where)
         host.admitted -= len(moved)
         self.queued -= len(moved)
         self.parked += len(moved)
@@ -326,13 +355,17 @@ class HostTable:
             return 0
         if host.busy is not None:
             raise ValueError(f"in flight: {host.busy.url!r}")
-        queued = [entry for bucket in host.queues.values() for entry in bucket]
-        self.queued -= len(queued)
+        queued = sum(len(lane) for lane in host.queues.values())
+        self.queued -= queued
         self.parked -= len(host.parked)
-        self.main_active -= sum(entry.tier is MAIN for entry in queued)
+        self.main_active -= sum(len(lane) for slot, lane in host.queues.items() if slot < TIER_STEP)
         host.version += 1  # every schedule item of the host goes stale
         del self.hosts[origin]
-        return len(queued) + len(host.parked)
+        for where in list(host.queues):
+            host.drop_lane(where)
+        if isinstance(host.parked, SpillLane):
+            host.parked.discard()
+        return queued + len(host.parked)
 
     def parked_entries(self, origin: Origin | None) -> Iterator[tuple[FrontierEntry, Reason]]:
         """Parked URLs (of one host or all) with the reason they are held."""
@@ -378,30 +411,59 @@ class HostTable:
             host.admitted += 1  # it was admitted before its host was parked
         self.finish(host, hold)
 
-    def load(self, record: HostRecord) -> None:
-        """Restore one host of a checkpoint."""
-        host = self.host(record.origin)
-        host.hold, host.done, host.budget = record.hold, record.done, record.budget
-        host.park_reason = record.park_reason
-        for entry in record.queued:
-            self.enqueue(host, entry)
-        host.parked.extend(record.parked)
-        host.admitted = record.admitted  # enqueue counted the queued ones again
-        self.parked += len(record.parked)
-        if record.busy is not None:
-            self.in_flight_again(host, record.busy)
 
-    def in_flight_again(self, host: HostQueues, key: str) -> None:
-        """Restore: the URL ``key`` was in flight at the checkpoint, stored as the
-        head of its queue or, its host parked, as the first parked one. It is in
-        flight again until the replay finishes it, or the restore requeues it."""
-        entry = host.take(key)
-        if entry is None and host.parked and host.parked[0].key == key:
-            entry = host.parked.popleft()
-            self.parked -= 1
-            self.queued += 1  # take() counts it out of the queued
-            self.main_active += entry.tier is MAIN
-            host.admitted += 1  # it was admitted before its host was parked
-        if entry is None:
-            raise ValueError(f"in-flight URL {key!r} is not among its host's URLs")
-        self.take(host, entry)
+# -- restoring a host (a checkpoint read back) ------------------------------------------
+
+
+def load_host(table: HostTable, record: HostRecord) -> None:
+    """Restore one host of a whole-file checkpoint into ``table``."""
+    host = table.host(record.origin)
+    host.hold, host.done, host.budget = record.hold, record.done, record.budget
+    host.park_reason = record.park_reason
+    for entry in record.queued:
+        table.enqueue(host, entry)
+    for entry in record.parked:
+        host.parked.append(entry)
+    host.admitted = record.admitted  # enqueue counted the queued ones again
+    table.parked += len(record.parked)
+    if record.busy is not None:
+        in_flight_again(table, host, record.busy)
+
+
+def adopt_host(table: HostTable, host: HostQueues, busy: FrontierEntry | None) -> None:
+    """Count a host restored with its lanes already filled (a frontier on disk),
+    and put ``busy``, in flight at the checkpoint, back in flight."""
+    for slot, lane in host.queues.items():
+        table.queued += len(lane)
+        if slot < TIER_STEP:
+            table.main_active += len(lane)
+    table.parked += len(host.parked)
+    if busy is not None:
+        if host.park_reason is not None:
+            host.parked.appendleft(busy)
+            table.parked += 1
+        else:
+            slot = slot_of(busy)
+            if slot not in host.queues:
+                host.queues[slot] = table.lane(host.origin)
+            host.queues[slot].appendleft(busy)
+            table.queued += 1
+            table.main_active += busy.tier is MAIN
+        in_flight_again(table, host, busy.key)
+    table.reschedule(host)
+
+
+def in_flight_again(table: HostTable, host: HostQueues, key: str) -> None:
+    """Restore: the URL ``key`` was in flight at the checkpoint, stored as the
+    head of its queue or, its host parked, as the first parked one. It is in
+    flight again until the replay finishes it, or the restore requeues it."""
+    entry = host.take(key)
+    if entry is None and host.parked and first(host.parked).key == key:
+        entry = host.parked.popleft()
+        table.parked -= 1
+        table.queued += 1  # take() counts it out of the queued
+        table.main_active += entry.tier is MAIN
+        host.admitted += 1  # it was admitted before its host was parked
+    if entry is None:
+        raise ValueError(f"in-flight URL {key!r} is not among its host's URLs")
+    table.take(host, entry)

@@ -65,6 +65,9 @@ __all__ = [
     "HostRecord",
     "decode_event",
     "encode_event",
+    "entry_of",
+    "entry_record",
+    "journal_path",
     "load_checkpoint",
     "write_checkpoint",
 ]
@@ -95,7 +98,7 @@ def _origin(origin: Origin) -> list[Any]:
     return [origin.scheme, origin.host, origin.port]
 
 
-def _entry(entry: FrontierEntry) -> list[Any]:
+def entry_record(entry: FrontierEntry) -> list[Any]:
     """A URL as stored: a key equal to its URL is null; the tier only if demoted."""
     out = [entry.url, None if entry.key == entry.url else entry.key, entry.depth, entry.referer]
     if entry.tier is not Tier.MAIN:
@@ -103,7 +106,7 @@ def _entry(entry: FrontierEntry) -> list[Any]:
     return out
 
 
-def _entry_of(origin: Origin, data: list[Any]) -> FrontierEntry:
+def entry_of(origin: Origin, data: list[Any]) -> FrontierEntry:
     url, key, depth, referer, *tier = data
     return FrontierEntry(
         url,
@@ -139,7 +142,7 @@ _ENCODE: Final[dict[type[Any], Callable[[Any], list[Any]]]] = {
 }
 
 _DECODE: Final[dict[str, Callable[[list[Any]], FrontierEvent]]] = {
-    "q": lambda r: Queued(_entry_of(Origin(*r[:3]), r[3:])),
+    "q": lambda r: Queued(entry_of(Origin(*r[:3]), r[3:])),
     "t": lambda r: Taken(Origin(*r[:3]), r[3]),
     "d": lambda r: Done(Origin(*r[:3]), *r[3:5]),
     "r": lambda r: Requeued(Origin(*r[:3]), *r[3:5]),
@@ -206,8 +209,8 @@ def _encode(snap: FrontierSnapshot, journal: str | None, replaced: str | None) -
                 host.done,
                 None if host.park_reason is None else str(host.park_reason),
                 host.budget,
-                [_entry(entry) for entry in host.queued],
-                [_entry(entry) for entry in host.parked],
+                [entry_record(entry) for entry in host.queued],
+                [entry_record(entry) for entry in host.parked],
                 host.busy,
             ]
         )
@@ -226,7 +229,7 @@ def write_checkpoint(
     atomic_write(path, _encode(snap, journal, replaced))
 
 
-def _journal_path(checkpoint: str | os.PathLike[str]) -> str:
+def journal_path(checkpoint: str | os.PathLike[str]) -> str:
     return os.fspath(checkpoint) + ".journal"
 
 
@@ -277,8 +280,8 @@ def _hosts(lines: _Lines, count: int, entries: int, end: int) -> Iterator[HostRe
             done,
             None if reason is None else Reason(reason),
             budget,
-            [_entry_of(origin, entry) for entry in queued],
-            [_entry_of(origin, entry) for entry in parked],
+            [entry_of(origin, entry) for entry in queued],
+            [entry_of(origin, entry) for entry in parked],
             busy,
         )
         seen_entries += len(record.queued) + len(record.parked)
@@ -336,7 +339,7 @@ def load_checkpoint(
         ident, replaced = header["journal"], header["replaced"]
     except (ValueError, KeyError, IndexError, TypeError) as exc:
         raise CheckpointError(f"corrupt checkpoint {name!r}: {exc}") from None
-    records = Journal.records(_journal_path(path), JOURNAL_MAGIC, ident, replaced, name)
+    records = Journal.records(journal_path(path), JOURNAL_MAGIC, ident, replaced, name)
     return snap, [decode_event(record) for record in records], ident
 
 
@@ -358,12 +361,12 @@ class FileStore:
         written first and names the journal it replaces (``replaced``, the one
         replayed on restore)."""
         ident = new_journal_id()
-        journal_path = _journal_path(path)
+        journal_file = journal_path(path)
         if os.path.exists(path):
             write_checkpoint(path, snap, ident, replaced)
-            journal = Journal.start(journal_path, JOURNAL_MAGIC, snap.generation, ident, sync)
+            journal = Journal.start(journal_file, JOURNAL_MAGIC, snap.generation, ident, sync)
         else:
-            journal = Journal.start(journal_path, JOURNAL_MAGIC, snap.generation, ident, sync)
+            journal = Journal.start(journal_file, JOURNAL_MAGIC, snap.generation, ident, sync)
             write_checkpoint(path, snap, ident, None)
         return cls(path, journal)
 
@@ -375,7 +378,7 @@ class FileStore:
         ident = new_journal_id()
         write_checkpoint(self.path, snapshot, ident, old.ident)
         self._journal = Journal.start(
-            _journal_path(self.path), JOURNAL_MAGIC, snapshot.generation, ident, old.sync
+            journal_path(self.path), JOURNAL_MAGIC, snapshot.generation, ident, old.sync
         )
         old.close()
 

@@ -12,6 +12,8 @@ takes far longer than a round of adds.
 * ``added N`` (journal mode): the first N URLs are recorded in the journal;
 * ``done KEY`` (journal mode): KEY's completion is recorded.
 
+Mode ``disk`` is journal mode with the frontier on disk (a window of 4 URLs per queue).
+
 Bounded: it stops by itself after ROUNDS rounds.
 """
 
@@ -46,9 +48,9 @@ def main() -> None:
     for n in range(PREFILL):
         add(frontier, n)
     n = PREFILL
-    journal = mode == "journal"
+    journal = mode in ("journal", "disk")
     if journal:
-        frontier.open_journal(path)
+        frontier.open_journal(path, window=4 if mode == "disk" else None)
         print("checkpoint", frontier.generation, n, flush=True)
     for round_ in range(1, ROUNDS + 1):
         for _ in range(BATCH):
