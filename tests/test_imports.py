@@ -339,15 +339,23 @@ def test_the_class_length_counts_to_the_next_statement() -> None:
     assert 200 < lengths["Crawler"] <= MAX_CLASS_LINES
 
 
-def test_the_crawler_modules_and_classes_stay_small() -> None:
+LONG_MODULE_NOTE = "Why this module is a little over 500 lines"
+"""A module of up to about 10% over the bound stays whole when its docstring says why
+(one concept that would split only by exposing its private parts)."""
+
+
+def test_modules_and_classes_stay_small() -> None:
+    """No module over about 500 lines, no class over about 300 (the bound of a module
+    that says why it is longer: 550)."""
     long_modules = {
         name: n
-        for name, path in _in_package(CRAWLER).items()
-        if (n := len(path.read_text(encoding="utf-8").splitlines())) > MAX_MODULE_LINES
+        for name, path in MODULES.items()
+        if (n := len((text := path.read_text(encoding="utf-8")).splitlines())) > MAX_MODULE_LINES
+        and (n > MAX_MODULE_LINES * 1.1 or LONG_MODULE_NOTE not in text)
     }
     long_classes = {
         f"{name}.{cls}": n
-        for name, path in _in_package(CRAWLER).items()
+        for name, path in MODULES.items()
         for cls, n in _class_lengths(path).items()
         if n > MAX_CLASS_LINES
     }

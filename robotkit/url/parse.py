@@ -9,6 +9,10 @@ name ``/a`` on ``example.com``. So a URL is valid, has an origin and a key, or i
 refused, with one answer everywhere. Pure functions, no I/O; the de-duplication
 policy lives in :mod:`robotkit.url.normalization` and robots.txt matching never uses it
 (ARCHITECTURE.md, "One URL, one parser").
+
+(Why this module is a little over 500 lines: the split, the parsed URL, origins and
+link resolution are one parser; resolution works on the split's private parts and
+patterns, and apart, each would have to expose them.)
 """
 
 from __future__ import annotations
