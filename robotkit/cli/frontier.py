@@ -1,0 +1,102 @@
+"""``robotkit frontier serve``: a URL Frontier service (gRPC, the crawler-commons API
+v2) that is polite by itself (docs/frontier-service.md).
+
+It runs until interrupted (SIGINT or SIGTERM), then stops cleanly with status 0. It
+prints one line on stderr when it listens (``robotkit: frontier listening on
+HOST:PORT``), so a script that asked for port 0 learns the port.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import signal
+import sys
+from typing import Any
+
+from robotkit.base.errors import RobotkitError
+from robotkit.base.identity import Identity, IdentityError
+from robotkit.cli import EXIT_USAGE, error, non_negative, positive
+from robotkit.cli.check_url import add_identity_options
+from robotkit.http.checker import RobotsOptions
+from robotkit.robots.status import Profile
+
+__all__ = ["register"]
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "frontier",
+        help="a polite URL Frontier service (gRPC) for crawlers in any language",
+        description="Serve the URL Frontier API (crawler-commons, v2) over gRPC. URLs "
+        "are normalized and screened at PutURLs; GetURLs hands a URL out only when "
+        "robots.txt allows it and its host's delay has passed.",
+    )
+    actions = parser.add_subparsers(dest="action", metavar="ACTION")
+    actions.required = True
+    serve = actions.add_parser(
+        "serve",
+        help="run the service until interrupted",
+        description="Run the service until interrupted (exit status 0; 2 bad usage "
+        "or an address that cannot be listened on).",
+    )
+    serve.add_argument(
+        "--listen", required=True, metavar="HOST:PORT", help="address to serve gRPC on"
+    )
+    add_identity_options(serve)
+    serve.add_argument(
+        "--delay",
+        type=non_negative,
+        default=1.0,
+        metavar="SECONDS",
+        help="seconds from the end of a response to the next request to the host (default 1)",
+    )
+    serve.add_argument(
+        "--lease",
+        type=positive,
+        default=30.0,
+        metavar="SECONDS",
+        help="how long a URL handed out stays out when GetURLs gives no "
+        "delay_requestable (default 30)",
+    )
+    parser.set_defaults(handler=run)
+    serve.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from robotkit.service.server import FrontierServer, ServiceConfig, parse_listen
+
+    try:
+        host, port = parse_listen(args.listen)
+        identity = Identity(user_agent=args.user_agent, from_=args.from_)
+    except (IdentityError, RobotkitError) as exc:
+        error(str(exc))
+        return EXIT_USAGE
+    config = ServiceConfig(
+        identity=identity,
+        robots=RobotsOptions(profile=Profile(args.profile), min_ttl=args.robots_min_ttl),
+        delay=args.delay,
+        lease=args.lease,
+    )
+    server = FrontierServer(config, node=args.listen)
+    try:
+        return asyncio.run(_serve(server, host, port))
+    except RobotkitError as exc:
+        error(str(exc))
+        return EXIT_USAGE
+
+
+async def _serve(server: Any, host: str, port: int) -> int:
+    from robotkit.service.server import running
+
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        with contextlib.suppress(NotImplementedError, RuntimeError):
+            loop.add_signal_handler(sig, stop.set)
+    async with running(server, host, port) as bound:
+        shown = f"[{host}]" if ":" in host else host
+        print(f"robotkit: frontier listening on {shown}:{bound}", file=sys.stderr, flush=True)
+        await stop.wait()
+    return 0
