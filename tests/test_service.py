@@ -69,7 +69,9 @@ def html(*links: str) -> str:
 def service(caplog: pytest.LogCaptureFixture) -> Iterator[RunningService]:
     """A service node on loopback; at the end, no servicer raised (grpc logs what a
     servicer method raises, with its traceback, under ``grpc._cython``)."""
-    config = ServiceConfig(identity=Identity("FrontierBot/1.0"), delay=DELAY, lease=10)
+    config = ServiceConfig(
+        identity=Identity("FrontierBot/1.0"), delay=DELAY, lease=10, allow_private=True
+    )
     with RunningService(FrontierServer(config)) as running:
         yield running
     raised = [r for r in caplog.records if r.name.startswith("grpc._cython") or r.exc_info]

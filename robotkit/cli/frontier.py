@@ -60,6 +60,12 @@ def register(subparsers: Any) -> None:
         help="how long a URL handed out stays out when GetURLs gives no "
         "delay_requestable (default 30)",
     )
+    serve.add_argument(
+        "--allow-private",
+        action="store_true",
+        help="fetch robots.txt from private and loopback addresses too (implied when "
+        "--listen is a loopback address)",
+    )
     parser.set_defaults(handler=run)
     serve.set_defaults(handler=run)
 
@@ -78,6 +84,7 @@ def run(args: argparse.Namespace) -> int:
         robots=RobotsOptions(profile=Profile(args.profile), min_ttl=args.robots_min_ttl),
         delay=args.delay,
         lease=args.lease,
+        allow_private=args.allow_private or _loopback(host),
     )
     server = FrontierServer(config, node=args.listen)
     try:
@@ -85,6 +92,19 @@ def run(args: argparse.Namespace) -> int:
     except RobotkitError as exc:
         error(str(exc))
         return EXIT_USAGE
+
+
+def _loopback(host: str) -> bool:
+    """A service listening on loopback serves this machine's crawlers only: they
+    may crawl this machine's sites, as ``robotkit crawl`` may a loopback seed."""
+    import ipaddress
+
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
 
 
 async def _serve(server: Any, host: str, port: int) -> int:

@@ -37,11 +37,10 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from robotkit.base.clock import Clock
-from robotkit.base.outcome import Outcome, classify_status
+from robotkit.base.outcome import Outcome
 from robotkit.base.reasons import CodeEnum, Decision, Reason
 from robotkit.frontier.frontier import Frontier, FrontierEntry
 from robotkit.pacing.pacer import Pacer, Ticket
-from robotkit.robots.status import RobotsOutcome
 from robotkit.robots.verdict import Verdict
 from robotkit.service import metadata as meta
 from robotkit.triage.guard import Guard
@@ -157,12 +156,12 @@ class URLRecord:
 
 @dataclass(frozen=True, slots=True)
 class RobotsFetch:
-    """A robots.txt fetch the shell must run for ``entry``'s origin; its host's pacing
-    slot is taken (``ticket``) and the entry held until :meth:`ServiceCore.robots_done`."""
+    """A robots.txt fetch the shell must run for ``entry``'s origin, through the
+    core's pacer (each hop in its host's slot, as any request); the entry is held
+    until :meth:`ServiceCore.robots_done`."""
 
     crawl: str
     entry: FrontierEntry
-    ticket: Ticket
 
 
 @dataclass(slots=True)
@@ -513,7 +512,7 @@ class ServiceCore:
                 if plan.ready_at is None or plan.ready_at > now:
                     aside.append(entry)
                     continue
-                taken.fetches.append(RobotsFetch(crawl.name, entry, pacer.start(host)))
+                taken.fetches.append(RobotsFetch(crawl.name, entry))
                 self.robots_fetches += 1
                 continue
             decision = verdict.decision
@@ -550,18 +549,17 @@ class ServiceCore:
 
     def robots_done(self, fetch: RobotsFetch, verdict: Verdict | None) -> None:
         """The shell's robots.txt fetch for ``fetch`` ended with ``verdict`` (None: it
-        failed in a way robotkit does not classify): the host's slot is freed and the
-        entry waits for its turn again."""
+        failed in a way robotkit does not classify): the entry waits for its turn
+        again, after the host's delay (the fetch went through the pacer), or held
+        until the deferral's retry time."""
         now = self.clock()
-        outcome, retry_at = _robots_ending(verdict)
-        self.pacer.finish(fetch.ticket, outcome, retry_at)
         hold = None
         if verdict is None:
             hold = now + DEFERRED_RETRY
         elif verdict.decision is Decision.DEFER:
             hold = verdict.retry_at if verdict.retry_at is not None else now + DEFERRED_RETRY
         if hold is not None:
-            self.pacer.hold(fetch.ticket.host, hold)
+            self.pacer.hold(fetch.entry.host.pacing_key, hold)
         crawl = self.crawls.get(fetch.crawl)
         if crawl is None or crawl.frontier is None:
             return
@@ -761,18 +759,3 @@ def _record_of(crawl: Crawl, url: str) -> URLRecord | None:
     except InvalidURL:
         return None
     return crawl.records.get(key)
-
-
-def _robots_ending(verdict: Verdict | None) -> tuple[Outcome | None, float | None]:
-    """A robots.txt fetch's ending for the pacer: its final status's outcome, a
-    network failure's, or nothing known."""
-    if verdict is None:
-        return None, None
-    if verdict.robots_status is not None:
-        outcome = classify_status(verdict.robots_status)
-    elif verdict.outcome is RobotsOutcome.DEFERRED:
-        outcome = Outcome.NETWORK_ERROR
-    else:
-        outcome = None
-    retry_at = verdict.retry_at if outcome is not None and outcome.is_failure else None
-    return outcome, retry_at

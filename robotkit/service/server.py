@@ -25,6 +25,7 @@ from robotkit.base.clock import Clock, system_clock
 from robotkit.base.errors import UsageError
 from robotkit.base.identity import Identity
 from robotkit.http.checker import AsyncRobotsChecker, RobotsOptions
+from robotkit.http.transport import AsyncPoliteTransport
 from robotkit.pacing.pacer import Pacer, PacingPolicy
 from robotkit.robots.verdict import Verdict
 from robotkit.service import metadata as meta
@@ -74,6 +75,9 @@ class ServiceConfig:
     lease: float = 30.0
     """Seconds a URL handed out stays out when GetURLs gives no ``delay_requestable``."""
     guard: GuardConfig = field(default_factory=GuardConfig)
+    allow_private: bool = False
+    """Fetch robots.txt from private and loopback addresses too (off by default: a
+    client must not make the service reach into its own network)."""
 
 
 def parse_listen(text: str) -> tuple[str, int]:
@@ -124,9 +128,19 @@ class FrontierServer(pb_grpc.URLFrontierServicer):
         self.core = ServiceCore(
             clock, self.pacer, guard=lambda: Guard(guard_config), lease=config.lease
         )
-        self.checker = checker or AsyncRobotsChecker(
-            config.identity, options=config.robots, clock=clock
+        # robots.txt is fetched through a polite transport over the service's own
+        # pacer: every hop of a fetch (redirects too) waits for its host's slot and
+        # counts for the host's delay, as a page does.
+        self.transport = AsyncPoliteTransport(
+            identity=config.identity,
+            pacer=self.pacer,
+            robots_options=config.robots,
+            allow_private=config.allow_private,
+            clock=clock,
         )
+        robots = self.transport.robots
+        assert robots is not None
+        self.checker = checker or robots
         self.node = node
         self._nodes = nodes
         self._tasks: set[asyncio.Task[None]] = set()
@@ -161,6 +175,7 @@ class FrontierServer(pb_grpc.URLFrontierServicer):
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
         await self.checker.aclose()
+        await self.transport.aclose()
 
     # -- the two main RPCs ---------------------------------------------------------------
 
