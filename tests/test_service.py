@@ -10,15 +10,17 @@ from the host's side.
 from __future__ import annotations
 
 import itertools
+import queue
 import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 import grpc
+import httpx
 import pytest
 from pytest_httpserver import HTTPServer
-from support.frontier_client import Client, crawl, discovered, known
+from support.frontier_client import Client, crawl, discovered, fetch_report, known
 from werkzeug import Request, Response
 
 from robotkit.base.identity import Identity
@@ -225,3 +227,63 @@ def test_a_stream_cut_in_the_middle_keeps_what_came_before(client: Client) -> No
     assert client.stats().size == 2
     assert client.put([discovered("http://127.0.0.9/c")]) == [OK]
     assert client.stats().size == 3
+
+
+def test_driven_as_stormcrawler_drives_it(client: Client, make_site: Callable[..., Site]) -> None:
+    """StormCrawler's URLFrontier spout asks for batches (``max_urls_per_queue``,
+    ``max_queues``, ``delay_requestable``); its status updater keeps one PutURLs
+    stream open and writes every fetch and outlink into it, reading the acks as
+    they come. Its own metadata (``depth``) must come back with each URL."""
+    sites = [
+        make_site(
+            f"127.0.0.{10 + i}",
+            {
+                "/robots.txt": (200, "User-agent: *\nDisallow: /no\n", {}),
+                "/": (200, html("/1", "/2", "/no") + f"site {name}", {}),
+                "/1": (200, html("/2") + f"page one of {name}", {}),
+                "/2": (200, html("/") + f"page two of {name}", {}),
+            },
+        )
+        for i, name in enumerate(("alpha", "beta", "gamma", "delta"))
+    ]
+    updates: queue.Queue[pb.URLItem | None] = queue.Queue()
+    acks: list[int] = []
+
+    def stream() -> Iterator[pb.URLItem]:
+        while (item := updates.get()) is not None:
+            yield item
+
+    responses = client.stub.PutURLs(stream(), timeout=60)
+    reader = threading.Thread(target=lambda: acks.extend(a.status for a in responses))
+    reader.start()
+    sent = 0
+    for site in sites:
+        updates.put(discovered(site.url("/"), extra={"depth": "0"}))
+        sent += 1
+    fetched: list[str] = []
+    depths: dict[str, str] = {}
+    deadline = time.monotonic() + 30
+    with httpx.Client(timeout=10) as http:
+        while time.monotonic() < deadline and len(fetched) < 12:
+            batch = client.get(max_urls_per_queue=2, max_queues=3, delay_requestable=5)
+            assert len(batch) <= 3
+            for url_info in batch:
+                depth = list(url_info.metadata["depth"].values)
+                depths[url_info.url] = depth[0]
+                report, found = fetch_report(http, url_info.url)
+                report.known.info.metadata["depth"].values.extend(depth)
+                fetched.append(url_info.url)
+                updates.put(report)
+                for link in found:
+                    child = str(int(depth[0]) + 1)
+                    updates.put(discovered(link, parent=url_info.url, extra={"depth": child}))
+                sent += 1 + len(found)
+            time.sleep(0.02)
+    updates.put(None)
+    reader.join(30)
+    assert len(acks) == sent
+    assert len(fetched) == 12
+    for site in sites:
+        assert sorted(site.paths()) == ["/", "/1", "/2", "/robots.txt"]
+        assert min(site.gaps()) >= DELAY
+        assert depths[site.url("/1")] == "1"

@@ -248,8 +248,6 @@ class ServiceCore:
             queue = crawl.queues[key] = Queue(key, crawl.name)
         queue.origins.add(origin)
         crawl.by_origin[origin] = queue
-        if queue.limit is not None:
-            crawl.frontier.set_host_budget(queue.limit, origin)
         if queue.blocked_until > self.clock():
             crawl.frontier.park_host(origin, Reason.QUEUE_BLOCKED)
         return queue
@@ -494,6 +492,7 @@ class ServiceCore:
             count = used.get(queue, 0)
             if (
                 (key and queue.key != key)
+                or (queue.limit is not None and queue.done + queue.in_flight >= queue.limit)
                 or (max_per_queue and count >= max_per_queue)
                 or (max_queues and not count and len(used) >= max_queues)
             ):
@@ -649,15 +648,12 @@ class ServiceCore:
             queue.delay = delay
 
     def set_limit(self, crawl_name: str, key: str, limit: int) -> None:
-        """SetCrawlLimit: URLs admitted per host of the queue (0: no limit); the
-        rest wait, parked (``host-budget``)."""
+        """SetCrawlLimit: URLs of the queue fetched at most (0: no limit); once as
+        many are done or out, the rest stay queued and are not handed out."""
         crawl = self.crawls.get(crawl_id(crawl_name))
         queue = None if crawl is None else crawl.queues.get(key)
-        if crawl is None or queue is None:
-            return
-        queue.limit = limit or None
-        for origin in queue.origins:
-            crawl.frontier.set_host_budget(queue.limit, origin)
+        if queue is not None:
+            queue.limit = limit or None
 
     # -- deleting ----------------------------------------------------------------------
 

@@ -32,9 +32,17 @@ def info(url: str, crawl: str = "", key: str = "", **metadata: str) -> pb.URLInf
     return message
 
 
-def discovered(url: str, crawl: str = "", parent: str | None = None, key: str = "") -> pb.URLItem:
-    extra = {} if parent is None else {meta.PARENT: parent}
-    return pb.URLItem(discovered=pb.DiscoveredURLItem(info=info(url, crawl, key, **extra)))
+def discovered(
+    url: str,
+    crawl: str = "",
+    parent: str | None = None,
+    key: str = "",
+    extra: dict[str, str] | None = None,
+) -> pb.URLItem:
+    metadata = dict(extra or {})
+    if parent is not None:
+        metadata[meta.PARENT] = parent
+    return pb.URLItem(discovered=pb.DiscoveredURLItem(info=info(url, crawl, key, **metadata)))
 
 
 def known(url: str, crawl: str = "", refetch: int = 0, **metadata: str) -> pb.URLItem:
