@@ -66,6 +66,12 @@ def register(subparsers: Any) -> None:
         help="fetch robots.txt from private and loopback addresses too (implied when "
         "--listen is a loopback address)",
     )
+    serve.add_argument(
+        "--redis",
+        metavar="URL",
+        help="share pacing, robots.txt and the node list with the other nodes started "
+        "with the same Redis (the redis extra); ListNodes lists them",
+    )
     parser.set_defaults(handler=run)
     serve.set_defaults(handler=run)
 
@@ -86,12 +92,26 @@ def run(args: argparse.Namespace) -> int:
         lease=args.lease,
         allow_private=args.allow_private or _loopback(host),
     )
-    server = FrontierServer(config, node=args.listen)
+    shared = None
     try:
+        if args.redis:
+            from robotkit.service.shared import NAMESPACE
+            from robotkit.shared import SharedState
+
+            shared = SharedState.connect(args.redis, NAMESPACE)
+        server = FrontierServer(config, shared=shared)
         return asyncio.run(_serve(server, host, port))
     except RobotkitError as exc:
         error(str(exc))
         return EXIT_USAGE
+    except ModuleNotFoundError as missing:
+        if missing.name != "redis":
+            raise
+        error("--redis needs the redis extra: pip install 'robotkit[redis]'")
+        return EXIT_USAGE
+    finally:
+        if shared is not None:
+            shared.close()
 
 
 def _loopback(host: str) -> bool:

@@ -35,12 +35,13 @@ import math
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from robotkit.base.clock import Clock
 from robotkit.base.outcome import Outcome
 from robotkit.base.reasons import CodeEnum, Decision, Reason
 from robotkit.frontier.frontier import Frontier, FrontierEntry
-from robotkit.pacing.pacer import Pacer, Ticket
+from robotkit.pacing.pacer import HostKey, Pacer, Ticket
 from robotkit.robots.verdict import Verdict
 from robotkit.service import metadata as meta
 from robotkit.triage.guard import Guard
@@ -52,6 +53,7 @@ __all__ = [
     "DEFAULT_LEASE",
     "Ack",
     "Crawl",
+    "Gate",
     "Incoming",
     "Queue",
     "RobotsFetch",
@@ -77,6 +79,20 @@ MAX_REFUSED = 100_000
 RobotsOracle = Callable[[str], "Verdict | None"]
 """The robots.txt verdict for a URL when its origin's answer is cached and fresh,
 else None (the shell's :meth:`robotkit.http.AsyncRobotsChecker.known`)."""
+
+
+class Gate(Protocol):
+    """A second say on a host's slot, beyond the in-process pacer: the slot of the
+    host in a pacing state several service nodes share (the shell's
+    :class:`robotkit.shared.SharedPacer`). Asked after the pacer agreed."""
+
+    def reserve(self, host: HostKey) -> tuple[object | None, float]:
+        """A ticket for the host now, or None and the seconds to wait."""
+        ...
+
+    def finish(self, ticket: object, outcome: Outcome | None, retry_at: float | None) -> None: ...
+
+    def hold(self, host: HostKey, until: float) -> None: ...
 
 
 def crawl_id(value: str) -> str:
@@ -150,6 +166,7 @@ class URLRecord:
     pending: int = 0  # entries of the frontier for this record (stale ones are skipped)
     entry: FrontierEntry | None = None  # while in flight
     ticket: Ticket | None = None  # while in flight
+    gate_ticket: object | None = None  # while in flight, with a gate
     lease_until: float = 0.0
     copy: bool = False  # reported as an exact copy of another page
 
@@ -215,9 +232,11 @@ class ServiceCore:
         guard: Callable[[], Guard] = Guard,
         lease: float = DEFAULT_LEASE,
         max_refused: int = MAX_REFUSED,
+        gate: Gate | None = None,
     ) -> None:
         self.clock = clock
         self.pacer = pacer
+        self.gate = gate
         self.make_guard = guard
         self.lease = lease
         self.max_refused = max_refused
@@ -389,6 +408,8 @@ class ServiceCore:
             self._finish(crawl, record, report.outcome, report.retry_at)
         elif report.retry_at is not None:
             self.pacer.hold(norm.origin.pacing_key, report.retry_at)
+            if self.gate is not None:
+                self.gate.hold(norm.origin.pacing_key, report.retry_at)
         if report.final_url is not None:
             with contextlib.suppress(InvalidURL):
                 crawl.frontier.seen.add(normalize(report.final_url).key)
@@ -417,9 +438,11 @@ class ServiceCore:
         host may be served again after its delay."""
         if record.ticket is not None:
             self.pacer.finish(record.ticket, outcome, retry_at)
+        if record.gate_ticket is not None and self.gate is not None:
+            self.gate.finish(record.gate_ticket, outcome, retry_at)
         if record.entry is not None:
             crawl.frontier.mark_done(record.entry)
-        record.entry = record.ticket = None
+        record.entry = record.ticket = record.gate_ticket = None
 
     # -- GetURLs ---------------------------------------------------------------------
 
@@ -536,7 +559,16 @@ class ServiceCore:
                 record.pending += 1
                 frontier.requeue(entry)  # placed at its time by the readiness
                 continue
-            record.ticket = pacer.start(host)
+            ticket = pacer.start(host)
+            if self.gate is not None:
+                gate_ticket, wait = self.gate.reserve(host)
+                if gate_ticket is None:  # another node has the host out, or it is not due
+                    pacer.withdraw(ticket)
+                    record.pending += 1
+                    frontier.requeue(entry, now + max(min(wait, RECHECK), 0.01))
+                    continue
+                record.gate_ticket = gate_ticket
+            record.ticket = ticket
             record.entry = entry
             record.reason = None
             record.lease_until = until = now + lease
@@ -581,8 +613,10 @@ class ServiceCore:
                 continue
             if record.ticket is not None:
                 self.pacer.cancel(record.ticket)
+            if record.gate_ticket is not None and self.gate is not None:
+                self.gate.finish(record.gate_ticket, None, None)
             crawl.frontier.requeue(record.entry)
-            record.entry = record.ticket = None
+            record.entry = record.ticket = record.gate_ticket = None
             record.pending += 1
             record.reason = Reason.LEASE_EXPIRED
             self._move(record, URLState.QUEUED)
@@ -682,8 +716,11 @@ class ServiceCore:
         if crawl is None:
             return 0
         for record in crawl.records.values():
-            if record.state is URLState.IN_FLIGHT and record.ticket is not None:
-                self.pacer.cancel(record.ticket)
+            if record.state is URLState.IN_FLIGHT:
+                if record.ticket is not None:
+                    self.pacer.cancel(record.ticket)
+                if record.gate_ticket is not None and self.gate is not None:
+                    self.gate.finish(record.gate_ticket, None, None)
         return len(crawl.records)
 
     def purge(self, crawl_name: str, key: str, days: int) -> int:

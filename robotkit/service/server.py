@@ -17,12 +17,12 @@ import logging
 import threading
 from collections.abc import AsyncIterator, Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import grpc
 
 from robotkit.base.clock import Clock, system_clock
-from robotkit.base.errors import UsageError
+from robotkit.base.errors import UnavailableError, UsageError
 from robotkit.base.identity import Identity
 from robotkit.http.checker import AsyncRobotsChecker, RobotsOptions
 from robotkit.http.transport import AsyncPoliteTransport
@@ -41,6 +41,10 @@ from robotkit.service.core import (
 from robotkit.service.proto import urlfrontier_pb2 as pb
 from robotkit.service.proto import urlfrontier_pb2_grpc as pb_grpc
 from robotkit.triage.guard import Guard, GuardConfig
+
+if TYPE_CHECKING:
+    from robotkit.service.shared import NodeRegistry
+    from robotkit.shared import SharedState
 
 __all__ = [
     "FrontierServer",
@@ -118,15 +122,23 @@ class FrontierServer(pb_grpc.URLFrontierServicer):
         clock: Clock = system_clock,
         checker: AsyncRobotsChecker | None = None,
         node: str = "",
-        nodes: Callable[[], list[str]] | None = None,
+        shared: SharedState | None = None,
     ) -> None:
         config = config if config is not None else ServiceConfig()
         self.config = config
         policy = PacingPolicy(delay=config.delay, max_in_flight=1 << 30, max_hosts=1 << 20)
         self.pacer = Pacer(clock, policy)
         guard_config = config.guard
+        self.shared = shared
+        self.registry: NodeRegistry | None = None
+        gate = None
+        if shared is not None:  # the redis extra, imported only for a cluster
+            from robotkit.service.shared import NodeRegistry, SharedGate
+
+            gate = SharedGate(shared.pacer(self.pacer))
+            self.registry = NodeRegistry(shared, clock)
         self.core = ServiceCore(
-            clock, self.pacer, guard=lambda: Guard(guard_config), lease=config.lease
+            clock, self.pacer, guard=lambda: Guard(guard_config), lease=config.lease, gate=gate
         )
         # robots.txt is fetched through a polite transport over the service's own
         # pacer: every hop of a fetch (redirects too) waits for its host's slot and
@@ -137,13 +149,31 @@ class FrontierServer(pb_grpc.URLFrontierServicer):
             robots_options=config.robots,
             allow_private=config.allow_private,
             clock=clock,
+            shared=shared,
         )
         robots = self.transport.robots
         assert robots is not None
         self.checker = checker or robots
         self.node = node
-        self._nodes = nodes
         self._tasks: set[asyncio.Task[None]] = set()
+
+    def started(self, address: str) -> None:
+        """Called once listening: a node of a cluster announces itself from now on."""
+        self.node = self.node or address
+        if self.registry is not None:
+            self.registry.announce(self.node)
+            task = asyncio.get_running_loop().create_task(self._announce())
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+
+    async def _announce(self) -> None:
+        assert self.registry is not None
+        while True:
+            await asyncio.sleep(self.registry.ttl / 3)
+            try:
+                self.registry.announce(self.node)
+            except UnavailableError as error:
+                log.warning("cannot announce this node: %s", error)
 
     # -- robots.txt --------------------------------------------------------------------
 
@@ -171,6 +201,9 @@ class FrontierServer(pb_grpc.URLFrontierServicer):
             self.core.robots_done(fetch, verdict)
 
     async def close(self) -> None:
+        if self.registry is not None:
+            with contextlib.suppress(UnavailableError):
+                self.registry.leave(self.node)
         for task in list(self._tasks):
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
@@ -241,8 +274,13 @@ class FrontierServer(pb_grpc.URLFrontierServicer):
     # -- crawls, queues and settings -----------------------------------------------------
 
     async def ListNodes(self, request: pb.Empty, context: Any) -> pb.StringList:
-        nodes = self._nodes() if self._nodes is not None else [self.node]
-        return pb.StringList(values=nodes)
+        if self.registry is None:
+            return pb.StringList(values=[self.node])
+        try:
+            return pb.StringList(values=self.registry.nodes())
+        except UnavailableError as error:
+            await context.abort(grpc.StatusCode.UNAVAILABLE, str(error))
+            raise  # abort raises; this line is for the type checker
 
     async def ListCrawls(self, request: pb.Local, context: Any) -> pb.StringList:
         return pb.StringList(values=sorted(self.core.crawls))
@@ -381,6 +419,8 @@ async def running(
 ) -> AsyncIterator[int]:
     """Serve for the duration of an ``async with``; yields the port."""
     grpc_server, bound = await serve(server, host, port)
+    shown = f"[{host}]" if ":" in host else host
+    server.started(f"{shown}:{bound}")
     try:
         yield bound
     finally:
