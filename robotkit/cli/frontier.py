@@ -67,6 +67,12 @@ def register(subparsers: Any) -> None:
         "--listen is a loopback address)",
     )
     serve.add_argument(
+        "--state",
+        metavar="DIR",
+        help="keep the URLs here: written at a clean stop, read back at start "
+        "(docs/frontier-service.md says what is and is not kept)",
+    )
+    serve.add_argument(
         "--redis",
         metavar="URL",
         help="share pacing, robots.txt and the node list with the other nodes started "
@@ -100,8 +106,17 @@ def run(args: argparse.Namespace) -> int:
 
             shared = SharedState.connect(args.redis, NAMESPACE)
         server = FrontierServer(config, shared=shared)
-        return asyncio.run(_serve(server, host, port))
-    except RobotkitError as exc:
+        if args.state:
+            from robotkit.service.state import load
+
+            load(server.core, args.state)
+        code = asyncio.run(_serve(server, host, port))
+        if args.state:
+            from robotkit.service.state import save
+
+            save(server.core, args.state)
+        return code
+    except (RobotkitError, OSError) as exc:
         error(str(exc))
         return EXIT_USAGE
     except ModuleNotFoundError as missing:

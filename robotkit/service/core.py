@@ -444,6 +444,39 @@ class ServiceCore:
             crawl.frontier.mark_done(record.entry)
         record.entry = record.ticket = record.gate_ticket = None
 
+    def restore(
+        self,
+        crawl_name: str,
+        url: str,
+        queue_key: str,
+        metadata: Mapping[str, Sequence[str]],
+        *,
+        depth: int,
+        state: URLState,
+        refetch_from: int,
+        created: int,
+    ) -> bool:
+        """Put back a URL a saved node held (:mod:`robotkit.service.state`): a URL
+        that was out is queued again. False when the URL is no longer valid."""
+        crawl = self.crawl(crawl_id(crawl_name))
+        try:
+            norm = normalize(url)
+        except InvalidURL:
+            return False
+        if norm.key in crawl.records:
+            return True
+        record = self._new_record(crawl, norm, Incoming(url, queue_key, metadata), depth)
+        record.created, record.refetch_from = created, refetch_from
+        if state is URLState.DONE:
+            return True
+        if state is URLState.WAITING and refetch_from > 0:
+            self._move(record, URLState.WAITING)
+            heapq.heappush(crawl.later, (refetch_from, next(self._seq), record.key))
+        else:
+            self._move(record, URLState.QUEUED)
+            self._enqueue(crawl, record)
+        return True
+
     # -- GetURLs ---------------------------------------------------------------------
 
     def take(
