@@ -71,3 +71,9 @@ class Reason(CodeEnum):
     NETWORK_ERROR = "network-error"
     RATE_LIMITED = "rate-limited"
     HOST_BACKOFF = "host-backoff"
+
+    # the URL Frontier service (robotkit.service)
+    QUEUE_BLOCKED = "queue-blocked"
+    """A queue held by ``BlockQueueUntil`` until its time."""
+    LEASE_EXPIRED = "lease-expired"
+    """A URL handed out and not reported back within its ``delay_requestable``."""

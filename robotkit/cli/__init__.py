@@ -31,7 +31,7 @@ __all__ = ["EXIT_BROKEN_PIPE", "EXIT_USAGE", "build_parser", "main"]
 below serve the subcommand modules; the command line itself (flags, JSON fields,
 exit codes) is the contract, not these names."""
 
-SUBCOMMANDS = ("check_url", "normalize", "traps", "crawl", "demo")
+SUBCOMMANDS = ("check_url", "normalize", "traps", "crawl", "demo", "frontier")
 
 EXIT_USAGE = 2
 EXIT_BROKEN_PIPE = 141

@@ -15,6 +15,7 @@ LAYERS = (
     "http",
     "shared",
     "crawler",
+    "service",
     "scrapy",
     "traps",
     "cli",
