@@ -339,6 +339,10 @@ def test_the_class_length_counts_to_the_next_statement() -> None:
     assert 200 < lengths["Crawler"] <= MAX_CLASS_LINES
 
 
+WRITTEN = {name: path for name, path in MODULES.items() if not name.endswith(("_pb2", "_pb2_grpc"))}
+"""The modules written by hand: the gRPC stubs that grpcio-tools generates from the
+vendored .proto (robotkit.service.proto) are not, and are not read as code here."""
+
 LONG_MODULE_NOTE = "Why this module is a little over 500 lines"
 """A module of up to about 10% over the bound stays whole when its docstring says why
 (one concept that would split only by exposing its private parts)."""
@@ -349,13 +353,13 @@ def test_modules_and_classes_stay_small() -> None:
     that says why it is longer: 550)."""
     long_modules = {
         name: n
-        for name, path in MODULES.items()
+        for name, path in WRITTEN.items()
         if (n := len((text := path.read_text(encoding="utf-8")).splitlines())) > MAX_MODULE_LINES
         and (n > MAX_MODULE_LINES * 1.1 or LONG_MODULE_NOTE not in text)
     }
     long_classes = {
         f"{name}.{cls}": n
-        for name, path in MODULES.items()
+        for name, path in WRITTEN.items()
         for cls, n in _class_lengths(path).items()
         if n > MAX_CLASS_LINES
     }

@@ -23,6 +23,7 @@ httpx (``except httpx.HTTPError``) still catches a request robotkit refused::
     │   ├── SharedStateUnavailable       robotkit.shared: Redis unreachable or lost
     │   │   └── SharedStateTimeout       another worker held a lock too long
     │   └── SiteError                    robotkit.traps: a trap site cannot be served
+    │       └── ApacheMissing            no Apache httpd for the sites on a real server
     ├── PacingError (RuntimeError)       robotkit.pacing: a request started before its slot (a bug)
     └── robotkit.http.errors (also httpx.RequestError or its kinds)
         ├── PolitenessError              refused before sending: Disallowed, Deferred,
