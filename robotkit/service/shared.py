@@ -38,7 +38,7 @@ NODE_TTL = 10.0
 
 
 class SharedGate:
-    """The core's :class:`~robotkit.service.core.Gate` over a :class:`SharedPacer`."""
+    """The core's :class:`~robotkit.service.handout.Gate` over a :class:`SharedPacer`."""
 
     def __init__(self, pacer: SharedPacer) -> None:
         self.pacer = pacer
