@@ -11,6 +11,7 @@ import heapq
 import itertools
 from collections import OrderedDict
 from collections.abc import Callable
+from typing import Protocol
 
 from robotkit.base.clock import Clock
 from robotkit.base.reasons import Reason
@@ -29,12 +30,33 @@ from robotkit.triage.guard import Guard
 from robotkit.url.normalization import NormalizedURL, normalize
 from robotkit.url.parse import InvalidURL, Origin
 
-__all__ = ["MAX_REFUSED", "RECHECK", "Crawl", "Crawls"]
+__all__ = ["MAX_REFUSED", "RECHECK", "Changes", "Crawl", "Crawls"]
 
 RECHECK = 0.25
 """Seconds after which a host busy in another crawl of the service is asked again."""
 MAX_REFUSED = 100_000
 """Refused URLs remembered per crawl for GetURLStatus (the oldest go first)."""
+
+
+_OUT_OR_QUEUED = frozenset({URLState.QUEUED, URLState.IN_FLIGHT})
+
+
+class Changes(Protocol):
+    """Told of every change of a record that a restart must see (a node's journal,
+    :mod:`robotkit.service.state`): not the hand-out of a queued URL, nor its
+    return at the end of a lease (a URL out is queued again at a restart)."""
+
+    def changed(self, record: URLRecord) -> None:
+        """``record`` was created, or its state or metadata changed."""
+        ...
+
+    def forgotten(self, crawl: str, key: str) -> None:
+        """The record ``key`` of ``crawl`` is gone (refused, purged, deleted)."""
+        ...
+
+    def dropped(self, crawl: str) -> None:
+        """The crawl is gone with all its records (DeleteCrawl)."""
+        ...
 
 
 class _Readiness:
@@ -95,6 +117,7 @@ class Crawls:
         self.default_queue_delay: float | None = None
         self.blocks: list[tuple[float, int, str, str]] = []
         self.seq = itertools.count()
+        self.changes: Changes | None = None
 
     def crawl(self, name: str) -> Crawl:
         """The crawl ``name``, made on first use."""
@@ -144,9 +167,32 @@ class Crawls:
     # -- records ---------------------------------------------------------------------
 
     def move(self, record: URLRecord, state: URLState) -> None:
-        """A record changes state; its queue's counts follow."""
-        record.queue.count(record.state, state)
+        """A record changes state (or, to the same state, its metadata): its queue's
+        counts follow, and :attr:`changes` is told."""
+        old = record.state
+        record.queue.count(old, state)
         record.state = state
+        changes = self.changes
+        if changes is None or (old in _OUT_OR_QUEUED and state in _OUT_OR_QUEUED):
+            return
+        if state is URLState.REFUSED:
+            changes.forgotten(record.queue.crawl, record.key)
+        else:
+            changes.changed(record)
+
+    def forget(self, crawl: Crawl, record: URLRecord) -> None:
+        """A record leaves the crawl without a trace (PurgeURLs, DeleteQueue)."""
+        record.queue.count(record.state, None)
+        del crawl.records[record.key]
+        if self.changes is not None:
+            self.changes.forgotten(crawl.name, record.key)
+
+    def remove(self, crawl_name: str) -> Crawl | None:
+        """The crawl leaves the node with its records (DeleteCrawl)."""
+        crawl = self.crawls.pop(crawl_id(crawl_name), None)
+        if crawl is not None and self.changes is not None:
+            self.changes.dropped(crawl.name)
+        return crawl
 
     def new_record(
         self, crawl: Crawl, norm: NormalizedURL, item: Incoming, depth: int

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 from robotkit.service.crawls import Crawls
 from robotkit.service.handout import Handout
-from robotkit.service.records import URLRecord, URLState, crawl_id
+from robotkit.service.records import URLRecord, URLState
 
 __all__ = ["Inventory"]
 
@@ -63,8 +63,7 @@ class Inventory:
             if r.state is URLState.DONE and r.created <= cutoff and (not key or r.queue.key == key)
         ]
         for record in gone:
-            record.queue.done -= 1
-            del crawl.records[record.key]
+            self.crawls.forget(crawl, record)
         return len(gone)
 
     def delete_queue(self, crawl_name: str, key: str) -> int:
@@ -77,7 +76,7 @@ class Inventory:
         for record in [r for r in crawl.records.values() if r.queue is queue]:
             if record.state is URLState.IN_FLIGHT:
                 self.handout.finish(crawl, record, None, None)
-            del crawl.records[record.key]
+            self.crawls.forget(crawl, record)
         for origin in queue.origins:
             # A robots.txt fetch may hold the host: its stale entries are skipped later.
             with contextlib.suppress(ValueError):
@@ -88,7 +87,7 @@ class Inventory:
 
     def delete_crawl(self, crawl_name: str) -> int:
         """DeleteCrawl: returns how many URLs the crawl held (refused ones aside)."""
-        crawl = self.crawls.crawls.pop(crawl_id(crawl_name), None)
+        crawl = self.crawls.remove(crawl_name)
         if crawl is None:
             return 0
         for record in crawl.records.values():
