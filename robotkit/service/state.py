@@ -194,8 +194,8 @@ class NodeState:
 
     def compact_if_due(self, core: ServiceCore) -> bool:
         """Checkpoint when the journal holds as many records as the checkpoint has
-        URLs (and at least ``compact_min``, :data:`COMPACT_MIN` by default): the cost of a compaction is spread
-        over the changes that made it due."""
+        URLs (and at least ``compact_min``, :data:`COMPACT_MIN` by default): the
+        cost of a compaction is spread over the changes that made it due."""
         if self.written < max(self.compact_min, self.held):
             return False
         self.checkpoint(core)
