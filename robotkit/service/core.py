@@ -30,7 +30,7 @@ from robotkit.service.handout import (
     RobotsOracle,
     Taken,
 )
-from robotkit.service.intake import Intake
+from robotkit.service.intake import Claims, Intake
 from robotkit.service.inventory import Inventory
 from robotkit.service.records import (
     DEFAULT_CRAWL,
@@ -47,6 +47,7 @@ __all__ = [
     "DEFAULT_CRAWL",
     "DEFAULT_LEASE",
     "Ack",
+    "Claims",
     "Crawl",
     "Gate",
     "Incoming",
@@ -65,7 +66,7 @@ class ServiceCore:
     """Every crawl of one service node over one pacer (politeness is per host across
     crawls). ``guard``: makes each crawl's guard. ``lease``: seconds a URL stays out
     when GetURLs asks for no ``delay_requestable``. ``gate``: the shared slot of
-    several nodes."""
+    several nodes; ``claims``: which node queues a URL put on several."""
 
     def __init__(
         self,
@@ -76,13 +77,14 @@ class ServiceCore:
         lease: float = DEFAULT_LEASE,
         max_refused: int = MAX_REFUSED,
         gate: Gate | None = None,
+        claims: Claims | None = None,
     ) -> None:
         self.clock = clock
         self.pacer = pacer
         self.gate = gate
         self.registry = Crawls(clock, pacer, guard=guard, max_refused=max_refused)
         self.handout = Handout(self.registry, lease=lease, gate=gate)
-        self.intake = Intake(self.registry, self.handout)
+        self.intake = Intake(self.registry, self.handout, claims)
         self.inventory = Inventory(self.registry, self.handout)
         self.lease = lease
         # The protocol's calls, each answered by the part that owns its concept.

@@ -10,6 +10,9 @@
 * A known URL (a fetch reported back) ends its fetch: the report feeds the pacer
   (status, Retry-After) and the host may be served again after its delay; a
   ``refetchable_from_date`` queues it again at that date.
+* With :class:`Claims` (several nodes on one Redis), a new discovered URL is queued
+  only by the node that claims it first: a URL put on two nodes is acknowledged
+  ``OK`` by both and handed out by one.
 * A URL a saved node held is put back as it was (:meth:`Intake.restore`).
 """
 
@@ -17,7 +20,9 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Mapping, Sequence
+from typing import Protocol
 
+from robotkit.base.errors import UnavailableError
 from robotkit.base.reasons import Reason
 from robotkit.service import metadata as meta
 from robotkit.service.crawls import Crawl, Crawls
@@ -26,15 +31,28 @@ from robotkit.service.records import Ack, Incoming, URLRecord, URLState, crawl_i
 from robotkit.url.normalization import NormalizedURL, normalize
 from robotkit.url.parse import InvalidURL
 
-__all__ = ["Intake"]
+__all__ = ["Claims", "Intake"]
+
+
+class Claims(Protocol):
+    """Who queues a URL when several nodes take URLs for one crawl (the shell's
+    :class:`robotkit.service.shared.SharedClaims`)."""
+
+    def claim(self, crawl: str, key: str) -> bool:
+        """True when this node is the URL's owner (it claimed the de-duplication
+        ``key`` of ``crawl`` now or before), False when another node is. Raises
+        :class:`UnavailableError` when it cannot tell."""
+        ...
 
 
 class Intake:
-    """PutURLs over ``crawls``; the reports end fetches ``handout`` started."""
+    """PutURLs over ``crawls``; the reports end fetches ``handout`` started.
+    ``claims``: the URLs' owners across nodes."""
 
-    def __init__(self, crawls: Crawls, handout: Handout) -> None:
+    def __init__(self, crawls: Crawls, handout: Handout, claims: Claims | None = None) -> None:
         self.crawls = crawls
         self.handout = handout
+        self.claims = claims
 
     def put(self, crawl_name: str, item: Incoming) -> Ack:
         """Take one URL of PutURLs (see the module docstring)."""
@@ -66,6 +84,12 @@ class Intake:
                     )
                     return Ack.SKIPPED
                 depth = parent.depth + 1
+        if self.claims is not None:
+            try:
+                if not self.claims.claim(crawl.name, norm.key):
+                    return Ack.OK  # queued by the node that owns it
+            except UnavailableError:
+                return Ack.FAIL  # may be sent again
         record = crawls.new_record(crawl, norm, item, depth)
         crawls.move(record, URLState.QUEUED)
         crawls.enqueue(crawl, record, referer)
