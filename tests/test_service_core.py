@@ -14,6 +14,7 @@ from robotkit.pacing.pacer import Pacer, PacingPolicy
 from robotkit.robots.verdict import Verdict
 from robotkit.service import metadata as meta
 from robotkit.service.core import Ack, Incoming, ServiceCore, URLState
+from robotkit.shared import SharedStateUnavailable
 
 DELAY = 2.0
 A, B = "http://a.example", "http://b.example"
@@ -243,3 +244,33 @@ def test_delete_queue_and_crawl_free_the_hosts(
     assert core.delete_crawl("c1") == 1
     assert core.delete_crawl("c1") == 0
     assert sorted(core.crawls) == ["c2"]
+
+
+class Owners:
+    """The claims of a cluster as a table: the first node to ask owns the key."""
+
+    def __init__(self, node: str) -> None:
+        self.node = node
+        self.owners: dict[tuple[str, str], str] = {}
+        self.down = False
+
+    def claim(self, crawl: str, key: str) -> bool:
+        if self.down:
+            raise SharedStateUnavailable("Redis is gone")
+        return self.owners.setdefault((crawl, key), self.node) == self.node
+
+
+def test_a_url_another_node_owns_is_acknowledged_and_not_queued(
+    clock: ManualClock, robots: Robots
+) -> None:
+    owners = Owners("here")
+    owners.owners[("DEFAULT", "http://a.example/theirs")] = "there"
+    core = ServiceCore(clock, Pacer(clock), claims=owners)
+    assert put(core, f"{A}/theirs", f"{A}/mine", f"{A}/mine") == [Ack.OK] * 3
+    assert core.status("", f"{A}/theirs") is None
+    assert take(core, robots) == [f"{A}/mine"]
+    owners.down = True
+    assert put(core, f"{B}/1") == [Ack.FAIL]  # may be sent again
+    owners.down = False
+    assert put(core, f"{B}/1") == [Ack.OK]
+    assert take(core, robots) == [f"{B}/1"]

@@ -22,6 +22,9 @@ from robotkit.cli.check_url import add_identity_options
 from robotkit.http.checker import RobotsOptions
 from robotkit.robots.status import Profile
 
+COMPACT_EVERY = 1.0
+"""Seconds between two looks at whether the ``--state`` journal is due a compaction."""
+
 __all__ = ["register"]
 
 
@@ -69,8 +72,8 @@ def register(subparsers: Any) -> None:
     serve.add_argument(
         "--state",
         metavar="DIR",
-        help="keep the URLs here: written at a clean stop, read back at start "
-        "(docs/frontier-service.md says what is and is not kept)",
+        help="keep the URLs here: every change journaled as it happens, read back at "
+        "start, so a killed node loses none (docs/frontier-service.md says what is kept)",
     )
     serve.add_argument(
         "--redis",
@@ -106,15 +109,15 @@ def run(args: argparse.Namespace) -> int:
 
             shared = SharedState.connect(args.redis, NAMESPACE)
         server = FrontierServer(config, shared=shared)
+        kept = None
         if args.state:
-            from robotkit.service.state import load
+            from robotkit.service.state import NodeState
 
-            load(server.core, args.state)
-        code = asyncio.run(_serve(server, host, port))
-        if args.state:
-            from robotkit.service.state import save
-
-            save(server.core, args.state)
+            kept = NodeState(args.state)
+            kept.open(server.core)
+        code = asyncio.run(_serve(server, host, port, kept))
+        if kept is not None:
+            kept.close(server.core)
         return code
     except (RobotkitError, OSError) as exc:
         error(str(exc))
@@ -142,10 +145,12 @@ def _loopback(host: str) -> bool:
         return False
 
 
-async def _serve(server: Any, host: str, port: int) -> int:
+async def _serve(server: Any, host: str, port: int, kept: Any = None) -> int:
     from robotkit.service.server import running
 
     stop = asyncio.Event()
+    if kept is not None:
+        compacting = asyncio.create_task(_compact(kept, server.core, stop))
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         with contextlib.suppress(NotImplementedError, RuntimeError):
@@ -154,4 +159,16 @@ async def _serve(server: Any, host: str, port: int) -> int:
         shown = f"[{host}]" if ":" in host else host
         print(f"robotkit: frontier listening on {shown}:{bound}", file=sys.stderr, flush=True)
         await stop.wait()
+    if kept is not None:
+        await compacting
     return 0
+
+
+async def _compact(kept: Any, core: Any, stop: asyncio.Event) -> None:
+    """Compact the ``--state`` journal once a second when it is due, on the event
+    loop that runs every RPC (the core is never read while it changes)."""
+    while not stop.is_set():
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(stop.wait(), timeout=COMPACT_EVERY)
+        if not stop.is_set():
+            kept.compact_if_due(core)

@@ -4,7 +4,10 @@ which go out and when (normalization and the URL-shape guard at ``PutURLs``;
 robots.txt, fetched by the service, and each host's pacing at ``GetURLs``).
 
 * :mod:`~robotkit.service.core`: crawls, queues and URL records over the frontier,
-  the pacer and the guard (pure: no I/O, an injected clock);
+  the pacer and the guard (pure: no I/O, an injected clock), made of
+  :mod:`~robotkit.service.records`, :mod:`~robotkit.service.crawls`,
+  :mod:`~robotkit.service.intake`, :mod:`~robotkit.service.handout` and
+  :mod:`~robotkit.service.inventory`;
 * :mod:`~robotkit.service.metadata`: the metadata keys a client reports a fetch
   and a link with;
 * :mod:`~robotkit.service.server`: the gRPC servicer (``grpc.aio``) and the

@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import secrets
 import threading
 from collections.abc import AsyncIterator, Callable, Iterable
 from dataclasses import dataclass, field
@@ -131,15 +132,17 @@ class FrontierServer(pb_grpc.URLFrontierServicer):
         guard_config = config.guard
         self.shared = shared
         self.registry: NodeRegistry | None = None
-        gate = None
+        gate = claims = None
         if shared is not None:  # the redis extra, imported only for a cluster
-            from robotkit.service.shared import NodeRegistry, SharedGate
+            from robotkit.service.shared import NodeRegistry, SharedClaims, SharedGate
 
             gate = SharedGate(shared.pacer(self.pacer))
+            claims = SharedClaims(shared, node or secrets.token_hex(8))
             self.registry = NodeRegistry(shared, clock)
         self.core = ServiceCore(
-            clock, self.pacer, guard=lambda: Guard(guard_config), lease=config.lease, gate=gate
-        )
+            clock, self.pacer, guard=lambda: Guard(guard_config), lease=config.lease, gate=gate,
+            claims=claims,
+        )  # fmt: skip
         # robots.txt is fetched through a polite transport over the service's own
         # pacer: every hop of a fetch (redirects too) waits for its host's slot and
         # counts for the host's delay, as a page does.

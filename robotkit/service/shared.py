@@ -1,7 +1,7 @@
 """Several service nodes on one Redis (``robotkit frontier serve --redis URL``).
 
-Each node keeps its own queues; what they share is what politeness needs and what
-``ListNodes`` shows, through :mod:`robotkit.shared`:
+Each node keeps its own queues; what they share is what politeness needs, who owns
+each URL, and what ``ListNodes`` shows, through :mod:`robotkit.shared`:
 
 * **pacing**: a URL is handed out only when the host's slot in Redis is taken too
   (:class:`~robotkit.shared.SharedPacer`, one request at a time per host across
@@ -9,6 +9,9 @@ Each node keeps its own queues; what they share is what politeness needs and wha
   the report frees it; a Retry-After reported to one node holds the host on all;
 * **robots.txt**: one cache for all nodes, fetched once per origin (the shared
   robots checker behind the polite transport's shared slots);
+* **URLs**: a new discovered URL is queued only by the node that claims it first
+  (:class:`SharedClaims`, ``SET NX`` per crawl and URL key), so a URL put on two
+  nodes is handed out once;
 * **the nodes**: each node announces its address every few seconds under a
   deadline; ``ListNodes`` lists the nodes whose deadline has not passed.
 
@@ -29,7 +32,7 @@ from robotkit.base.outcome import Outcome
 from robotkit.pacing.pacer import HostKey
 from robotkit.shared import SharedPacer, SharedState, SharedStateUnavailable, SharedTicket
 
-__all__ = ["NAMESPACE", "NODE_TTL", "NodeRegistry", "SharedGate"]
+__all__ = ["NAMESPACE", "NODE_TTL", "NodeRegistry", "SharedClaims", "SharedGate"]
 
 NAMESPACE = "frontier"
 """The crawl id of the service's shared state in Redis."""
@@ -38,7 +41,7 @@ NODE_TTL = 10.0
 
 
 class SharedGate:
-    """The core's :class:`~robotkit.service.core.Gate` over a :class:`SharedPacer`."""
+    """The core's :class:`~robotkit.service.handout.Gate` over a :class:`SharedPacer`."""
 
     def __init__(self, pacer: SharedPacer) -> None:
         self.pacer = pacer
@@ -53,6 +56,26 @@ class SharedGate:
 
     def hold(self, host: HostKey, until: float) -> None:
         self.pacer.hold(host, until)
+
+
+class SharedClaims:
+    """The core's :class:`~robotkit.service.intake.Claims` in Redis: one key per URL
+    (``url:{crawl}:{key}``, the node's id as value, no expiry), taken with
+    ``SET NX``; the node that set it first owns the URL."""
+
+    def __init__(self, state: SharedState, node: str) -> None:
+        self.client = state.client
+        self.namespace = state.namespace
+        self.node = node
+
+    def claim(self, crawl: str, key: str) -> bool:
+        name = self.namespace.key("url", crawl, key)
+        with talking_to(name):
+            pipe = self.client.pipeline(transaction=False)
+            pipe.set(name, self.node, nx=True)
+            pipe.get(name)
+            taken, owner = pipe.execute()
+        return bool(taken) or owner == self.node.encode()
 
 
 @contextmanager
