@@ -28,6 +28,11 @@ def _modules() -> dict[str, Path]:
 
 MODULES = _modules()
 
+GENERATED = {name for name in MODULES if name.endswith(("_pb2", "_pb2_grpc"))}
+"""The gRPC stubs grpcio-tools generates from the vendored .proto
+(robotkit.service.proto): not written by hand, so not held to the rules of style
+below (their imports still count for the layers)."""
+
 
 def _type_checking(node: ast.AST) -> bool:
     test = node.test if isinstance(node, ast.If) else None
@@ -210,7 +215,7 @@ def test_the_import_graph_has_no_cycle() -> None:
     assert _cycle(_edges(type_checking=True)) is None
 
 
-# -- the reference crawler, by interface ----------------------------------------------
+# -- modules by interface: no reaching into another module's private members ----------
 
 CRAWLER = "robotkit.crawler"
 
@@ -232,10 +237,11 @@ def test_the_graph_counts_imports_for_type_checkers() -> None:
     assert "robotkit.crawler.loop" not in _edges(type_checking=True)["robotkit.crawler.fetch"]
 
 
-PRIVATE_ACCESS_CHECKED = (CRAWLER,)
-"""The packages whose modules may not touch the private members of another module's
-classes. To be widened to ``("robotkit",)``, the whole package, once the offenders
-elsewhere are gone (``_private_accesses("robotkit")`` lists them)."""
+THIRD_PARTY_PRIVATE = {
+    "pool._network_backend": "httpcore's connection pool has no public hook for its "
+    "network backend, under which robotkit.http.sockets puts the response deadline",
+}
+"""Private members of other projects' objects robotkit must set, each with why."""
 
 _SELF = frozenset({"self", "cls"})
 
@@ -313,7 +319,12 @@ def test_the_private_access_check_walks_the_package() -> None:
 
 
 def test_no_module_reaches_into_private_members_of_another() -> None:
-    offenders = [line for package in PRIVATE_ACCESS_CHECKED for line in _private_accesses(package)]
+    offenders = [
+        line
+        for line in _private_accesses("robotkit")
+        if line.rpartition(": ")[2] not in THIRD_PARTY_PRIVATE
+        and line.split(":")[0].replace("/", ".").removesuffix(".py") not in GENERATED
+    ]
     assert offenders == []
 
 
@@ -339,7 +350,7 @@ def test_the_class_length_counts_to_the_next_statement() -> None:
     assert 200 < lengths["Crawler"] <= MAX_CLASS_LINES
 
 
-WRITTEN = {name: path for name, path in MODULES.items() if not name.endswith(("_pb2", "_pb2_grpc"))}
+WRITTEN = {name: path for name, path in MODULES.items() if name not in GENERATED}
 """The modules written by hand: the gRPC stubs that grpcio-tools generates from the
 vendored .proto (robotkit.service.proto) are not, and are not read as code here."""
 

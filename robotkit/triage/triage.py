@@ -351,23 +351,28 @@ class Triage(Screening):
         :class:`~robotkit.base.snapshot.SnapshotError` for bad data, leaving this triage
         as it was."""
         fresh = Triage(self.guard, self.config)
+        fresh._load(data, self)
+        self.__dict__.update(fresh.__dict__)
+
+    def _load(self, data: Any, current: Triage) -> None:
+        """Fill this new triage from :meth:`snapshot` data, with ``current``'s
+        configurations; the guard's learned state goes to the shared guard."""
         with reading("triage"):
             data = opened(data, "triage", 1)
-            fresh.content = ContentIndex.restore(data["content"], self.content.config)
-            fresh.soft404 = Soft404Detector.restore(data["soft404"], self.soft404.config)
-            fresh.rules.restore(data["rules"])
-            fresh._streak = {k: typed(v, int, "streak") for k, v in pairs(data, "streak", str)}
-            fresh.regions.restore(data["regions"])
-            fresh._echoes = {k: typed(v, str, "url") for k, v in pairs(data, "echoes", int)}
-            fresh._fetched = {k: listed(v, "url", str) for k, v in pairs(data, "fetched", str)}
-            fresh.copies.restore(data["copies"])
-            fresh.news.restore(data)
-            fresh._farms = set(listed(data["farms"], "farms", str))
+            self.content = ContentIndex.restore(data["content"], current.content.config)
+            self.soft404 = Soft404Detector.restore(data["soft404"], current.soft404.config)
+            self.rules.restore(data["rules"])
+            self._streak = {k: typed(v, int, "streak") for k, v in pairs(data, "streak", str)}
+            self.regions.restore(data["regions"])
+            self._echoes = {k: typed(v, str, "url") for k, v in pairs(data, "echoes", int)}
+            self._fetched = {k: listed(v, "url", str) for k, v in pairs(data, "fetched", str)}
+            self.copies.restore(data["copies"])
+            self.news.restore(data)
+            self._farms = set(listed(data["farms"], "farms", str))
             self.guard.restore_learned(data["guard"])
-        fresh._fetched_keys = {
-            fresh.key(norm)
-            for urls in fresh._fetched.values()
-            for norm in map(fresh._parse, urls)
+        self._fetched_keys = {
+            self.key(norm)
+            for urls in self._fetched.values()
+            for norm in map(self._parse, urls)
             if norm is not None
         }
-        self.__dict__.update(fresh.__dict__)
