@@ -41,7 +41,10 @@ from robotkit.url.parse import Origin
 __all__ = ["DB_FORMAT", "DB_VERSION", "DiskStore", "is_database"]
 
 DB_FORMAT: Final = "robotkit-frontier-db"
-DB_VERSION: Final = 1
+DB_VERSION: Final = 2
+"""2: a lane's range says how many entries of its first block were served (a
+checkpoint no longer writes a head that was only served from). Version 1 is read."""
+READS: Final = ("1", "2")
 SQLITE_MAGIC: Final = b"SQLite format 3\x00"
 REBASE_MIN: Final = 65_536
 """The seen set is stored whole again once the digests stored since its last image
@@ -137,10 +140,10 @@ class DiskStore:
             raise CheckpointError(f"cannot read frontier database {path!r}: {exc}") from None
         if meta.get("format") != DB_FORMAT:
             raise CheckpointError(f"{path} is not a robotkit frontier database")
-        if meta.get("version") != str(DB_VERSION):
+        if meta.get("version") not in READS:
             raise CheckpointError(
                 f"{path} has frontier database format version {meta.get('version')} "
-                f"(this robotkit reads {DB_VERSION})"
+                f"(this robotkit reads {' and '.join(READS)})"
             )
         try:
             head = json.loads(meta["header"])
@@ -192,10 +195,9 @@ class DiskStore:
             host = HostQueues(origin, hold=float(hold), admitted=admitted, done=done)
             host.park_reason = None if reason is None else Reason(reason)
             host.budget = budget
-            for slot, ident, first, hi, count in lanes:
-                host.queues[slot] = SpillLane(self.rows, ident, origin, first, hi, count)
-            ident, first, hi, count = parked
-            host.parked = SpillLane(self.rows, ident, origin, first, hi, count)
+            for slot, *stored in lanes:
+                host.queues[slot] = SpillLane(self.rows, *_range(stored, origin))
+            host.parked = SpillLane(self.rows, *_range(parked, origin))
             self._lanes[origin] = [lane[1] for lane in lanes] + [parked[0]]
             table.hosts[origin] = host
             adopt_host(table, host, None if busy is None else entry_of(origin, busy))
@@ -238,7 +240,6 @@ class DiskStore:
         db = self.db
         hosts = table.hosts
         dirty = set(hosts) if self.all_dirty else self.dirty
-        trims: list[tuple[int, int]] = []
         upserts: list[tuple[str, str, int, str]] = []
         gone: list[tuple[str, str, int]] = []
         for origin in dirty:
@@ -254,8 +255,6 @@ class DiskStore:
             busy = None if host.busy is None else entry_record(host.busy)
             ranges = [[slot, lane.id, *lane.persist()] for slot, lane in lanes]
             parked_range = [parked.id, *parked.persist()]
-            trims.extend((stored[1], stored[2]) for stored in ranges)
-            trims.append((parked.id, parked_range[1]))
             data = [
                 host.hold,
                 admitted,
@@ -269,7 +268,7 @@ class DiskStore:
             self._lanes[origin] = [r[1] for r in ranges] + [parked.id]
             upserts.append((*key, encode_line(data).decode("utf-8", "surrogatepass")))
         try:
-            self.rows.trim(trims)
+            self.rows.trim()
             db.executemany("DELETE FROM hosts WHERE scheme=? AND host=? AND port=?", gone)
             db.executemany("INSERT OR REPLACE INTO hosts VALUES (?,?,?,?)", upserts)
             seen_meta = self._store_seen(seen)
@@ -354,6 +353,14 @@ class DiskStore:
         self.close_journal()
         with contextlib.suppress(sqlite3.Error):
             self.db.close()
+
+
+def _range(stored: list[int], origin: Origin) -> tuple[int, Origin, int, int, int, int]:
+    """A lane's stored range as :class:`SpillLane` takes it (version 1 had no skip)."""
+    ident, first, hi, count, *skip = stored
+    if len(skip) > 1 or not all(isinstance(n, int) for n in stored):
+        raise ValueError(f"a lane of {origin} has a bad range")
+    return ident, origin, first, hi, count, skip[0] if skip else 0
 
 
 def _spilled(lane: Lane) -> SpillLane:
