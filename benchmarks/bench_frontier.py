@@ -150,6 +150,7 @@ def scale(sizes: list[int], hosts: int, window: int, journal: bool) -> None:
                 str(hosts),
                 "--window",
                 str(window),
+                *(["--journal"] if journal else []),
             ],
             check=True,
             capture_output=True,

@@ -30,6 +30,8 @@ from robotkit.content import (
     Soft404Detector,
 )
 from robotkit.crawler.loop import CrawlConfig, Crawler, CrawlEvent, crawl
+from robotkit.crawler.state import CrawlState
+from robotkit.frontier.disk import is_database
 from robotkit.frontier.frontier import CheckpointError, Frontier
 from robotkit.traps.base import html_page, not_found, prose
 from robotkit.traps.server import RunningSite
@@ -135,6 +137,7 @@ def test_a_crawl_killed_before_its_first_checkpoint_resumes_where_it_was(
     once per kill): the journal holds the progress from the first fetch."""
     state = tmp_path / "state"
     killed(site, state, 8)  # long before the 50-page checkpoint
+    assert is_database(state / "frontier")  # the frontier on disk, window 16
     if lose_state_file:
         (state / "crawl.json").unlink()
     said = "crawl.json is missing" if lose_state_file else "resuming crawl in"
@@ -143,6 +146,37 @@ def test_a_crawl_killed_before_its_first_checkpoint_resumes_where_it_was(
     assert counts["/"] == 1
     assert set(counts) == {"/", *(f"/p{i}" for i in range(PAGES))}
     assert sum(counts.values()) <= PAGES + 1 + 1  # the one page in flight at the kill
+
+
+def test_a_state_of_the_whole_file_format_resumes_and_goes_on_on_disk(
+    site: KillSite, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A directory whose frontier is one file (as robotkit wrote it before the
+    frontier went on disk) resumes with every page it had; the frontier is a
+    database from then on, and a kill after that resumes from it."""
+    state = tmp_path / "state"
+    fetched = 0
+
+    def stop_after_5(event: CrawlEvent) -> None:
+        nonlocal fetched
+        fetched += event.event.value == "fetched"
+        if fetched == 5:
+            first.stop()
+
+    config = CrawlConfig(delay=0, allow_private=True)
+    first = Crawler(
+        [site.url], config, on_event=stop_after_5, state_dir=CrawlState(state, window=None)
+    )
+    assert asyncio.run(first.run()).interrupted
+    assert (state / "frontier").exists() and not is_database(state / "frontier")
+    before = len(site.requests)
+    killed(site, state, before + 4)  # resumed from the whole file, killed on disk
+    assert is_database(state / "frontier") and not (state / "frontier.new").exists()
+    resume(site, state, capsys)
+    counts = Counter(site.requests)
+    assert set(counts) == {"/", *(f"/p{i}" for i in range(PAGES))} and counts["/"] == 1
+    assert sum(counts.values()) <= PAGES + 1 + 2  # at most the pages in flight at the stops
+    assert "nothing left to fetch" in resume(site, state, capsys)
 
 
 @pytest.mark.parametrize("soft", [False, True], ids=["404-answer", "soft-404-answer"])

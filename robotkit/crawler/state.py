@@ -9,7 +9,15 @@ What lives in the directory, and why:
 * ``frontier``: the frontier's checkpoint (both tiers), with its journal
   (``frontier.journal``, one checksummed record per change, see
   :mod:`robotkit.frontier.store`). The journal is the record: it is open before the
-  first fetch, and a checkpoint only compacts it. The page counters (pages fetched,
+  first fetch, and a checkpoint only compacts it. The frontier is kept on disk
+  (:mod:`robotkit.frontier.disk`): ``frontier`` is its SQLite database (with
+  ``frontier-wal`` and ``frontier-shm`` while it is open), and only
+  :data:`FRONTIER_WINDOW` URLs of each of a host's queues are in memory, so a
+  large crawl's memory does not grow with the URLs it has queued. A directory
+  written by an older robotkit, whose ``frontier`` is a whole file, resumes and
+  goes on on disk: the database is built beside it and renamed over it once
+  committed, and it names the journal it replaces, so a kill at any point
+  resumes from one or the other. The page counters (pages fetched,
   failed, soft-404 probes) are tallies in that journal, one record per request,
   so a crawl killed N times refetches at most the N requests that were in flight
   and never spends more than N requests past its page budget.
@@ -58,6 +66,7 @@ from robotkit.url.normalization import normalize
 from robotkit.url.parse import InvalidURL
 
 __all__ = [
+    "FRONTIER_WINDOW",
     "STATE_FILE",
     "STATE_VERSION",
     "CrawlState",
@@ -73,6 +82,8 @@ LEARNED_JOURNAL: Final = "crawl.json.journal"
 LEARNED_MAGIC: Final = b"robotkit-learned-journal"
 MAIN_CHECKPOINT: Final = "frontier"
 LOCK_FILE: Final = "lock"
+FRONTIER_WINDOW: Final = 16
+"""URLs of each of a host's queues held in memory (the rest in the database)."""
 STATE_FORMAT: Final = "robotkit-crawl"
 STATE_VERSION: Final = 2
 """2: seeds, learned state and a save count; counters moved into the journal. The
@@ -96,7 +107,9 @@ class CrawlState:
 
     ``add_seeds``: resume even if the seeds differ from the recorded ones, and
     add the new ones. ``notice``: receives one-line messages for the operator
-    (resuming, nothing left, lost learned state).
+    (resuming, nothing left, lost learned state). ``window``: URLs of each queue
+    kept in memory, the rest on disk; None keeps the whole frontier in memory and
+    checkpoints it as one file (a directory on disk stays on disk).
     """
 
     def __init__(
@@ -105,10 +118,12 @@ class CrawlState:
         *,
         add_seeds: bool = False,
         notice: Callable[[str], None] | None = None,
+        window: int | None = FRONTIER_WINDOW,
     ) -> None:
         self.directory = Path(directory)
         self.add_seeds = add_seeds
         self.notice = notice
+        self.window = window
         self.resumed = False
         self._seeds: list[str] = []
         self._saves = 0
@@ -150,10 +165,25 @@ class CrawlState:
                 )
             self._seeds = seeds
             self._save_learned({}, None)
-            crawler.frontier.open_journal(main_path)  # last: its presence means "a crawl"
+            # last: its presence means "a crawl"
+            crawler.frontier.open_journal(main_path, window=self.window)
             return
         try:
             frontier = Frontier.restore(main_path)
+        except CheckpointError as exc:
+            raise CrawlStateError(f"cannot resume from {self.directory}: {exc}") from None
+        try:
+            self._resume(crawler, frontier, saved)
+        except BaseException:
+            frontier.close()  # a frontier on disk holds its database open
+            raise
+
+    def _resume(
+        self, crawler: ResumableCrawl, frontier: Frontier, saved: dict[str, Any] | None
+    ) -> None:
+        main_path = self.directory / MAIN_CHECKPOINT
+        seeds = list(crawler.seeds)
+        try:
             if saved is not None:
                 if saved["learned"]:
                     restore_learned(crawler, saved["learned"])
@@ -177,7 +207,7 @@ class CrawlState:
         summary.failed = frontier.tallies["failed"]
         summary.probes = frontier.tallies["probes"]
         summary.resumed = self.resumed = True
-        frontier.open_journal(main_path)
+        frontier.open_journal(main_path, window=self.window)  # a whole file goes on disk
         self._save_learned(learned_snapshot(crawler), saved.get("journal") if saved else None)
         self._announce(crawler, added=len(self._seeds) > len(saved["seeds"]) if saved else False)
 
@@ -239,9 +269,11 @@ class CrawlState:
         self._save_learned(learned_snapshot(crawler), self._journal_ident())
 
     def close(self, crawler: ResumableCrawl | None = None) -> None:
-        """Close ``crawler``'s journal and the learned one, then release the lock."""
+        """Close ``crawler``'s frontier (its journal and database: what it counts
+        stays readable, its queues do not) and the learned journal, then release
+        the lock."""
         if crawler is not None:
-            crawler.frontier.close_journal()
+            crawler.frontier.close()
         if self._journal is not None:
             self._journal.close()
             self._journal = None

@@ -41,7 +41,10 @@ from robotkit.url.parse import Origin
 __all__ = ["DB_FORMAT", "DB_VERSION", "DiskStore", "is_database"]
 
 DB_FORMAT: Final = "robotkit-frontier-db"
-DB_VERSION: Final = 1
+DB_VERSION: Final = 2
+"""2: a lane's range says how many entries of its first block were served (a
+checkpoint no longer writes a head that was only served from). Version 1 is read."""
+READS: Final = ("1", "2")
 SQLITE_MAGIC: Final = b"SQLite format 3\x00"
 REBASE_MIN: Final = 65_536
 """The seen set is stored whole again once the digests stored since its last image
@@ -70,7 +73,10 @@ def _connect(path: str) -> sqlite3.Connection:
     db = sqlite3.connect(path, timeout=0, isolation_level=None, check_same_thread=False)
     db.execute("PRAGMA journal_mode=WAL")  # uncommitted pages spill to the WAL, not the file
     db.execute("PRAGMA synchronous=FULL")  # a commit is a checkpoint: fsync it
-    db.execute("PRAGMA cache_size=-32768")  # 32 MiB of pages
+    # 128 MiB of pages at most: at 10 million URLs the rows table (600 MB) outgrew
+    # 32 MiB and each block written read its page back from the file
+    db.execute("PRAGMA cache_size=-131072")
+    db.execute("PRAGMA journal_size_limit=67108864")  # a WAL grown by a big commit shrinks
     return db
 
 
@@ -137,10 +143,10 @@ class DiskStore:
             raise CheckpointError(f"cannot read frontier database {path!r}: {exc}") from None
         if meta.get("format") != DB_FORMAT:
             raise CheckpointError(f"{path} is not a robotkit frontier database")
-        if meta.get("version") != str(DB_VERSION):
+        if meta.get("version") not in READS:
             raise CheckpointError(
                 f"{path} has frontier database format version {meta.get('version')} "
-                f"(this robotkit reads {DB_VERSION})"
+                f"(this robotkit reads {' and '.join(READS)})"
             )
         try:
             head = json.loads(meta["header"])
@@ -192,10 +198,9 @@ class DiskStore:
             host = HostQueues(origin, hold=float(hold), admitted=admitted, done=done)
             host.park_reason = None if reason is None else Reason(reason)
             host.budget = budget
-            for slot, ident, first, hi, count in lanes:
-                host.queues[slot] = SpillLane(self.rows, ident, origin, first, hi, count)
-            ident, first, hi, count = parked
-            host.parked = SpillLane(self.rows, ident, origin, first, hi, count)
+            for slot, *stored in lanes:
+                host.queues[slot] = SpillLane(self.rows, *_range(stored, origin))
+            host.parked = SpillLane(self.rows, *_range(parked, origin))
             self._lanes[origin] = [lane[1] for lane in lanes] + [parked[0]]
             table.hosts[origin] = host
             adopt_host(table, host, None if busy is None else entry_of(origin, busy))
@@ -204,13 +209,13 @@ class DiskStore:
 
     def record(self, event: FrontierEvent) -> None:
         """Note the host ``event`` changed, and journal it if a journal is open."""
-        if isinstance(event, BudgetSet):
+        if isinstance(event, Queued):  # the most frequent first: an add
+            self.dirty.add(event.entry.host)
+        elif isinstance(event, BudgetSet):
             if event.host is None:
                 self.all_dirty = True
             else:
                 self.dirty.add(event.host)
-        elif isinstance(event, Queued):
-            self.dirty.add(event.entry.host)
         elif not isinstance(event, Tallied):
             self.dirty.add(event.host)
         if self.journal is not None:
@@ -238,7 +243,6 @@ class DiskStore:
         db = self.db
         hosts = table.hosts
         dirty = set(hosts) if self.all_dirty else self.dirty
-        trims: list[tuple[int, int]] = []
         upserts: list[tuple[str, str, int, str]] = []
         gone: list[tuple[str, str, int]] = []
         for origin in dirty:
@@ -254,8 +258,6 @@ class DiskStore:
             busy = None if host.busy is None else entry_record(host.busy)
             ranges = [[slot, lane.id, *lane.persist()] for slot, lane in lanes]
             parked_range = [parked.id, *parked.persist()]
-            trims.extend((stored[1], stored[2]) for stored in ranges)
-            trims.append((parked.id, parked_range[1]))
             data = [
                 host.hold,
                 admitted,
@@ -269,7 +271,7 @@ class DiskStore:
             self._lanes[origin] = [r[1] for r in ranges] + [parked.id]
             upserts.append((*key, encode_line(data).decode("utf-8", "surrogatepass")))
         try:
-            self.rows.trim(trims)
+            self.rows.trim()
             db.executemany("DELETE FROM hosts WHERE scheme=? AND host=? AND port=?", gone)
             db.executemany("INSERT OR REPLACE INTO hosts VALUES (?,?,?,?)", upserts)
             seen_meta = self._store_seen(seen)
@@ -354,6 +356,14 @@ class DiskStore:
         self.close_journal()
         with contextlib.suppress(sqlite3.Error):
             self.db.close()
+
+
+def _range(stored: list[int], origin: Origin) -> tuple[int, Origin, int, int, int, int]:
+    """A lane's stored range as :class:`SpillLane` takes it (version 1 had no skip)."""
+    ident, first, hi, count, *skip = stored
+    if len(skip) > 1 or not all(isinstance(n, int) for n in stored):
+        raise ValueError(f"a lane of {origin} has a bad range")
+    return ident, origin, first, hi, count, skip[0] if skip else 0
 
 
 def _spilled(lane: Lane) -> SpillLane:

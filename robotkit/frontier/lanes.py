@@ -9,6 +9,12 @@ blocks of ``window`` on one table of the database, a block read back in one quer
 when the head runs out. Blocks are written in batches, inside the transaction that
 the next checkpoint commits, so a killed process leaves the database as its last
 checkpoint left it (SQLite's own atomic commit).
+
+A checkpoint writes only what changed in a lane since the last one: a tail that
+grew is written over its own partial block, a head that was only served from is
+not written at all (the lane's range says how many entries of its first block
+were served), and blocks are deleted only when the head has moved past them. So a
+checkpoint costs the rows the change touched, whatever the lane's length.
 """
 
 from __future__ import annotations
@@ -51,6 +57,7 @@ class LaneRows:
         self.next_id = next_id
         self.pending: list[tuple[int, int, int, bytes]] = []
         self.discarded: list[int] = []  # lanes emptied since the last checkpoint
+        self.trims: list[tuple[int, int]] = []  # (lane, first): blocks before first go
 
     def lane(self, origin: Origin) -> SpillLane:
         """A new, empty lane of ``origin``'s entries."""
@@ -90,33 +97,61 @@ class LaneRows:
             for (block,) in blocks
         ]
 
-    def trim(self, lanes: Iterable[tuple[int, int]]) -> None:
-        """Delete the blocks before each ``(lane, first)``: entries already served."""
+    def trim(self) -> None:
+        """Delete the blocks :meth:`SpillLane.persist` found served, and the rows of
+        the lanes discarded."""
         self.flush()
-        self.db.executemany("DELETE FROM rows WHERE lane = ? AND seq < ?", lanes)
+        self.db.executemany("DELETE FROM rows WHERE lane = ? AND seq < ?", self.trims)
         self.db.executemany("DELETE FROM rows WHERE lane = ?", [(i,) for i in self.discarded])
+        self.trims.clear()
         self.discarded.clear()
 
 
 class SpillLane:
     """A FIFO of one host's entries: a head in memory, whole blocks on disk
     (``lo`` to ``hi``), and a tail in memory filling the next block. At a
-    checkpoint (:meth:`persist`) the head is written as block ``lo - 1`` and the
-    tail as block ``hi``, so the database holds the whole lane."""
+    checkpoint (:meth:`persist`) the tail is written as block ``hi`` (replaced when
+    it fills) and the head is block ``lo - 1``: the block it was read from, less
+    the entries served, or written there if it changed otherwise; so the database
+    holds the whole lane."""
 
-    __slots__ = ("head", "hi", "id", "lo", "ondisk", "origin", "rows", "tail")
+    __slots__ = (
+        "head",
+        "head_block",
+        "hi",
+        "id",
+        "lo",
+        "ondisk",
+        "origin",
+        "rows",
+        "skip",
+        "tail",
+        "tail_saved",
+        "trimmed",
+    )
 
     def __init__(
-        self, rows: LaneRows, ident: int, origin: Origin, lo: int = 0, hi: int = 0, ondisk: int = 0
+        self,
+        rows: LaneRows,
+        ident: int,
+        origin: Origin,
+        lo: int = 0,
+        hi: int = 0,
+        ondisk: int = 0,
+        skip: int = 0,
     ) -> None:
         self.rows = rows
         self.id = ident
         self.origin = origin
         self.lo = lo  # the first block on disk not yet read
         self.hi = hi  # one past the last block on disk
-        self.ondisk = ondisk  # entries in blocks lo .. hi - 1
+        self.ondisk = ondisk  # entries in blocks lo .. hi - 1, less skip
+        self.skip = skip  # entries of block lo served already (a restored lane)
         self.head: deque[FrontierEntry] = deque()
+        self.head_block: int | None = None  # entries in block lo - 1 if head is its end
         self.tail: list[FrontierEntry] = []
+        self.tail_saved = 0  # entries of the tail written as block hi
+        self.trimmed = lo  # blocks before this are deleted (or will be at the checkpoint)
 
     def __len__(self) -> int:
         return len(self.head) + self.ondisk + len(self.tail)
@@ -128,15 +163,18 @@ class SpillLane:
         tail = self.tail
         if not tail and not self.ondisk and len(self.head) < self.rows.window:
             self.head.append(entry)
+            self.head_block = None
             return
         tail.append(entry)
         if len(tail) >= self.rows.window:
             self.ondisk += self.rows.put(self.id, self.hi, tail)
             self.hi += 1
             self.tail = []
+            self.tail_saved = 0
 
     def appendleft(self, entry: FrontierEntry) -> None:
         self.head.appendleft(entry)
+        self.head_block = None
 
     def popleft(self) -> FrontierEntry:
         if not self.head:
@@ -146,12 +184,19 @@ class SpillLane:
     def _refill(self) -> None:
         if self.ondisk:
             (block,) = self.rows.read(self.origin, self.id, self.lo, self.lo + 1)
+            if not 0 <= self.skip < len(block) or len(block) - self.skip > self.ondisk:
+                raise ValueError(f"lane {self.id} of {self.origin}: a block does not fit")
             self.lo += 1
+            self.head_block = len(block)
+            del block[: self.skip]
+            self.skip = 0
             self.ondisk -= len(block)
             self.head.extend(block)
         elif self.tail:
-            self.head.extend(self.tail)
+            self.head.extend(self.tail)  # block hi, if written, is stale: replaced later
+            self.head_block = None
             self.tail = []
+            self.tail_saved = 0
         else:
             raise IndexError("pop from an empty lane")
 
@@ -164,7 +209,9 @@ class SpillLane:
     def __iter__(self) -> Iterator[FrontierEntry]:
         yield from list(self.head)
         if self.ondisk:
-            for block in self.rows.read(self.origin, self.id, self.lo, self.hi):
+            blocks = self.rows.read(self.origin, self.id, self.lo, self.hi)
+            yield from blocks[0][self.skip :]
+            for block in blocks[1:]:
                 yield from block
         yield from list(self.tail)
 
@@ -178,22 +225,29 @@ class SpillLane:
             if entry.key == key:
                 del entries[i]
                 self.head = deque(entries)
-                self.lo, self.ondisk, self.tail = self.hi, 0, []
+                self.lo, self.ondisk, self.skip, self.tail = self.hi, 0, 0, []
+                self.head_block, self.tail_saved = None, 0
                 return entry
         return None
 
-    def persist(self) -> tuple[int, int, int]:
-        """Write the head and the tail as blocks (a checkpoint); return the lane as
-        stored: its first block, one past its last, and its number of entries."""
-        if self.tail:
-            self.ondisk += self.rows.put(self.id, self.hi, self.tail)
-            self.hi += 1
-            self.tail = []
-        first = self.lo
+    def persist(self) -> tuple[int, int, int, int]:
+        """Write what changed of the head and the tail since the last call (a
+        checkpoint); return the lane as stored: its first block, one past its
+        last, its number of entries, and how many of the first block's entries
+        were served."""
+        rows = self.rows
+        if len(self.tail) != self.tail_saved:  # grown: written over its partial block
+            rows.put(self.id, self.hi, self.tail)
+            self.tail_saved = len(self.tail)
+        first, skip = self.lo, self.skip
         if self.head:
-            first -= 1
-            self.rows.put(self.id, first, self.head)
-        return first, self.hi, len(self)
+            if self.head_block is None:
+                self.head_block = rows.put(self.id, self.lo - 1, self.head)
+            first, skip = self.lo - 1, self.head_block - len(self.head)
+        if first > self.trimmed:
+            rows.trims.append((self.id, first))
+        self.trimmed = first  # lower: a head written again where it had been deleted
+        return first, self.hi + bool(self.tail), len(self), skip
 
     def discard(self) -> None:
         """The lane is no longer used: its rows go at the next checkpoint."""
