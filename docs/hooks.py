@@ -14,12 +14,13 @@ import re
 _LINK = re.compile(r"\]\(((?:\.\./)+)ARCHITECTURE\.md")
 
 
-def on_page_markdown(markdown, page, config, files):  # noqa: ANN001, ANN201
+def on_page_markdown(markdown, page, config, files):
     depth = page.file.src_uri.count("/")
 
     def relink(match: re.Match[str]) -> str:
         if len(match.group(1)) // 3 != depth + 1:
             return match.group(0)
-        return "](" + posixpath.relpath("architecture.md", posixpath.dirname(page.file.src_uri) or ".")
+        folder = posixpath.dirname(page.file.src_uri) or "."
+        return "](" + posixpath.relpath("architecture.md", folder)
 
     return _LINK.sub(relink, markdown)
