@@ -47,12 +47,13 @@ class FetchStep:
         crawler = self.crawler
         cfg = crawler.config
         crawler.waiting.pop(entry.host, None)
-        reason = crawler.triage.recheck(entry.url, entry.key, entry.referer)
+        reason = crawler.triage.recheck(entry.url, entry.key, entry.referer, crawler.frontier.seen)
         if reason is not None:
-            crawler._skip(entry.url, reason, entry.depth, entry.referer)
+            rule = crawler.triage.explain(entry.url) if reason is Reason.DUPLICATE_URL else None
+            crawler._skip(entry.url, reason, entry.depth, entry.referer, copy_rule=rule)
             crawler._finish(entry)
             return
-        if entry.tier is Tier.MAIN and crawler.triage.copies.demote(entry.referer):
+        if entry.tier is Tier.MAIN and crawler.triage.demote(entry.url, entry.referer):
             crawler.frontier.demote(entry)
             return
         assert crawler.client is not None

@@ -451,7 +451,8 @@ class Crawler:
             # Report the duplicates that normalization caught (session ids,
             # tracking parameters); a plain link seen again is not news.
             if url != key:
-                self._skip(url, Reason.DUPLICATE_URL, depth, referer)
+                rule = self.triage.explain(url)
+                self._skip(url, Reason.DUPLICATE_URL, depth, referer, copy_rule=rule)
             return
         held = self.triage.screen(norm, streak, referer)
         if held is not None:
