@@ -123,6 +123,14 @@ class ContentIndex:
                 self._near.add(fp.simhash, url)
         return match
 
+    def prefer(self, url: str, fp: Fingerprint) -> None:
+        """Make ``url`` the page its text names from now on: the shorter, canonical
+        member of a copy family fetched after one of its copies, so later copies are
+        duplicates of the page, not of the copy."""
+        if self._exact.get(fp.exact) != url:
+            self._exact[fp.exact] = url
+            self._near.add(fp.simhash, url)
+
     def _match(self, url: str, fp: Fingerprint) -> ContentMatch:
         first = self._exact.get(fp.exact)
         if first is not None and first != url:

@@ -79,7 +79,8 @@ class Admission:
             # Report the duplicates that normalization caught (session ids,
             # tracking parameters); a plain link seen again is not news.
             if url != key:
-                crawl.skip(url, Reason.DUPLICATE_URL, depth, referer)
+                rule = crawl.triage.explain(url)
+                crawl.skip(url, Reason.DUPLICATE_URL, depth, referer, copy_rule=rule)
             return
         held = crawl.triage.screen(norm, streak, referer)
         if held is not None:

@@ -63,12 +63,13 @@ class FetchStep:
     async def process(self, entry: FrontierEntry) -> None:
         ctx, crawl = self.context, self.crawl
         cfg = ctx.config
-        reason = ctx.triage.recheck(entry.url, entry.key, entry.referer)
+        reason = ctx.triage.recheck(entry.url, entry.key, entry.referer, ctx.frontier.seen)
         if reason is not None:
-            crawl.skip(entry.url, reason, entry.depth, entry.referer)
+            rule = ctx.triage.explain(entry.url) if reason is Reason.DUPLICATE_URL else None
+            crawl.skip(entry.url, reason, entry.depth, entry.referer, copy_rule=rule)
             crawl.finish(entry)
             return
-        if entry.tier is Tier.MAIN and ctx.triage.copies.demote(entry.referer):
+        if entry.tier is Tier.MAIN and ctx.triage.demote(entry.url, entry.referer):
             ctx.frontier.demote(entry)
             return
         try:

@@ -312,14 +312,17 @@ class Crawler:
             self.on_event(event)
 
     def skip(
-        self, url: str, reason: Reason, depth: int, referer: str | None, *, probe: bool = False
+        self,
+        url: str,
+        reason: Reason,
+        depth: int,
+        referer: str | None,
+        *,
+        probe: bool = False,
+        copy_rule: str | None = None,
     ) -> None:
         """Report a decision not to fetch ``url``, now."""
-        self.emit(
-            CrawlEvent(
-                url, EventKind.SKIPPED, None, reason, depth, referer, self.clock(), probe=probe
-            )
-        )
+        self.emit(CrawlEvent.skipped(url, reason, depth, referer, self.clock(), probe, copy_rule))
 
     def learned(self, kind: str, fact: dict[str, Any] | None) -> None:
         """Journal a fact just learned in the state directory: a crawl killed before

@@ -45,9 +45,17 @@ class Decisions(Protocol):
     """Where a decision not to fetch, and a trap signal, are reported."""
 
     def skip(
-        self, url: str, reason: Reason, depth: int, referer: str | None, *, probe: bool = False
+        self,
+        url: str,
+        reason: Reason,
+        depth: int,
+        referer: str | None,
+        *,
+        probe: bool = False,
+        copy_rule: str | None = None,
     ) -> None:
-        """Report a decision not to fetch ``url``, now."""
+        """Report a decision not to fetch ``url``, now (``copy_rule``: the learned
+        copy-family rule that made it a duplicate, with its proof)."""
 
     def signal(self, line: str | None) -> None:
         """Keep a trap signal (a line for the summary), if there is one."""

@@ -2,7 +2,8 @@
 
 An event is one line of ``robotkit crawl --output`` (ARCHITECTURE.md, the command-line
 contract): ``url``, ``event``, ``status``, ``reason``, ``depth``, ``referer``, ``time``,
-and ``final_url`` after redirects. The summary counts them for the end-of-crawl table.
+``final_url`` after redirects, and ``copy_rule`` on a URL skipped by a learned
+copy-family rule. The summary counts them for the end-of-crawl table.
 """
 
 from __future__ import annotations
@@ -45,6 +46,25 @@ class CrawlEvent:
     time: float
     final_url: str | None = None
     probe: bool = False
+    copy_rule: str | None = None
+    """For a URL skipped as ``duplicate-url`` by a learned copy-family rule: the rule
+    and its proof (the output line's ``copy_rule``)."""
+
+    @classmethod
+    def skipped(
+        cls,
+        url: str,
+        reason: Reason,
+        depth: int,
+        referer: str | None,
+        time: float,
+        probe: bool = False,
+        copy_rule: str | None = None,
+    ) -> CrawlEvent:
+        """A decision not to fetch ``url``."""
+        return cls(
+            url, EventKind.SKIPPED, None, reason, depth, referer, time, None, probe, copy_rule
+        )
 
     def to_json(self) -> dict[str, Any]:
         line: dict[str, Any] = {
@@ -60,6 +80,8 @@ class CrawlEvent:
             line["final_url"] = self.final_url
         if self.probe:
             line["probe"] = True
+        if self.copy_rule is not None:
+            line["copy_rule"] = self.copy_rule
         return line
 
     @classmethod
@@ -76,6 +98,7 @@ class CrawlEvent:
             time=line["time"],
             final_url=line.get("final_url"),
             probe=bool(line.get("probe", False)),
+            copy_rule=line.get("copy_rule"),
         )
 
 

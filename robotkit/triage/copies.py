@@ -23,12 +23,19 @@ from collections.abc import Sequence
 from typing import Any
 
 from robotkit.base.snapshot import header, listed, opened, reading, typed
+from robotkit.url.learned import is_token
 from robotkit.url.normalization import NormalizedURL, normalize_or_none
 from robotkit.url.template import url_template
 
 __all__ = ["Copies"]
 
 _DIGITS = re.compile(r"\d+")
+_WORDLIKE = re.compile(r"[A-Za-z0-9_\-]{8,}")
+
+
+def _masked(match: re.Match[str]) -> str:
+    return "{t}" if is_token(match.group()) else match.group()
+
 
 Form = tuple[str, str, str]
 
@@ -64,14 +71,22 @@ def related(norm: NormalizedURL, other: str) -> bool:
     return url_template(norm) == url_template(original)
 
 
+def _absolute(link: str) -> str:
+    """A link as itself, tokens as ``{t}`` and numbers as ``{n}``."""
+    return _DIGITS.sub("{n}", _WORDLIKE.sub(_masked, link))
+
+
 def link_form(link: str, page: NormalizedURL) -> str:
-    """A link as seen from its page, numbers as ``{n}``: below the page's directory,
-    the rest of its path and query (``b/`` on ``/a/``, also ``b/`` on ``/a/b/a/``;
-    ``cal?m={n}`` on any month of a calendar); elsewhere, the link itself."""
+    """A link as seen from its page, tokens as ``{t}`` and numbers as ``{n}``: below
+    the page's directory, the rest of its path and query (``b/`` on ``/a/``, also
+    ``b/`` on ``/a/b/a/``; ``cal?m={n}`` on any month of a calendar); elsewhere, the
+    link itself. A server that writes a fresh token into every link of every
+    response (``?sid=x8Kq2...``) changes its links and not its text: the forms of a
+    copy's links are still its original's."""
     directory = page.path.rpartition("/")[0] + "/"
     prefix = f"{page.origin}{directory}"
     form = "./" + link[len(prefix) :] if link.startswith(prefix) else link
-    return _DIGITS.sub("{n}", form)
+    return _DIGITS.sub("{n}", _WORDLIKE.sub(_masked, form))
 
 
 class Copies:
@@ -128,12 +143,21 @@ class Copies:
             # both "Release notes") but are no loop of one another.
             return tuple(links)
         original = self._link_forms[copy_of]
-        return tuple(link for link in links if link_form(link, norm) not in original)
+        return tuple(
+            link
+            for link in links
+            if link_form(link, norm) not in original and _absolute(link) not in original
+        )
 
     def original(self, url: str, norm: NormalizedURL, links: Sequence[str]) -> None:
-        """Remember the link forms of a page that is no copy, for its copies."""
+        """Remember the link forms of a page that is no copy, for its copies: each
+        link as seen from the page, and as itself (tokens masked) when below the page,
+        so a copy in another directory (``/news/`` of ``/news``) that links the same
+        pages with fresh tokens links nothing new."""
         if len(self._link_forms) < self.max_pages:
-            self._link_forms[url] = frozenset(link_form(link, norm) for link in links)
+            forms = {link_form(link, norm) for link in links}
+            forms.update(_absolute(link) for link in links)
+            self._link_forms[url] = frozenset(forms)
 
     def snapshot(self) -> dict[str, Any]:
         """What was learned, as JSON, for a resumed crawl."""

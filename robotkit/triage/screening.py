@@ -11,13 +11,14 @@ judges fetched pages.
 
 from __future__ import annotations
 
+from collections.abc import Container
 from dataclasses import dataclass
 
 from robotkit.base.reasons import Reason
 from robotkit.triage.copies import Copies
 from robotkit.triage.guard import Guard, GuardVerdict, Rule, find_repeated_run, path_segments
 from robotkit.triage.regions import FailureKind, Regions, region_of
-from robotkit.url.learned import LearnedRules
+from robotkit.url.learned import LearnedRules, path_info_tail
 from robotkit.url.normalization import NormalizedURL, normalize, normalize_or_none
 from robotkit.url.parse import InvalidURL
 
@@ -82,6 +83,8 @@ class Screening:
         self._streak: dict[str, int] = {}
         self.regions = Regions(self.config.growth_limit, self.config.breaker_failures)
         self._fetched_keys: set[str] = set()
+        self._fetched_spellings: set[str] = set()
+        """The fetched pages' own keys, before learned rules."""
         self.copies = Copies(self.config.max_remembered_pages)
 
     # -- keys -------------------------------------------------------------------------
@@ -156,6 +159,18 @@ class Screening:
             return Reason.DUPLICATE_CONTENT
         return None
 
+    def demote(self, url: str, referer: str | None) -> bool:
+        """Whether a URL of the main tier should wait for the demoted tier: a child of
+        a page whose children were mostly copies (:meth:`Copies.demote`), or a path
+        with a tail after a static file (``/lib/index.html/a.html``), which a server
+        with Apache's ``AcceptPathInfo On`` answers with the file itself. Served
+        later, such a copy meets its file fetched already and is the duplicate, not
+        the file. Only the order changes."""
+        if self.copies.demote(referer):
+            return True
+        norm = self._parse(url)
+        return norm is not None and path_info_tail(norm)
+
     def remember(self, key: str, streak: int) -> None:
         """Record the streak a queued URL carries."""
         if streak:
@@ -164,10 +179,16 @@ class Screening:
     def streak_of(self, key: str) -> int:
         return self._streak.get(key, 0)
 
-    def recheck(self, url: str, key: str, referer: str | None = None) -> Reason | None:
+    def recheck(
+        self, url: str, key: str, referer: str | None = None, queued: Container[str] = ()
+    ) -> Reason | None:
         """Just before a queued URL is fetched: what was learned since it was queued
         may rule it out (a grown blacklist, a parked region, a broken family, a
-        session segment learned, so the URL is a page already fetched)."""
+        session segment learned, so the URL is a page already fetched). ``queued``
+        holds the keys the frontier has seen: a URL whose key a copy-family rule
+        changed since it was queued (``key``, its key then) is a copy of the page
+        queued under its new key, fetched or not (a twin host's page is fetched on
+        the first host at the same moment)."""
         try:
             norm = self.normalize(url)
         except InvalidURL as exc:
@@ -179,9 +200,27 @@ class Screening:
         held = self._held(norm, streak, referer)
         if held is not None:
             return held
-        if self.rules and self.key(norm) in self._fetched_keys:
+        if self.rules and self._copy(norm, key, queued):
             return Reason.DUPLICATE_URL
         return None
+
+    def _copy(self, norm: NormalizedURL, queued_as: str, queued: Container[str]) -> bool:
+        """Whether the learned rules make ``norm`` a page already fetched or queued
+        under another key. The canonical member of a copy family (the spelling the
+        rules leave as it is) is still fetched once when only its copies were: it is
+        the page, they the duplicates."""
+        key = self.key(norm)
+        if key != norm.key and key != queued_as and key in queued:
+            return True
+        if key not in self._fetched_keys:
+            return False
+        return key != norm.key or key in self._fetched_spellings
+
+    def explain(self, url: str) -> str | None:
+        """The learned copy-family rule, with its proof, that makes ``url`` a copy of a
+        page fetched or queued, for the ``copy_rule`` field of its skip record."""
+        norm = self._parse(url)
+        return None if norm is None else self.rules.explain(norm)
 
     def shape_signal(self, norm: NormalizedURL, reason: Reason) -> str | None:
         """A URL refused on its shape counts towards the guard's automatic blacklist

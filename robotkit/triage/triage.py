@@ -76,6 +76,7 @@ from robotkit.triage.guard import Guard
 from robotkit.triage.news import PageNews
 from robotkit.triage.regions import FailureKind, region_of
 from robotkit.triage.screening import Screening, TriageConfig
+from robotkit.url.learned import reduces
 from robotkit.url.normalization import NormalizedURL
 
 __all__ = [
@@ -183,12 +184,25 @@ class Triage(Screening):
         plain, echo = fingerprint_readings(text, [self.content.reading, echo_free_reading(norm)])
         reason: Reason | None = None
         copy_of: str | None = None
+        canonical_member = False
         if soft is not None:
             reason, action = soft, LinkAction.DROP
         else:
             match = self.content.add_fingerprint(final, plain)
             first = self._echoes.setdefault(echo.exact, final)
-            if match.kind is MatchKind.EXACT:
+            learned = self.rules.observe(norm, plain.exact)
+            if learned:
+                signals.extend(f"learned from {final}: {line}" for line in learned)
+                self._rekey(norm)
+            if match.kind is MatchKind.EXACT and self._reduces(norm, match.duplicate_of):
+                # The shorter, canonical member of a copy family reached after one of
+                # its copies (``x.html`` after ``x.html/``): it is the page, and the
+                # copy was the duplicate (ARCHITECTURE.md, "Trap policy").
+                self.content.prefer(final, plain)
+                self._echoes[echo.exact] = final
+                canonical_member = True
+                action = LinkAction.FOLLOW
+            elif match.kind is MatchKind.EXACT:
                 reason, action = Reason.DUPLICATE_CONTENT, LinkAction.DROP
                 copy_of = match.duplicate_of
                 if match.duplicate_of is not None and self.rules.learn_pair(
@@ -228,6 +242,7 @@ class Triage(Screening):
         # demoted. Exact copies, soft 404s, farm pages and non-canonical forms never.
         alike = action is LinkAction.DEPRIORITIZE and canonical is None
         novel = says_more and (not copy or (own and alike and reason is not Reason.TRAP_HOST))
+        novel = novel or (canonical_member and not copy)
         if page.referer is not None:
             if canonical is not None and self._same(canonical, page.referer):
                 proof = 2  # the site itself says so (RFC 6596)
@@ -261,11 +276,18 @@ class Triage(Screening):
             return tuple(links)
         return self.copies.follow(url, norm, links, copy_of)
 
+    def _reduces(self, norm: NormalizedURL, other: str | None) -> bool:
+        """Whether ``norm`` is the shorter, canonical spelling of the page fetched as
+        ``other`` (:func:`robotkit.url.learned.reduces`)."""
+        old = self._parse(other) if other is not None else None
+        return old is not None and reduces(norm, old)
+
     def _note_fetched(self, url: str, norm: NormalizedURL | None) -> None:
         if norm is None:
             return
         self._fetched.setdefault(str(norm.origin), []).append(url)
         self._fetched_keys.add(self.key(norm))
+        self._fetched_spellings.add(norm.key)
 
     def _rekey(self, norm: NormalizedURL) -> None:
         """A rule was learned for this origin: the pages fetched there so far are
@@ -370,9 +392,11 @@ class Triage(Screening):
             self.news.restore(data)
             self._farms = set(listed(data["farms"], "farms", str))
             self.guard.restore_learned(data["guard"])
-        self._fetched_keys = {
-            self.key(norm)
+        fetched = [
+            norm
             for urls in self._fetched.values()
             for norm in map(self._parse, urls)
             if norm is not None
-        }
+        ]
+        self._fetched_keys = {self.key(norm) for norm in fetched}
+        self._fetched_spellings = {norm.key for norm in fetched}

@@ -65,7 +65,10 @@ class PageSite:
         if first is not None:
             return first
         links = "".join(f'<a href="/p{i}">p{i}</a> ' for i in range(self.pages))
-        body = f"<html><body><p>{request.path}</p>{links}<a href='/private/x'>x</a></body></html>"
+        # The host in the text: five sites of their own, not twins of one site (which
+        # the crawl would learn and fetch once).
+        text = f"{request.host} {request.path}"
+        body = f"<html><body><p>{text}</p>{links}<a href='/private/x'>x</a></body></html>"
         return Response(body, content_type="text/html")
 
 

@@ -1,0 +1,139 @@
+"""Copy families learned from content (DUST rules): proof, vetoes, keys, snapshots.
+
+Pure: URLs and text hashes in, rules out. The crawls over real sockets are in
+tests/test_crawler_families.py.
+"""
+
+from __future__ import annotations
+
+import json
+
+from robotkit.url.learned import LearnedRules, reduces
+from robotkit.url.normalization import normalize
+
+SITE = "http://site.test"
+TWIN = "http://twin.test"
+
+
+def seen(rules: LearnedRules, pages: dict[str, int]) -> list[str]:
+    """Observe each page (URL: text hash) in order; the lines learned."""
+    lines: list[str] = []
+    for url, text in pages.items():
+        lines += rules.observe(normalize(url), text)
+    return lines
+
+
+def key(rules: LearnedRules, url: str) -> str:
+    return rules.apply(normalize(url))
+
+
+def test_a_parameter_is_dropped_whatever_its_value_after_three_values_of_one_text() -> None:
+    rules = LearnedRules()
+    seen(rules, {f"{SITE}/p?view=a": 1, f"{SITE}/p?view=b": 1})
+    assert key(rules, f"{SITE}/p?view=zz") == f"{SITE}/p?view=zz"  # two are no proof
+    lines = seen(rules, {f"{SITE}/p?view=c": 1})
+    assert lines and "parameter view dropped whatever its value" in lines[0]
+    assert key(rules, f"{SITE}/other?view=q&x=1") == f"{SITE}/other?x=1"
+    assert "3 values" in (rules.explain(normalize(f"{SITE}/p?view=q")) or "")
+
+
+def test_pagination_and_translation_veto_the_parameter() -> None:
+    rules = LearnedRules()
+    # ?page=1 is the list itself, ?page=2 is not: the parameter changes content.
+    seen(rules, {f"{SITE}/list": 1, f"{SITE}/list?page=1": 1, f"{SITE}/list?page=2": 2})
+    seen(rules, {f"{SITE}/list?page=9": 3, f"{SITE}/list?page=10": 3, f"{SITE}/list?page=11": 3})
+    assert key(rules, f"{SITE}/list?page=12") == f"{SITE}/list?page=12"
+    # ?lang=en is the default, ?lang=fr translates.
+    seen(rules, {f"{SITE}/a?lang=en": 4, f"{SITE}/a?lang=de": 4, f"{SITE}/a?lang=fr": 5})
+    seen(rules, {f"{SITE}/b?lang=en": 6, f"{SITE}/b?lang=xx": 6, f"{SITE}/b?lang=yy": 6})
+    assert key(rules, f"{SITE}/b?lang=fr") == f"{SITE}/b?lang=fr"
+
+
+def test_a_rule_is_withdrawn_by_a_later_counter_example() -> None:
+    rules = LearnedRules()
+    seen(rules, {f"{SITE}/p?v=1": 1, f"{SITE}/p?v=2": 1, f"{SITE}/p?v=3": 1})
+    assert key(rules, f"{SITE}/q?v=1") == f"{SITE}/q"
+    # The bare page differs from its three values: v is not ignorable after all.
+    lines = seen(rules, {f"{SITE}/p": 9})
+    assert lines and lines[0].startswith("withdrawn")
+    assert key(rules, f"{SITE}/q?v=1") == f"{SITE}/q?v=1"
+
+
+def test_letter_case_is_folded_after_two_variants_unless_the_server_tells_them_apart() -> None:
+    rules = LearnedRules()
+    seen(rules, {f"{SITE}/Docs/Guide.html": 1, f"{SITE}/docs/guide.html": 1})
+    assert key(rules, f"{SITE}/DOCS/x") == f"{SITE}/DOCS/x"
+    seen(rules, {f"{SITE}/DOCS/GUIDE.html": 1})
+    assert key(rules, f"{SITE}/DOCS/x") == f"{SITE}/docs/x"
+
+    strict = LearnedRules()
+    seen(strict, {f"{SITE}/A": 1, f"{SITE}/a": 2, f"{SITE}/B": 3, f"{SITE}/b": 3})
+    seen(strict, {f"{SITE}/C": 4, f"{SITE}/c": 4})
+    assert key(strict, f"{SITE}/D") == f"{SITE}/D"
+
+
+def test_path_info_tails_are_cut_after_two_and_spread_to_static_files() -> None:
+    rules = LearnedRules()
+    seen(rules, {f"{SITE}/lib/index.html": 1, f"{SITE}/lib/index.html/": 1})
+    assert key(rules, f"{SITE}/lib/index.html/a.html") == f"{SITE}/lib/index.html/a.html"
+    seen(rules, {f"{SITE}/lib/index.html/a.html": 1})
+    assert key(rules, f"{SITE}/lib/index.html/x/y.html") == f"{SITE}/lib/index.html"
+    assert key(rules, f"{SITE}/lib/other.html/x") == f"{SITE}/lib/other.html/x"
+    # A second static file proven: every .html file's tail is cut on the origin.
+    seen(rules, {f"{SITE}/b.html": 2, f"{SITE}/b.html/q": 2, f"{SITE}/b.html/r/": 2})
+    assert key(rules, f"{SITE}/lib/other.html/x") == f"{SITE}/lib/other.html"
+    assert key(rules, f"{SITE}/app.php/x") == f"{SITE}/app.php/x"  # scripts one by one
+
+
+def test_a_front_controller_vetoes_the_cut() -> None:
+    rules = LearnedRules()
+    seen(
+        rules,
+        {
+            f"{SITE}/index.php": 1,
+            f"{SITE}/index.php/": 1,
+            f"{SITE}/index.php/home": 1,
+            f"{SITE}/index.php/about": 2,
+        },
+    )
+    assert key(rules, f"{SITE}/index.php/news") == f"{SITE}/index.php/news"
+
+
+def test_the_copy_fetched_first_does_not_make_the_file_a_copy() -> None:
+    rules = LearnedRules()
+    seen(rules, {f"{SITE}/a/x.html/": 1, f"{SITE}/a/x.html/b.html": 1, f"{SITE}/a/x.html": 1})
+    assert key(rules, f"{SITE}/a/x.html/c") == f"{SITE}/a/x.html"
+    assert reduces(normalize(f"{SITE}/a/x.html"), normalize(f"{SITE}/a/x.html/"))
+    assert reduces(normalize(f"{SITE}/p?a=1"), normalize(f"{SITE}/p?a=1&b=2"))
+    assert not reduces(normalize(f"{SITE}/a/x"), normalize(f"{SITE}/a/x/y"))
+    assert not reduces(normalize(f"{SITE}/a/x.html/"), normalize(f"{SITE}/a/x.html"))
+
+
+def test_a_host_is_mapped_onto_its_twin_after_two_paths_unless_one_differs() -> None:
+    rules = LearnedRules()
+    seen(rules, {f"{SITE}/": 1, f"{SITE}/a": 2, f"{TWIN}/": 1})
+    assert key(rules, f"{TWIN}/z") == f"{TWIN}/z"
+    lines = seen(rules, {f"{TWIN}/a": 2})
+    assert lines and "twin" in lines[0]
+    assert key(rules, f"{TWIN}/z?q=1") == f"{SITE}/z?q=1"
+    assert key(rules, f"{SITE}/z") == f"{SITE}/z"
+
+    apart = LearnedRules()
+    seen(apart, {f"{SITE}/": 1, f"{SITE}/a": 2, f"{SITE}/b": 3})
+    seen(apart, {f"{TWIN}/": 1, f"{TWIN}/b": 4, f"{TWIN}/a": 2})
+    assert key(apart, f"{TWIN}/z") == f"{TWIN}/z"
+
+
+def test_what_was_learned_survives_a_snapshot() -> None:
+    rules = LearnedRules()
+    seen(rules, {f"{SITE}/p?v=1": 1, f"{SITE}/p?v=2": 1, f"{SITE}/p?v=3": 1})
+    seen(rules, {f"{SITE}/x.html": 5, f"{SITE}/x.html/": 5, f"{SITE}/x.html/y": 5})
+    seen(rules, {f"{SITE}/Ab": 6, f"{SITE}/ab": 6, f"{SITE}/AB": 6})
+    seen(rules, {f"{TWIN}/p?v=1": 1, f"{TWIN}/x.html": 5})
+    seen(rules, {f"{SITE}/m?w=1": 7, f"{SITE}/m?w=2": 7})
+    back = LearnedRules()
+    back.restore(json.loads(json.dumps(rules.snapshot())))
+    for url in (f"{SITE}/q?v=9", f"{SITE}/x.html/z", f"{SITE}/B", f"{TWIN}/x.html/q"):
+        assert key(back, url) == key(rules, url) != normalize(url).key
+    # The evidence came back too: one more value of w proves it.
+    assert seen(back, {f"{SITE}/m?w=3": 7}) == seen(rules, {f"{SITE}/m?w=3": 7}) != []
