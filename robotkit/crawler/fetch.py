@@ -52,10 +52,16 @@ class FetchStep:
             crawler._skip(entry.url, reason, entry.depth, entry.referer)
             crawler._finish(entry)
             return
+        if crawler.triage.must_wait(entry.url, entry.key):
+            # No novel page vouched for it and its host spent the waste budget.
+            crawler.triage.wait(entry.url, entry.key, entry.depth, entry.referer)
+            crawler._finish(entry)
+            return
         if entry.tier is Tier.MAIN and crawler.triage.copies.demote(entry.referer):
             crawler.frontier.demote(entry)
             return
         assert crawler.client is not None
+        began = crawler.clock()
         try:
             response = await crawler.client.fetch(entry.url, referer=entry.referer)
         except Deferred as exc:
@@ -81,7 +87,7 @@ class FetchStep:
                 crawler._requeue(entry, None, "backoff")
                 return
             if timeout:
-                crawler._signal(crawler.triage.failed(entry.url, FailureKind.TIMEOUT))
+                crawler._signal(crawler.triage.failed(entry.url, FailureKind.TIMEOUT, entry.key))
             why = (
                 Reason.RESPONSE_TIMEOUT
                 if timeout
@@ -111,7 +117,7 @@ class FetchStep:
                 crawler._retries[entry.key] += 1
                 crawler._requeue(entry, None, "retry-after")
                 return
-        await self._page(entry, response, facts)
+        await self._page(entry, response, facts, crawler.clock() - began)
         crawler._finish(entry)
 
     def _refused(self, entry: FrontierEntry, exc: PolitenessError) -> None:
@@ -141,7 +147,7 @@ class FetchStep:
             crawler.frontier.seen.add(crawler.triage.key(crawler.triage.normalize(url)))
 
     async def _page(
-        self, entry: FrontierEntry, response: httpx.Response, facts: FetchFacts
+        self, entry: FrontierEntry, response: httpx.Response, facts: FetchFacts, elapsed: float
     ) -> None:
         """Fetch the soft-404 probe a page needs, ask the triage what the page means,
         report it and offer its links."""
@@ -154,7 +160,7 @@ class FetchStep:
         page = facts.page
         text: str | None = None
         if facts.truncated:
-            crawler._signal(crawler.triage.failed(entry.url, FailureKind.OVERSIZE))
+            crawler._signal(crawler.triage.failed(entry.url, FailureKind.OVERSIZE, entry.key))
         elif page is not None:
             text = response.text
             if crawler.config.soft404_probes and 200 <= status < 300:
@@ -173,6 +179,8 @@ class FetchStep:
                 referer=entry.referer,
                 streak=crawler.triage.streak_of(entry.key),
                 words=page.text if page is not None else None,
+                key=entry.key,
+                elapsed=elapsed,
             ),
             crawler.frontier.seen,
             crawler.in_scope,

@@ -266,6 +266,7 @@ class Crawler:
                 raise self._failure
             if not self._stopping and not self.summary.budget_spent:
                 self._report_parked()
+                self._report_waiting()
         finally:
             for task in list(self._tasks):
                 task.cancel()
@@ -464,7 +465,7 @@ class Crawler:
                 held = held.reason
             self._skip(url, held, depth, referer)
             return
-        self.triage.remember(key, streak)
+        self.triage.remember(key, streak, referer)
         tier = Tier.DEMOTED if streak else Tier.MAIN
         result = self.frontier.add(url, key, depth, referer, host=norm.origin, tier=tier)
         if work is not None and not result.rejected:
@@ -480,6 +481,27 @@ class Crawler:
             if reason is not Reason.HOST_BUDGET:
                 self._skip(entry.url, reason, entry.depth, entry.referer)
 
+    def _report_waiting(self) -> None:
+        """At the natural end, URLs still waiting on the waste bound are left."""
+        for host in self.triage.waste.waiting_hosts():
+            for left in self.triage.waste.abandon(host):
+                self._skip(left.url, Reason.WASTE_BUDGET, left.depth, left.referer)
+
+    def _settle_waste(self, host: Origin) -> None:
+        """After a fetch of ``host``: URLs waiting on the waste bound go back to the
+        frontier as far as the balance allows; once the host has nothing else
+        queued, those still waiting are left (``waste-budget``)."""
+        ledger = self.triage.waste
+        name = str(host)
+        if not ledger.waiting(name):
+            return
+        for going in ledger.release(name):
+            url, key, depth, referer = going.url, going.key, going.depth, going.referer
+            self.frontier.add(url, key, depth, referer, host=host, tier=Tier.DEMOTED, again=True)
+        if self.frontier.queued_of(host) == 0:
+            for left in ledger.abandon(name):
+                self._skip(left.url, Reason.WASTE_BUDGET, left.depth, left.referer)
+
     def _signal(self, line: str | None) -> None:
         if line is not None:
             self.summary.trap_signals.append(line)
@@ -488,6 +510,7 @@ class Crawler:
         self.frontier.mark_done(entry)
         if self.work is not None:
             self.work.done(entry.host, entry.key)
+        self._settle_waste(entry.host)
         self.waiting[entry.host] = "pacing"
         self._since_checkpoint += 1
         if self._since_checkpoint >= self.config.checkpoint_every:
