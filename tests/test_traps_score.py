@@ -161,3 +161,19 @@ def test_a_crawler_that_cannot_start_says_why(tmp_path: Path) -> None:
         "the crawler exited with status 1: "
         "ModuleNotFoundError: No module named 'no_such_module_here'"
     )
+
+
+def test_slow_paths_passes_with_the_defaults_a_user_gets(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The defect report's command, robotkit as a user runs it (no ``--timeout``):
+    slow-paths' reports answer after 2 s, inside the default 10 s deadline, and
+    teach nothing after the first few; their family is broken off (``slow-path``)
+    long before the gauntlet's bound of 20 trap fetches."""
+    crawler = [sys.executable, "-m", "robotkit", "crawl", "{seeds}", "--max-pages", "{max_pages}"]
+    crawler += ["--delay", "0", "--output", "{output}"]
+    code = main(["traps", "score", "--sites", "slow-paths", "--json", "--", *crawler])
+    site = json.loads(capsys.readouterr().out.splitlines()[0])
+    assert site["legit_found"] == site["legit_total"] == 30
+    assert site["trap_fetched"] <= 20 and site["passed"], site
+    assert code == 0

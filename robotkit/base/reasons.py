@@ -54,6 +54,9 @@ class Reason(CodeEnum):
     TRAP_HOST = "trap-host"
     SLOW_PATH = "slow-path"
     """A path family whose responses kept timing out or overflowing the body cap."""
+    WASTE_BUDGET = "waste-budget"
+    """A URL no novel page vouched for, left when its host's fetches that taught
+    nothing had spent the waste budget (ARCHITECTURE.md, "Trap policy")."""
 
     # crawl scope and budgets
     DEPTH_LIMIT = "depth-limit"

@@ -44,6 +44,7 @@ from robotkit.crawler.state import MAIN_CHECKPOINT, CrawlState
 from robotkit.frontier.frontier import CheckpointError
 from robotkit.http.checker import RobotsOptions
 from robotkit.robots.status import Profile
+from robotkit.triage.screening import TriageConfig
 from robotkit.url.normalization import normalize
 from robotkit.url.parse import InvalidURL
 from robotkit.url.redact import masked
@@ -99,6 +100,15 @@ def register(subparsers: Any) -> None:
         help="bytes of a page kept: a longer body is cut there and its links past the cut "
         "are lost (reason body-too-large); suffixes K, M, G (default "
         f"{CrawlConfig().max_body_bytes // 1024**2}M)",
+    )
+    parser.add_argument(
+        "--waste-budget",
+        type=count,
+        default=TriageConfig().waste_budget,
+        metavar="N",
+        help="fetches of a host that taught nothing (copies, errors) before the URLs no "
+        "novel page vouched for wait; those still waiting at the end are skipped as "
+        f"waste-budget (default {TriageConfig().waste_budget})",
     )
     parser.add_argument(
         "--output",
@@ -322,6 +332,7 @@ def run(args: argparse.Namespace) -> int:
         allow_private=allow_private,
         response_timeout=args.timeout,
         max_body_bytes=args.max_body,
+        triage=TriageConfig(waste_budget=args.waste_budget),
     )
     if args.state is not None and Path(args.state).exists() and not Path(args.state).is_dir():
         error(f"--state {args.state} is a file; give a directory to keep the crawl in")

@@ -16,7 +16,7 @@ from robotkit.crawler.ports import AdmittingCrawl
 from robotkit.frontier.frontier import Tier
 from robotkit.triage.guard import GuardVerdict, Rule
 from robotkit.url.normalization import NormalizedURL
-from robotkit.url.parse import InvalidURL, origin_of
+from robotkit.url.parse import InvalidURL, Origin, origin_of
 
 __all__ = ["Admission"]
 
@@ -93,10 +93,34 @@ class Admission:
                 held = held.reason
             crawl.skip(url, held, depth, referer)
             return
-        crawl.triage.remember(key, streak)
+        crawl.triage.remember(key, streak, referer)
         tier = Tier.DEMOTED if streak else Tier.MAIN
         result = crawl.frontier.add(url, key, depth, referer, host=norm.origin, tier=tier)
         if work is not None and not result.rejected:
             work.take(norm.origin, url, key, depth, referer, streak, tier)
         if result.reason is not None and not (result.reason is Reason.DUPLICATE_URL and url == key):
             crawl.skip(url, result.reason, depth, referer)
+
+    # -- the waste bound (robotkit.triage.waste) ----------------------------------------
+
+    def settle_waste(self, host: Origin) -> None:
+        """After a fetch of ``host``: URLs waiting on the waste bound go back to the
+        frontier as far as the balance allows; once the host has nothing else
+        queued, those still waiting are left (``waste-budget``)."""
+        crawl = self.crawl
+        ledger, name = crawl.triage.waste, str(host)
+        if not ledger.waiting(name):
+            return
+        for going in ledger.release(name):
+            url, key, depth, referer = going.url, going.key, going.depth, going.referer
+            crawl.frontier.add(url, key, depth, referer, host=host, tier=Tier.DEMOTED, again=True)
+        if crawl.frontier.queued_of(host) == 0:
+            for left in ledger.abandon(name):
+                crawl.skip(left.url, Reason.WASTE_BUDGET, left.depth, left.referer)
+
+    def report_waiting(self) -> None:
+        """At the natural end, URLs still waiting on the waste bound are left."""
+        ledger = self.crawl.triage.waste
+        for host in ledger.waiting_hosts():
+            for left in ledger.abandon(host):
+                self.crawl.skip(left.url, Reason.WASTE_BUDGET, left.depth, left.referer)

@@ -69,9 +69,15 @@ class FetchStep:
             crawl.skip(entry.url, reason, entry.depth, entry.referer, copy_rule=rule)
             crawl.finish(entry)
             return
+        if ctx.triage.must_wait(entry.url, entry.key):
+            # No novel page vouched for it and its host spent the waste budget.
+            ctx.triage.wait(entry.url, entry.key, entry.depth, entry.referer)
+            crawl.finish(entry)
+            return
         if entry.tier is Tier.MAIN and ctx.triage.demote(entry.url, entry.referer):
             ctx.frontier.demote(entry)
             return
+        began = ctx.clock()
         try:
             response = await ctx.client.fetch(entry.url, referer=entry.referer)
         except Deferred as exc:
@@ -93,7 +99,7 @@ class FetchStep:
             if not timeout and not refused and self._retry(entry, None, "backoff"):
                 return
             if timeout:
-                crawl.signal(ctx.triage.failed(entry.url, FailureKind.TIMEOUT))
+                crawl.signal(ctx.triage.failed(entry.url, FailureKind.TIMEOUT, entry.key))
             why = (
                 Reason.RESPONSE_TIMEOUT
                 if timeout
@@ -112,7 +118,7 @@ class FetchStep:
             if when - ctx.clock() <= cfg.max_defer:
                 self._retry(entry, None, "retry-after")
                 return
-        await self._page(entry, response, facts)
+        await self._page(entry, response, facts, ctx.clock() - began)
         crawl.finish(entry)
 
     def _tries_left(self, entry: FrontierEntry) -> bool:
@@ -182,7 +188,7 @@ class FetchStep:
             self.context.frontier.seen.add(self._key(url))
 
     async def _page(
-        self, entry: FrontierEntry, response: httpx.Response, facts: FetchFacts
+        self, entry: FrontierEntry, response: httpx.Response, facts: FetchFacts, elapsed: float
     ) -> None:
         """Fetch the soft-404 probe a page needs, ask the triage what the page means,
         report it and offer its links."""
@@ -195,7 +201,7 @@ class FetchStep:
         page = facts.page
         text: str | None = None
         if facts.truncated:
-            crawl.signal(ctx.triage.failed(entry.url, FailureKind.OVERSIZE))
+            crawl.signal(ctx.triage.failed(entry.url, FailureKind.OVERSIZE, entry.key))
         elif page is not None:
             text = response.text
             if ctx.config.soft404_probes and 200 <= status < 300:
@@ -214,6 +220,8 @@ class FetchStep:
                 referer=entry.referer,
                 streak=ctx.triage.streak_of(entry.key),
                 words=page.text if page is not None else None,
+                key=entry.key,
+                elapsed=elapsed,
             ),
             ctx.frontier.seen,
             crawl.in_scope,

@@ -222,6 +222,7 @@ class Crawler:
                 raise self._failure
             if not self._stopping and not self.summary.budget_spent:
                 self._report_parked()
+                self._admission.report_waiting()
         finally:
             await self._tasks.close()
             await self._leave()
@@ -354,6 +355,7 @@ class Crawler:
         self.frontier.mark_done(entry)
         if self.work is not None:
             self.work.done(entry.host, entry.key)
+        self._admission.settle_waste(entry.host)
         self.waiting[entry.host] = "pacing"
         self._since_checkpoint += 1
         if self._since_checkpoint >= self.config.checkpoint_every:

@@ -86,7 +86,7 @@ class SharedTurn:
         crawler = self.crawler
         for offer in claim.pending:
             if offer.taken:
-                crawler.triage.remember(offer.key, offer.streak)
+                crawler.triage.remember(offer.key, offer.streak, offer.referer)
                 crawler.frontier.add(
                     offer.url,
                     offer.key,

@@ -46,12 +46,15 @@ from robotkit.traps.server import RunningSite
 PLACEHOLDERS = frozenset({"seeds", "output", "max_pages"})
 
 SITE_OPTIONS: dict[str, dict[str, Any]] = {
-    "tarpit": {"drip_interval": 0.05, "stall_seconds": 5.0},
+    "tarpit": {"drip_interval": 0.05, "stall_seconds": 15.0},
     "slow-paths": {"stall": 2.0, "slow_legit": 0.3},
 }
 """The slow sites, shrunk so a run takes seconds: the tarpit drips every 50 ms and
-stalls 5 s, slow-paths' reports stall 2 s and its honest archive answers in 0.3 s.
-A crawler still needs a total response deadline to get through them."""
+stalls 15 s (past robotkit's default 10 s deadline), slow-paths' reports stall 2 s
+and its honest archive answers in 0.3 s.
+A crawler still needs a total response deadline to get through them, and, since
+a report answers inside robotkit's default 10 s deadline, a rule for a family of
+slow answers that teach nothing."""
 
 STDERR_KEPT = 2000
 """Characters of the crawler's stderr kept for the report (its last ones)."""
@@ -110,11 +113,11 @@ class Command:
 
 
 def robotkit_command(*extra: str, delay: float = 0.0) -> Command:
-    """robotkit's own crawler as a gauntlet command: ``delay`` between requests to a
-    host, a 1 s response deadline (the gauntlet's slow sites are shrunk to match),
+    """robotkit's own crawler as a gauntlet command, with the defaults a user gets
+    (its response deadline included): ``delay`` between requests to a host,
     ``extra`` flags appended."""
     words = [sys.executable, "-m", "robotkit", "crawl", "{seeds}", "--max-pages", "{max_pages}"]
-    words += ["--delay", f"{delay:g}", "--timeout", "1", "--output", "{output}", *extra]
+    words += ["--delay", f"{delay:g}", "--output", "{output}", *extra]
     return Command(tuple(words))
 
 

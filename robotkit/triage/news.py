@@ -90,7 +90,8 @@ class PageNews:
     ) -> bool:
         """Whether a page links many hosts its origin never linked before while
         saying almost nothing new: the shape of a link farm. A blogroll links many
-        hosts once, in words the site has not used yet."""
+        hosts once, in words the site has not used yet; a documentation page links
+        many projects and brings words of its own."""
         origin = str(norm.origin)
         known = self.linked_hosts.setdefault(origin, set())
         fresh = set()
@@ -100,8 +101,15 @@ class PageNews:
             if other is not None and other.host not in known:
                 fresh.add(other.host)
         known.update(fresh)
+        # Text of its own is words: a random token in a farm's URLs and anchors
+        # (``a8j3k0bc``) is new on every page and says nothing.
+        text = sum(w.isalpha() for w in words - self.vocabulary.get(origin, set()))
         new_words = self.new_words(origin, words)
         if len(fresh) < self.config.farm_hosts or not words:
+            return False
+        # A page that brings text of its own is no farm page, however many hosts
+        # it links: a library's documentation links dozens of projects.
+        if text >= self.config.min_own_words:
             return False
         return new_words < self.config.farm_novelty * len(words)
 

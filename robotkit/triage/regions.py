@@ -9,8 +9,9 @@ Two bookkeepers of the trap policy (ARCHITECTURE.md, "Trap policy"), both pure:
   ``growth_limit`` such pages, if they outnumber the region's news, it is parked.
   The parameter names that grew a parked query space (never one a novel page of it
   carried) are then held on the sibling lists of the same section.
-- **The breaker.** A *path family* (``/reports/``) whose responses time out or
-  overflow the body cap ``breaker_failures`` times is broken off, so a tarpit with
+- **The breaker.** A *path family* (``/reports/``) whose responses time out,
+  overflow the body cap or come slowly with nothing novel ``breaker_failures``
+  times is broken off, so a tarpit with
   many slow endpoints costs two deadlines, not one per endpoint; the rest of the
   host goes on.
 """
@@ -39,6 +40,8 @@ class FailureKind(CodeEnum):
 
     TIMEOUT = "timeout"
     OVERSIZE = "oversize"
+    SLOW = "slow"
+    """An answer that came, slowly, and was not novel."""
 
 
 def region_of(norm: NormalizedURL) -> str:
@@ -157,7 +160,7 @@ class Regions:
         self._failures[family] += 1
         if family in self._broken or self._failures[family] < self.breaker_failures:
             return None
-        detail = f"{self._failures[family]} {kind}s under {family}: path family broken off"
+        detail = f"{self._failures[family]} {kind} answers under {family}: path family broken off"
         self._broken[family] = detail
         return detail
 

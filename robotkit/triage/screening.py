@@ -18,6 +18,7 @@ from robotkit.base.reasons import Reason
 from robotkit.triage.copies import Copies
 from robotkit.triage.guard import Guard, GuardVerdict, Rule, find_repeated_run, path_segments
 from robotkit.triage.regions import FailureKind, Regions, region_of
+from robotkit.triage.waste import Waiting, WasteLedger
 from robotkit.url.learned import LearnedRules, path_info_tail
 from robotkit.url.normalization import NormalizedURL, normalize, normalize_or_none
 from robotkit.url.parse import InvalidURL
@@ -51,7 +52,17 @@ class TriageConfig:
       siblings by SimHash (likeness only demotes its links).
     - ``farm_hosts`` 8, ``farm_novelty`` 0.3: a page linking at least this many hosts
       that no earlier page of its origin linked, with fewer than 30% words new to
-      the origin, is a link-farm page.
+      the origin and fewer than ``min_own_words`` of them, is a link-farm page. A
+      documentation page that links thirty projects and brings words of its own is
+      not.
+    - ``waste_budget`` 20: fetches of a host that taught nothing (net of those that
+      taught something) before the URLs no novel page vouched for wait
+      (:mod:`robotkit.triage.waste`). A real site wastes a few fetches on error
+      pages and print forms; a trap the rules do not know wastes one per URL.
+    - ``slow_response`` 1 s: a response that took this long is slow; a slow one
+      that is not novel counts against its path family as a timeout does. A
+      healthy server answers in milliseconds, and an honest slow page (an archive
+      built on request) brings text of its own.
     """
 
     max_streak: int = 6
@@ -65,12 +76,16 @@ class TriageConfig:
     max_remembered_pages: int = 200_000
     template_window: int = 20
     max_vocabulary: int = 50_000
+    waste_budget: int = 20
+    slow_response: float = 1.0
 
     def __post_init__(self) -> None:
         if self.max_streak < 1 or self.growth_limit < 1 or self.breaker_failures < 1:
             raise ValueError("max_streak, growth_limit and breaker_failures must be >= 1")
         if not 0 <= self.similar_distance <= 32:
             raise ValueError("similar_distance must be between 0 and 32")
+        if self.waste_budget < 0 or self.slow_response <= 0:
+            raise ValueError("waste_budget must be >= 0, slow_response > 0")
 
 
 class Screening:
@@ -86,6 +101,7 @@ class Screening:
         self._fetched_spellings: set[str] = set()
         """The fetched pages' own keys, before learned rules."""
         self.copies = Copies(self.config.max_remembered_pages)
+        self.waste = WasteLedger(self.config.waste_budget, self.config.max_remembered_pages)
 
     # -- keys -------------------------------------------------------------------------
 
@@ -171,10 +187,25 @@ class Screening:
         norm = self._parse(url)
         return norm is not None and path_info_tail(norm)
 
-    def remember(self, key: str, streak: int) -> None:
-        """Record the streak a queued URL carries."""
+    def remember(self, key: str, streak: int, referer: str | None = None) -> None:
+        """Record the streak a queued URL carries, and whether the page that linked
+        it (``referer``, as fetched) vouches for it (:mod:`robotkit.triage.waste`)."""
         if streak:
             self._streak[key] = streak
+        self.waste.offered(key, referer)
+
+    def must_wait(self, url: str, key: str) -> bool:
+        """Whether a queued URL waits instead of being fetched now: no novel page
+        vouched for it and its host spent the waste budget."""
+        norm = self._parse(url)
+        return norm is not None and self.waste.must_wait(str(norm.origin), key)
+
+    def wait(self, url: str, key: str, depth: int, referer: str | None) -> None:
+        """Hold a URL :meth:`must_wait` said waits; the ledger gives it back."""
+        norm = self._parse(url)
+        if norm is not None:
+            waiting = Waiting(url, key, depth, referer, self._region(norm))
+            self.waste.hold(str(norm.origin), waiting)
 
     def streak_of(self, key: str) -> int:
         return self._streak.get(key, 0)
@@ -231,8 +262,12 @@ class Screening:
 
     # -- a failed fetch ---------------------------------------------------------------
 
-    def failed(self, url: str, kind: FailureKind) -> str | None:
+    def failed(self, url: str, kind: FailureKind, key: str | None = None) -> str | None:
         """A fetch that timed out or overflowed: the breaker counts it against the
-        URL's path family; returns a summary line when the family is broken off."""
+        URL's path family, and it taught nothing (``key``: the key it was fetched
+        under); returns a summary line when the family is broken off."""
         norm = self._parse(url)
-        return None if norm is None else self.regions.failed(norm, kind)
+        if norm is None:
+            return None
+        self.waste.fetched(str(norm.origin), self._region(norm), url, key, taught=False)
+        return self.regions.failed(norm, kind)

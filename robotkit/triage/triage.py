@@ -51,7 +51,14 @@ evidence that its region *grows*, never on likeness alone.
 - A path family whose responses time out or overflow the body cap twice is broken
   off (``slow-path``, :mod:`robotkit.triage.regions`); other URLs of the host go on.
 - A page that links many hosts never linked before, with little vocabulary the host
-  has not shown already, is a link-farm page: not novel.
+  has not shown already (under 30% of its words and fewer than
+  ``min_own_words``), is a link-farm page: not novel. A page that brings new text
+  is no farm page, however many hosts it links (a library's documentation).
+- Whatever kind of trap it is, its waste is bounded (:mod:`robotkit.triage.waste`):
+  past ``waste_budget`` fetches of a host that taught nothing, the URLs no page
+  that taught something vouched for wait, and are left once nothing else is queued.
+- A path family whose answers are slow and not novel is broken off as a family
+  of timeouts is (``slow_response``).
 """
 
 from __future__ import annotations
@@ -109,6 +116,10 @@ class PageFacts:
     words: PageText | None = None
     """The page's visible words when the fetch read them already
     (``parse_page(..., with_text=True)``); else they are read from ``text``."""
+    key: str | None = None
+    """The key the URL was queued under (the waste bound's vouching reads it)."""
+    elapsed: float | None = None
+    """Seconds from the request to the end of the body, by the crawl's clock."""
 
 
 @dataclass(frozen=True)
@@ -128,6 +139,9 @@ class PageVerdict:
     signals: tuple[str, ...] = ()
     canonical: str | None = None
     """A canonical URL in scope to queue in place of this page's own form."""
+    taught: bool = True
+    """Whether the fetch taught the crawl something (:mod:`robotkit.triage.waste`):
+    links of a page that did not are not vouched for."""
 
 
 class Triage(Screening):
@@ -165,11 +179,20 @@ class Triage(Screening):
         final = page.final_url
         norm = self._parse(final)
         self._note_fetched(final, norm)
+        asked = self._parse(page.url) or norm
+        signals: list[str] = []
         if page.text is None or not 200 <= page.status < 300 or norm is None:
             # Error pages, bodies cut at the cap and non-HTML carry no evidence
-            # either way: their links are offered as they are.
-            return PageVerdict(None, LinkAction.FOLLOW, True, page.streak, tuple(page.links))
-        signals: list[str] = []
+            # about copies: their links are offered as they are. An error taught
+            # nothing; a body cut at the cap was counted as it failed.
+            error = not 200 <= page.status < 300
+            if asked is not None and error:
+                self.waste.fetched(str(asked.origin), self._region(asked), final, page.key, False)
+                signals += self._slow(page, asked, False)
+            follow = tuple(page.links)
+            return PageVerdict(
+                None, LinkAction.FOLLOW, True, page.streak, follow, tuple(signals), taught=not error
+            )
         # Each link parsed once, for every rule below that reads it.
         parsed = [(link, self._parse(link)) for link in page.links]
         same_origin = [n for _, n in parsed if n is not None and n.origin == norm.origin]
@@ -258,7 +281,28 @@ class Triage(Screening):
             if grown is not None:
                 signals.append(grown)
         follow = self._follow(final, norm, page.links, action, copy_of)
-        return PageVerdict(reason, action, novel, streak, follow, tuple(signals), canonical)
+        # The waste bound's measure: a page showing text its host had not shown
+        # taught something; an exact copy, a soft 404, a farm page, a non-canonical
+        # form, the same words re-sorted did not.
+        assert asked is not None
+        host = str(asked.origin)
+        shown = self.waste.shown_before(host, text.words)
+        wasted = shown or soft is not None or copy_of is not None or canonical is not None
+        # Novelty is not asked: it is counted per region, and a copy in a region
+        # of its own (``/DOCUMENTATION/one``) brings words new to that region only.
+        taught = not (wasted or reason is Reason.TRAP_HOST)
+        self.waste.fetched(host, self._region(asked), final, page.key, taught)
+        signals += self._slow(page, asked, novel)
+        return PageVerdict(reason, action, novel, streak, follow, tuple(signals), canonical, taught)
+
+    def _slow(self, page: PageFacts, asked: NormalizedURL, novel: bool) -> list[str]:
+        """A slow answer that brought nothing novel counts against its path family,
+        as a timeout does: a family of slow pages that teach nothing is broken off
+        before each costs its full wait."""
+        if novel or page.elapsed is None or page.elapsed < self.config.slow_response:
+            return []
+        line = self.regions.failed(asked, FailureKind.SLOW)
+        return [] if line is None else [line]
 
     def _follow(
         self,
@@ -366,6 +410,7 @@ class Triage(Screening):
             "copies": self.copies.snapshot(),
             **self.news.snapshot(),
             "farms": sorted(self._farms),
+            "waste": self.waste.snapshot(),
         }
 
     def restore(self, data: Any) -> None:
@@ -391,6 +436,8 @@ class Triage(Screening):
             self.copies.restore(data["copies"])
             self.news.restore(data)
             self._farms = set(listed(data["farms"], "farms", str))
+            if "waste" in data:  # a snapshot from before the waste bound has none
+                self.waste.restore(data["waste"])
             self.guard.restore_learned(data["guard"])
         fetched = [
             norm

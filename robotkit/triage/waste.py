@@ -1,0 +1,227 @@
+"""The waste bound: what a crawl may spend on fetches that teach it nothing.
+
+The trap rules recognise the trap kinds they were written for; this ledger bounds
+the ones they do not know, by construction (ARCHITECTURE.md, "Trap policy", "The
+waste bound"):
+
+- A fetch *taught nothing* (is *waste*) when it showed no text its host had not
+  shown: an exact or echoed copy, the same words as an earlier page in another
+  order (a re-sorted listing), a soft 404, a link-farm page, a non-canonical form;
+  or an error status, a timeout, an oversize body. Every other fetch taught
+  something: a page whose text differs from every earlier one, if only by a
+  number, is a record of its own (``numbered-pages``), however like its siblings.
+- A URL is *vouched for* when the page that first linked it taught something (or
+  it is a seed). A link first found on a wasted page is *unvouched*.
+- Per host, a balance: each wasted fetch adds one, each fetch that taught
+  something takes one off (never below zero). While the balance is at ``budget``
+  or above, an unvouched URL is not fetched: it waits. A fetch that teaches
+  brings the balance down and lets waiting URLs go (the least wasteful region's
+  first); once the host has nothing else queued, what still waits is left for
+  good (``waste-budget``).
+
+So on every host, unvouched fetches that taught nothing are at most ``budget``
+plus the fetches that taught something (the invariant a property test checks
+from the trap sites' own logs).
+
+Pure: the crawler owns the queue; the ledger keeps the waiting URLs as plain
+records so that the frontier layer stays above it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from robotkit.base.snapshot import header, listed, opened, reading, typed
+
+__all__ = ["Waiting", "WasteLedger"]
+
+
+@dataclass(frozen=True)
+class Waiting:
+    """An unvouched URL held back by the waste bound, as the frontier had it."""
+
+    url: str
+    key: str
+    depth: int
+    referer: str | None
+    region: str
+
+
+@dataclass
+class _Host:
+    balance: int = 0
+    """Wasted fetches less fetches that taught something, never below zero."""
+    wasted: int = 0
+    taught: int = 0
+    unvouched_wasted: int = 0
+    unvouched_taught: int = 0
+    waiting: dict[str, Waiting] = field(default_factory=dict)
+
+
+class WasteLedger:
+    """Per host and per region, the fetches that taught nothing; which URLs are
+    vouched for; which wait. See the module docstring."""
+
+    def __init__(self, budget: int = 20, max_remembered: int = 200_000) -> None:
+        if budget < 0:
+            raise ValueError("the waste budget must be >= 0")
+        self.budget = budget
+        self.max_remembered = max_remembered
+        self._hosts: dict[str, _Host] = {}
+        self.regions: Counter[str] = Counter()
+        """Wasted fetches per region (never decreases): the order waiting URLs go in."""
+        self._wasted_pages: set[str] = set()
+        """URLs of fetched pages that taught nothing: their links are unvouched."""
+        self._unvouched: set[str] = set()
+        self._word_bags: dict[str, set[str]] = {}
+
+    # -- vouching ---------------------------------------------------------------------
+
+    def vouches(self, referer: str | None) -> bool:
+        """Whether a link found on ``referer`` is vouched for: a seed (no referer), or
+        a link of a page that taught something (or was never judged)."""
+        return referer is None or referer not in self._wasted_pages
+
+    def offered(self, key: str, referer: str | None) -> None:
+        """A URL queued under ``key``, first linked from ``referer``."""
+        if not self.vouches(referer) and len(self._unvouched) < self.max_remembered:
+            self._unvouched.add(key)
+
+    def unvouched(self, key: str) -> bool:
+        return key in self._unvouched
+
+    # -- fetches ----------------------------------------------------------------------
+
+    def shown_before(self, host: str, words: Iterable[str]) -> bool:
+        """Whether ``host`` showed a page of exactly these words before, in any order
+        (a listing re-sorted by another column), remembering them. Numbers count:
+        "Build 41 passed" and "Build 42 passed" are two pages."""
+        bag = hashlib.blake2b("\x00".join(sorted(words)).encode(), digest_size=12).hexdigest()
+        bags = self._word_bags.setdefault(host, set())
+        if bag in bags:
+            return True
+        if len(bags) < self.max_remembered:
+            bags.add(bag)
+        return False
+
+    def fetched(self, host: str, region: str, url: str, key: str | None, taught: bool) -> None:
+        """Count one fetch of ``host``: ``taught`` or not. ``url`` is the page its links
+        name as their referer; ``key`` the key it was fetched under."""
+        book = self._hosts.setdefault(host, _Host())
+        unvouched = key is not None and key in self._unvouched
+        if taught:
+            book.taught += 1
+            book.unvouched_taught += unvouched
+            book.balance = max(0, book.balance - 1)
+            return
+        book.wasted += 1
+        book.unvouched_wasted += unvouched
+        book.balance += 1
+        self.regions[region] += 1
+        if len(self._wasted_pages) < self.max_remembered:
+            self._wasted_pages.add(url)
+
+    def must_wait(self, host: str, key: str) -> bool:
+        """Whether the URL under ``key`` is to wait instead of being fetched now."""
+        if key not in self._unvouched:
+            return False
+        book = self._hosts.get(host)
+        return book is not None and book.balance >= self.budget
+
+    def hold(self, host: str, waiting: Waiting) -> None:
+        """Keep a URL that must wait."""
+        self._hosts.setdefault(host, _Host()).waiting[waiting.key] = waiting
+
+    def release(self, host: str) -> list[Waiting]:
+        """The waiting URLs of ``host`` that may go now (as many as the balance
+        allows), least wasteful region first, then shallowest, then oldest."""
+        book = self._hosts.get(host)
+        if book is None or not book.waiting:
+            return []
+        room = self.budget - book.balance
+        if room <= 0:
+            return []
+        order = sorted(
+            enumerate(book.waiting.values()),
+            key=lambda item: (self.regions[item[1].region], item[1].depth, item[0]),
+        )
+        going = [w for _, w in order[:room]]
+        for w in going:
+            del book.waiting[w.key]
+        return going
+
+    def abandon(self, host: str) -> list[Waiting]:
+        """Everything still waiting on ``host`` (which has nothing else queued): left
+        for good."""
+        book = self._hosts.get(host)
+        if book is None or not book.waiting:
+            return []
+        left = list(book.waiting.values())
+        book.waiting.clear()
+        return left
+
+    def waiting_hosts(self) -> list[str]:
+        return [host for host, book in self._hosts.items() if book.waiting]
+
+    def waiting(self, host: str) -> int:
+        book = self._hosts.get(host)
+        return 0 if book is None else len(book.waiting)
+
+    def counts(self, host: str) -> tuple[int, int, int, int]:
+        """``(wasted, taught, unvouched wasted, unvouched taught)`` fetches of ``host``."""
+        book = self._hosts.get(host, _Host())
+        return book.wasted, book.taught, book.unvouched_wasted, book.unvouched_taught
+
+    # -- state ------------------------------------------------------------------------
+
+    def snapshot(self) -> dict[str, Any]:
+        return {
+            **header("waste", 1),
+            "hosts": [
+                [
+                    host,
+                    [b.balance, b.wasted, b.taught, b.unvouched_wasted, b.unvouched_taught],
+                    [[w.url, w.key, w.depth, w.referer, w.region] for w in b.waiting.values()],
+                ]
+                for host, b in self._hosts.items()
+            ],
+            "regions": sorted(self.regions.items()),
+            "wasted_pages": sorted(self._wasted_pages),
+            "unvouched": sorted(self._unvouched),
+            "word_bags": [[host, sorted(bags)] for host, bags in self._word_bags.items()],
+        }
+
+    def restore(self, data: Any) -> None:
+        """Take back :meth:`snapshot`; :class:`~robotkit.base.snapshot.SnapshotError`
+        for bad data, leaving the ledger as it was."""
+        with reading("waste"):
+            data = opened(data, "waste", 1)
+            hosts: dict[str, _Host] = {}
+            for host, numbers, waiting in listed(data["hosts"], "hosts", list):
+                balance, wasted, taught, u_wasted, u_taught = listed(numbers, "counts", int)
+                book = _Host(balance, wasted, taught, u_wasted, u_taught)
+                for url, key, depth, referer, region in listed(waiting, "waiting", list):
+                    w = Waiting(
+                        typed(url, str, "url"),
+                        typed(key, str, "key"),
+                        typed(depth, int, "depth"),
+                        None if referer is None else typed(referer, str, "referer"),
+                        typed(region, str, "region"),
+                    )
+                    book.waiting[w.key] = w
+                hosts[typed(host, str, "host")] = book
+            regions = Counter(
+                {typed(r, str, "region"): typed(n, int, "count") for r, n in data["regions"]}
+            )
+            wasted_pages = set(listed(data["wasted_pages"], "url", str))
+            unvouched = set(listed(data["unvouched"], "key", str))
+            bags = {
+                typed(host, str, "host"): set(listed(b, "bag", str))
+                for host, b in listed(data["word_bags"], "word_bags", list)
+            }
+        self._hosts, self.regions, self._word_bags = hosts, regions, bags
+        self._wasted_pages, self._unvouched = wasted_pages, unvouched

@@ -1,0 +1,268 @@
+"""The waste bound (ARCHITECTURE.md, "Trap policy", "The waste bound"): the ledger's
+rules, and the invariant on real crawls of trap sites, checked from what each
+site's server saw:
+
+    trap fetches on a host <= W + the trap URLs its legitimate pages link
+                               + the legitimate pages fetched there
+
+(each legitimate page fetched may earn one fetch back), with every legitimate page
+fetched. The sites are robotkit's generated ones, some hand-written ones, and trap
+kinds the other rules do not know, drawn here: copies of a page recognised only
+one at a time, under URLs that differ by a token, the letter case, a parameter's
+value or the host, and pages whose links change while their text does not.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import re
+from collections import Counter
+from dataclasses import dataclass
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from werkzeug import Request, Response
+
+from robotkit import traps
+from robotkit.crawler.loop import CrawlConfig, Crawler, CrawlEvent, EventKind
+from robotkit.traps.base import (
+    PageKind,
+    RequestContext,
+    TrapSite,
+    article,
+    html_page,
+    not_found,
+    prose,
+    request_target,
+    target_of,
+)
+from robotkit.traps.score import page_links
+from robotkit.traps.server import RunningSite
+from robotkit.triage.screening import TriageConfig
+from robotkit.triage.waste import Waiting, WasteLedger
+
+W = TriageConfig().waste_budget
+KINDS = ("token", "case", "param", "links", "host", "scatter")
+WORDS = prose("copy-maze words", 40).lower().replace(".", "").split()
+
+# -- the ledger -----------------------------------------------------------------------
+
+
+def test_unvouched_urls_wait_once_the_budget_is_spent_and_a_novel_page_frees_one() -> None:
+    ledger = WasteLedger(budget=2)
+    ledger.offered("k-vouched", None)
+    ledger.fetched("h", "h/a", "http://h/copy", "k0", taught=False)
+    ledger.offered("k1", "http://h/copy")
+    ledger.offered("k2", "http://h/copy")
+    assert ledger.unvouched("k1") and not ledger.unvouched("k-vouched")
+    assert not ledger.must_wait("h", "k1")  # one wasted fetch: under the budget
+    ledger.fetched("h", "h/a", "http://h/copy2", "k1", taught=False)
+    assert ledger.must_wait("h", "k2") and not ledger.must_wait("h", "k-vouched")
+    ledger.hold("h", Waiting("http://h/2", "k2", 1, "http://h/copy", "h/a"))
+    assert ledger.release("h") == []
+    ledger.fetched("h", "h/b", "http://h/news", "k-vouched", taught=True)
+    assert [w.key for w in ledger.release("h")] == ["k2"]
+    assert not ledger.must_wait("h", "k2")
+    assert ledger.counts("h") == (2, 1, 1, 0)
+
+
+def test_the_least_wasteful_region_goes_first_and_the_rest_is_abandoned() -> None:
+    ledger = WasteLedger(budget=1)
+    for n in range(3):
+        ledger.fetched("h", "h/trap", f"http://h/t{n}", None, taught=False)
+    ledger.fetched("h", "h/list", "http://h/l", None, taught=False)
+    trap = Waiting("http://h/t9", "t9", 1, "http://h/t0", "h/trap")
+    item = Waiting("http://h/item", "item", 3, "http://h/l", "h/list")
+    ledger.hold("h", trap)
+    ledger.hold("h", item)
+    for _ in range(4):
+        ledger.fetched("h", "h/x", "http://h/x", None, taught=True)
+    assert ledger.release("h") == [item]
+    assert ledger.abandon("h") == [trap]
+    assert ledger.waiting_hosts() == []
+
+
+def test_the_ledger_survives_a_snapshot() -> None:
+    ledger = WasteLedger(budget=3)
+    ledger.fetched("h", "h/a", "http://h/c", "k", taught=False)
+    ledger.offered("k2", "http://h/c")
+    ledger.hold("h", Waiting("http://h/2", "k2", 1, None, "h/a"))
+    copy = WasteLedger(budget=3)
+    copy.restore(ledger.snapshot())
+    assert copy.snapshot() == ledger.snapshot()
+    assert copy.unvouched("k2") and copy.waiting("h") == 1
+
+
+@given(st.lists(st.tuples(st.booleans(), st.booleans(), st.booleans()), max_size=300))
+def test_the_ledger_bounds_unvouched_waste_by_construction(
+    steps: list[tuple[bool, bool, bool]],
+) -> None:
+    """Whatever pages come, fetched only when ``must_wait`` allows: unvouched fetches
+    that taught nothing <= budget + fetches that taught something."""
+    ledger = WasteLedger(budget=5)
+    wasted_page = "http://h/copy"
+    ledger.fetched("h", "h/r", wasted_page, None, taught=False)
+    for n, (unvouched, taught, _) in enumerate(steps):
+        key = f"k{n}"
+        ledger.offered(key, wasted_page if unvouched else None)
+        if ledger.must_wait("h", key):
+            continue
+        ledger.fetched("h", "h/r", f"http://h/{n}", key, taught)
+    _wasted, taught_all, unvouched_wasted, _ = ledger.counts("h")
+    assert unvouched_wasted <= 5 + taught_all
+
+
+# -- trap sites the rules do not know -------------------------------------------------
+
+
+class CopyMaze(TrapSite):
+    """A small documentation site, and a trap of one ``kind`` behind ``entries`` of
+    its pages: every trap page is the text of ``/doc/1`` with ``fanout`` links to
+    new trap URLs, each a copy recognised only once fetched."""
+
+    caught_by = ()
+    extra_hosts = ("127.0.0.2",)
+
+    def __init__(self, kind: str, seed: int, pages: int, fanout: int, entries: int) -> None:
+        self.kind, self.seed, self.fanout = kind, seed, fanout
+        self.name = f"copy-maze-{kind}-{seed}"
+        self.summary = f"{kind} copies of /doc/1, fan-out {fanout}, {pages} pages"
+        self.docs = tuple(f"/doc/{n}" for n in range(1, pages + 1))
+        self.legitimate_pages = frozenset(["/", *self.docs])
+        self.legitimate_elsewhere = frozenset({(1, "/")})
+        rng = random.Random(seed)
+        self.entries = frozenset(rng.sample(self.docs, min(entries, len(self.docs))))
+
+    @property
+    def seed_paths(self) -> tuple[tuple[int, str], ...]:
+        return ((0, "/"), (1, "/"))
+
+    def _trap_link(self, rng: random.Random, ctx: RequestContext) -> str:
+        token = f"{rng.getrandbits(32):08x}"
+        if self.kind == "token":
+            return f"/doc/1/{token}"
+        if self.kind == "case":
+            return "".join(c.upper() if rng.random() < 0.5 else c for c in "/documentation/one")
+        if self.kind == "param":
+            return f"/doc/1?view={token}"
+        if self.kind == "links":
+            return f"/same/{token}"
+        if self.kind == "host":
+            return ctx.url(f"/mirror/{token}", rng.randrange(2))
+        # "scatter": every link in a section of its own, so no region grows.
+        return f"/{rng.choice(WORDS)}-{rng.choice(WORDS)}/{rng.choice(WORDS)}.html"
+
+    def is_trap(self, target: str, host: int = 0) -> bool:
+        """Only the URLs the trap draws: anything else is a 404 (no soft-404 site)."""
+        target = target_of(target)
+        if host == 1 and self.kind != "host":
+            return False
+        word = "|".join(WORDS)
+        shape = {
+            "token": r"/doc/1/[0-9a-f]{8}",
+            "case": r"(?i:/documentation/one)",
+            "param": r"/doc/1\?view=[0-9a-f]{8}",
+            "links": r"/same/[0-9a-f]{8}",
+            "host": r"/mirror/[0-9a-f]{8}",
+            "scatter": rf"/({word})-({word})/({word})\.html",
+        }[self.kind]
+        return re.fullmatch(shape, target) is not None
+
+    def page(self, request: Request, ctx: RequestContext) -> Response:
+        target = request_target(request)
+        links: list[tuple[str, str]]
+        if ctx.host == 1 and target == "/":
+            return article(self.name, "/elsewhere", [(ctx.url("/", 0), "Main")])
+        if target == "/":
+            return article(self.name, "/", [(d, d) for d in self.docs])
+        if target in self.docs:
+            n = self.docs.index(target)
+            links = [(self.docs[(n + 1) % len(self.docs)], "Next")]
+            if target in self.entries:
+                rng = random.Random(f"{self.seed} {target}")
+                links += [(self._trap_link(rng, ctx), "Related") for _ in range(2)]
+            return article(self.name, target, links)
+        if not self.is_trap(target, ctx.host):
+            return not_found()
+        # A trap page: /doc/1's words exactly, links that change with the URL.
+        rng = random.Random(f"{self.seed} {ctx.host} {target}")
+        links = [(self._trap_link(rng, ctx), "Related") for _ in range(self.fanout)]
+        return html_page("Doc 1", [prose(f"{self.name} /doc/1")], [("/", "Home"), *links])
+
+
+# -- the invariant, from the server's log ---------------------------------------------
+
+
+@dataclass(frozen=True)
+class Checked:
+    trap: Counter[int]
+    bound: Counter[int]
+    events: list[CrawlEvent]
+
+
+def crawl_and_check(site: TrapSite, max_pages: int = 600) -> Checked:
+    """Crawl ``site`` with robotkit's defaults (no pause) and check the invariant
+    and the coverage from what its server saw."""
+    running: RunningSite = traps.start(site)
+    events: list[CrawlEvent] = []
+    try:
+        config = CrawlConfig(max_pages=max_pages, delay=0.0, allow_private=True)
+        crawler = Crawler(running.seed_urls, config, on_event=events.append)
+        summary = asyncio.run(crawler.run())
+    finally:
+        running.stop()
+    score = running.score()
+    assert score.complete, (site.name, score.missing)
+    assert not summary.budget_spent, site.name
+    trap: Counter[int] = Counter()
+    legit: Counter[int] = Counter()
+    for request in running.requests_seen:
+        if target_of(request.target) == "/robots.txt":
+            continue
+        kind = site.classify(request.target, request.host).kind
+        trap[request.host] += kind is PageKind.TRAP
+        legit[request.host] += kind is PageKind.LEGITIMATE
+    vouched: dict[int, set[str]] = {}
+    for targets in page_links(running).values():
+        for host, target in targets:
+            if site.classify(target, host).kind is PageKind.TRAP:
+                vouched.setdefault(host, set()).add(target)
+    bound = Counter({h: W + len(vouched.get(h, ())) + legit[h] for h in {*trap, *legit}})
+    for host, fetched in trap.items():
+        assert fetched <= bound[host], (site.name, host, fetched, bound[host])
+    return Checked(trap, bound, events)
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    kind=st.sampled_from(KINDS),
+    seed=st.integers(0, 10**6),
+    pages=st.integers(3, 12),
+    fanout=st.integers(2, 4),
+    entries=st.integers(1, 3),
+)
+def test_waste_is_bounded_on_trap_kinds_the_rules_do_not_know(
+    kind: str, seed: int, pages: int, fanout: int, entries: int
+) -> None:
+    crawl_and_check(CopyMaze(kind, seed, pages, fanout, entries))
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_each_unknown_kind_is_cut_by_the_waste_bound(kind: str) -> None:
+    """Without the bound each of these runs to the page budget (600 fetches)."""
+    checked = crawl_and_check(CopyMaze(kind, 1, 6, 3, 2))
+    left = [e for e in checked.events if e.event is EventKind.SKIPPED]
+    print(kind, dict(checked.trap), dict(checked.bound), Counter(e.reason for e in left))
+
+
+@settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 999))
+def test_waste_is_bounded_on_generated_sites(seed: int) -> None:
+    crawl_and_check(traps.get(f"{traps.GENERATED_PREFIX}{seed}"), max_pages=1000)
+
+
+@pytest.mark.parametrize("name", ["symlink-loop-1", "duplicate-article", "calendar"])
+def test_waste_is_bounded_on_hand_written_sites(name: str) -> None:
+    crawl_and_check(traps.get(name), max_pages=1000)
