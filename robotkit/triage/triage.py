@@ -83,7 +83,6 @@ from robotkit.triage.guard import Guard
 from robotkit.triage.news import PageNews
 from robotkit.triage.regions import FailureKind, region_of
 from robotkit.triage.screening import Screening, TriageConfig
-from robotkit.url.learned import reduces
 from robotkit.url.normalization import NormalizedURL
 
 __all__ = [
@@ -213,7 +212,7 @@ class Triage(Screening):
         else:
             match = self.content.add_fingerprint(final, plain)
             first = self._echoes.setdefault(echo.exact, final)
-            learned = self.rules.observe(norm, plain.exact)
+            learned = self.rules.observe(norm, plain.exact, text.words)
             if learned:
                 signals.extend(f"learned from {final}: {line}" for line in learned)
                 self._rekey(norm)
@@ -324,7 +323,7 @@ class Triage(Screening):
         """Whether ``norm`` is the shorter, canonical spelling of the page fetched as
         ``other`` (:func:`robotkit.url.learned.reduces`)."""
         old = self._parse(other) if other is not None else None
-        return old is not None and reduces(norm, old)
+        return old is not None and self.rules.prefers(norm, old)
 
     def _note_fetched(self, url: str, norm: NormalizedURL | None) -> None:
         if norm is None:

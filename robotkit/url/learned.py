@@ -43,12 +43,14 @@ learned. Pure: no I/O.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from robotkit.base.snapshot import header, listed, opened, reading, typed
 from robotkit.url.normalization import NormalizedURL, normalize
 from robotkit.url.parse import InvalidURL
+from robotkit.url.substitution import Substitutions, listing_text
 
 __all__ = ["LearnedRules", "is_token", "path_info_tail", "reduces"]
 
@@ -245,6 +247,7 @@ class LearnedRules:
         self._vetoed: set[tuple[str, int]] = set()
         self._evidence = _Evidence()
         self.max_texts = max_texts
+        self._paths = Substitutions(max_texts)  # directory aliases (url.substitution)
 
     def __bool__(self) -> bool:
         return bool(self._rules)
@@ -275,6 +278,7 @@ class LearnedRules:
             "evidence": {
                 name: _encoded(getattr(self._evidence, name)) for name in _Evidence.__annotations__
             },
+            "substitutions": self._paths.snapshot(),
         }
 
     def restore(self, data: Any) -> None:
@@ -313,6 +317,7 @@ class LearnedRules:
                 if name not in _Evidence.__annotations__:
                     raise KeyError(name)
                 setattr(evidence, name, _decoded(value, type(getattr(evidence, name)), name))
+            self._paths.restore(data.get("substitutions", []))
         self._rules, self._reissued, self._vetoed = learned, reissued, vetoed
         self._evidence = evidence
 
@@ -327,10 +332,11 @@ class LearnedRules:
         rules = self._rules.get(origin)
         if rules is None:
             return norm.key
+        path = self._paths.rewrite(origin, norm.path)
         if rules.twin is not None:
             origin = rules.twin
             rules = self._rules.get(origin, rules)
-        segments = _segments(norm.path.lower() if rules.fold_case else norm.path)
+        segments = _segments(path.lower() if rules.fold_case else path)
         if rules.cuts or rules.cut_kinds:
             segments = _cut(segments, rules)
         for position in sorted(rules.session_positions, reverse=True):
@@ -356,7 +362,7 @@ class LearnedRules:
         if rules is None:
             return None
         proofs = self._evidence.proofs
-        said: list[str] = []
+        said: list[str] = [line for line in [self._paths.explain(origin, norm.path)] if line]
         if rules.twin is not None:
             said.append(proofs.get(f"{origin} twin", f"host twin of {rules.twin}"))
             origin = rules.twin
@@ -420,22 +426,35 @@ class LearnedRules:
 
     # -- copy families (DUST) ------------------------------------------------------
 
-    def observe(self, norm: NormalizedURL, text: int) -> list[str]:
+    def observe(self, norm: NormalizedURL, text: int, words: Sequence[str] = ()) -> list[str]:
         """A fetched page's main text (an exact hash of what a reader sees, so links
         that carry fresh tokens do not make two fetches of one page differ) under its
         URL: learn, or veto, the copy-family rewrites of the module docstring.
-        Returns a line for each rewrite learned or withdrawn now."""
+        Returns a line for each rewrite learned or withdrawn now. ``words``, a
+        listing's, prove directory aliases (:mod:`robotkit.url.substitution`)."""
         ev = self._evidence
         if norm.key in ev.texts or len(ev.texts) >= self.max_texts:
             return []
         ev.texts[norm.key] = text
         origin = str(norm.origin)
+        listing = listing_text(norm.path, words) if norm.path.endswith("/") else None
+        aliases = self._paths.observe(origin, _target(norm), listing or text, bool(listing))
+        if aliases:
+            self._for(norm)
         return [
+            *aliases,
             *self._observe_params(origin, norm, text),
             *self._observe_case(origin, norm, text),
             *self._observe_tails(origin, norm, text),
             *self._observe_host(origin, norm, text),
         ]
+
+    def prefers(self, short: NormalizedURL, long: NormalizedURL) -> bool:
+        """Whether ``short`` is the page and ``long`` its copy: :func:`reduces`, or
+        ``long`` under a learned directory alias of ``short``'s path."""
+        origin = str(long.origin)
+        aliased = self._paths.rewrite(origin, long.path) == short.path != long.path
+        return reduces(short, long) or (aliased and short.query == long.query)
 
     def _prove(self, proof: str, line: str) -> list[str]:
         self._evidence.proofs[proof] = line

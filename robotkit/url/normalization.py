@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from operator import itemgetter
 
 from robotkit.url.hosts import BadHost, parse_host
+from robotkit.url.listing import is_listing_display_query
 from robotkit.url.parse import (
     DEFAULT_PORTS,
     HOST_CACHE,
@@ -180,6 +181,8 @@ class NormalizePolicy:
     ``sort_query`` sorts parameters by name, keeping the wire order of a repeated
     name's values (``tag=b&tag=a`` may be an ordered list); ``sort_repeated_by_value``
     also sorts those values, merging more URLs at the risk of merging two pages.
+    ``strip_listing_sort`` drops a directory listing's sort query (``/docs/?C=M;O=A``,
+    :mod:`robotkit.url.listing`).
     """
 
     strip_tracking: bool = True
@@ -187,6 +190,7 @@ class NormalizePolicy:
     sort_query: bool = True
     sort_repeated_by_value: bool = False
     keep_hashbang: bool = True
+    strip_listing_sort: bool = True
     keep_params: Collection[str] = frozenset()
     drop_params: Collection[str] = frozenset()
     sites: Mapping[str, SiteParams] = field(default_factory=dict, hash=False)
@@ -266,7 +270,8 @@ def normalize(url: str, policy: NormalizePolicy | None = None) -> NormalizedURL:
     punycode (UTS 46, non-transitional), IPv4 in any WHATWG spelling to dotted quad,
     IPv6 compressed (RFC 5952) and bracketed, trailing dot removed; then the crawler
     rules of ``policy``: session and tracking parameters removed from the query and
-    path, query parameters sorted by name (stable, so repeated names keep their order),
+    path, a directory listing's sort query (``/docs/?C=M;O=A``) removed, query
+    parameters sorted by name (stable, so repeated names keep their order),
     fragment dropped unless it is a ``#!`` route.
     """
     try:
@@ -342,6 +347,8 @@ def _normalize_parts(
 
     if query is not None:
         query = _normalize_query(query, param_filter, policy)
+        if query and policy.strip_listing_sort and is_listing_display_query(path, query):
+            query = None
 
     if fragment is not None:
         fragment = (
