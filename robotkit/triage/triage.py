@@ -386,14 +386,6 @@ class Triage(Screening):
 
     # -- state ------------------------------------------------------------------------
 
-    @property
-    def parked_regions(self) -> dict[str, str]:
-        return self.regions.parked
-
-    @property
-    def broken_families(self) -> dict[str, str]:
-        return self.regions.broken
-
     def snapshot(self) -> dict[str, Any]:
         """Everything the triage learned, as JSON, so that a resumed crawl spends no
         more on traps than one that was never interrupted."""
