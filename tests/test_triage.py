@@ -12,8 +12,9 @@ import pytest
 from robotkit.base.reasons import Reason
 from robotkit.content import LinkAction
 from robotkit.triage.triage import FailureKind, PageFacts, Triage, TriageConfig
-from robotkit.url.learned import LearnedRules, is_token
+from robotkit.url.learned import LearnedRules
 from robotkit.url.normalization import normalize
+from robotkit.url.rewrites import is_token
 
 SITE = "http://site.test"
 WORDS = [

@@ -83,7 +83,7 @@ from robotkit.triage.guard import Guard
 from robotkit.triage.news import PageNews
 from robotkit.triage.regions import FailureKind, region_of
 from robotkit.triage.screening import Screening, TriageConfig
-from robotkit.url.learned import reduces
+from robotkit.url.families import reduces
 from robotkit.url.normalization import NormalizedURL
 
 __all__ = [
@@ -322,7 +322,7 @@ class Triage(Screening):
 
     def _reduces(self, norm: NormalizedURL, other: str | None) -> bool:
         """Whether ``norm`` is the shorter, canonical spelling of the page fetched as
-        ``other`` (:func:`robotkit.url.learned.reduces`)."""
+        ``other`` (:func:`robotkit.url.families.reduces`)."""
         old = self._parse(other) if other is not None else None
         return old is not None and reduces(norm, old)
 
