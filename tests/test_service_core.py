@@ -192,6 +192,17 @@ def test_guard_and_duplicates_at_put(core: ServiceCore) -> None:
     assert invalid is not None and invalid.reason is Reason.UNSUPPORTED_SCHEME
 
 
+def test_a_refused_url_is_found_by_the_url_put_and_any_spelling_of_its_key(
+    core: ServiceCore,
+) -> None:
+    # Kept under its key, which is not the URL as put (host case, query order).
+    url = "http://A.example/a/b/a/b/a/b?y=2&x=1"
+    assert put(core, url) == [Ack.SKIPPED]
+    for spelling in (url, "http://a.example/a/b/a/b/a/b?x=1&y=2"):
+        refused = core.status("", spelling)
+        assert refused is not None and refused.reason is Reason.REPEATED_PATH, spelling
+
+
 def test_queue_limits_and_key_of_getparams(core: ServiceCore, robots: Robots) -> None:
     hosts = [f"http://h{i}.example" for i in range(5)]
     put(core, *(f"{h}/{n}" for h in hosts for n in range(2)))

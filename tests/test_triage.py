@@ -12,8 +12,9 @@ import pytest
 from robotkit.base.reasons import Reason
 from robotkit.content import LinkAction
 from robotkit.triage.triage import FailureKind, PageFacts, Triage, TriageConfig
-from robotkit.url.learned import LearnedRules, is_token
+from robotkit.url.learned import LearnedRules
 from robotkit.url.normalization import normalize
+from robotkit.url.rewrites import is_token
 
 SITE = "http://site.test"
 WORDS = [
@@ -123,7 +124,7 @@ def test_two_hundred_pages_that_differ_only_in_numbers_are_all_kept() -> None:
         _, verdict = crawl.fetch(url, body, neighbours, referer=f"{SITE}/")
         assert verdict.links is not LinkAction.DROP
     assert crawl.refused == {}
-    assert crawl.triage.parked_regions == {}
+    assert crawl.triage.regions.parked == {}
 
 
 def test_a_chain_of_seven_look_alike_pages_is_followed_to_its_end() -> None:
@@ -137,7 +138,7 @@ def test_a_chain_of_seven_look_alike_pages_is_followed_to_its_end() -> None:
         nxt = [f"{SITE}/chain/{n + 1}"] if n < 7 else []
         crawl.fetch(url, html(f"chain {n}", f"chain {n}", nxt), nxt, referer=f"{SITE}/")
     assert crawl.refused == {}
-    assert crawl.triage.parked_regions == {}
+    assert crawl.triage.regions.parked == {}
 
 
 def coined(rng: random.Random, count: int) -> list[str]:
@@ -177,7 +178,7 @@ def test_an_endless_calendar_is_parked_once_it_grows_without_news() -> None:
     months = [u for u in crawl.fetched if "?m=" in u]
     assert len(months) <= 20, months
     assert f"{SITE}/about" in crawl.fetched
-    assert crawl.triage.parked_regions or all(
+    assert crawl.triage.regions.parked or all(
         r in (Reason.DUPLICATE_CONTENT, Reason.TRAP_HOST) for r in crawl.refused.values()
     )
     # The plain page of the same path is another region: never parked with it.
@@ -201,8 +202,8 @@ def catalog(url: str) -> tuple[str, list[str]]:
 def test_a_catalog_whose_items_link_each_other_is_fetched_whole() -> None:
     crawl = Crawl()
     crawl.run(catalog, f"{SITE}/shop", budget=500)
-    assert len(crawl.fetched) == 81, crawl.triage.parked_regions
-    assert crawl.triage.parked_regions == {}
+    assert len(crawl.fetched) == 81, crawl.triage.regions.parked
+    assert crawl.triage.regions.parked == {}
     assert crawl.refused == {}
 
 
@@ -211,7 +212,7 @@ def test_a_templated_calendar_is_still_parked() -> None:
     crawl.run(partial(calendar, templated=True), f"{SITE}/events?m=0", budget=200)
     months = [u for u in crawl.fetched if "?m=" in u]
     assert len(months) <= 20, months
-    assert f"{SITE}/events?" in crawl.triage.parked_regions
+    assert f"{SITE}/events?" in crawl.triage.regions.parked
     assert f"{SITE}/about" in crawl.fetched
 
 
@@ -380,8 +381,8 @@ def test_what_was_learned_survives_a_snapshot_through_json() -> None:
     data = json.loads(json.dumps(crawl.triage.snapshot()))
     again = Triage()
     again.restore(data)
-    assert again.parked_regions == crawl.triage.parked_regions
-    assert again.broken_families == crawl.triage.broken_families
+    assert again.regions.parked == crawl.triage.regions.parked
+    assert again.regions.broken == crawl.triage.regions.broken
     url = normalize(f"{SITE}/Yy9911aa22/about")
     assert again.key(url) == crawl.triage.key(url) == f"{SITE}/about"
     assert again.recheck(f"{SITE}/Qq55rr66tt/about", "", None) is Reason.DUPLICATE_URL
@@ -389,7 +390,7 @@ def test_what_was_learned_survives_a_snapshot_through_json() -> None:
     data["streak"] = [["http://site.test/x", "not a count"]]
     with pytest.raises(SnapshotError, match="triage"):
         again.restore(data)
-    assert again.parked_regions == crawl.triage.parked_regions
+    assert again.regions.parked == crawl.triage.regions.parked
 
 
 def test_links_of_an_error_page_or_a_cut_body_are_offered_as_they_are() -> None:

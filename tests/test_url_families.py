@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import json
 
-from robotkit.url.learned import LearnedRules, reduces
+from robotkit.url.families import reduces
+from robotkit.url.learned import LearnedRules
 from robotkit.url.normalization import normalize
 
 SITE = "http://site.test"

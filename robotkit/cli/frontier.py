@@ -21,6 +21,7 @@ from robotkit.cli import EXIT_USAGE, error, non_negative, positive
 from robotkit.cli.check_url import add_identity_options
 from robotkit.http.checker import RobotsOptions
 from robotkit.robots.status import Profile
+from robotkit.url.hosts import is_loopback_host
 
 COMPACT_EVERY = 1.0
 """Seconds between two looks at whether the ``--state`` journal is due a compaction."""
@@ -99,7 +100,9 @@ def run(args: argparse.Namespace) -> int:
         robots=RobotsOptions(profile=Profile(args.profile), min_ttl=args.robots_min_ttl),
         delay=args.delay,
         lease=args.lease,
-        allow_private=args.allow_private or _loopback(host),
+        # A service on loopback serves this machine's crawlers only: they may crawl
+        # this machine's sites, as `robotkit crawl` may a loopback seed.
+        allow_private=args.allow_private or is_loopback_host(host),
     )
     shared = None
     try:
@@ -130,19 +133,6 @@ def run(args: argparse.Namespace) -> int:
     finally:
         if shared is not None:
             shared.close()
-
-
-def _loopback(host: str) -> bool:
-    """A service listening on loopback serves this machine's crawlers only: they
-    may crawl this machine's sites, as ``robotkit crawl`` may a loopback seed."""
-    import ipaddress
-
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
 
 
 async def _serve(server: Any, host: str, port: int, kept: Any = None) -> int:

@@ -6,7 +6,6 @@ the protocols between them) can read the configuration without importing the loo
 
 from __future__ import annotations
 
-import ipaddress
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -21,6 +20,7 @@ from robotkit.http.settings import CRAWL_MAX_BODY, GuardHook
 from robotkit.http.transport import AddressPolicy, AsyncPoliteTransport, FetchLimits
 from robotkit.pacing.pacer import PacingPolicy
 from robotkit.triage.triage import TriageConfig
+from robotkit.url.hosts import is_loopback_host
 from robotkit.url.normalization import normalize
 from robotkit.url.parse import InvalidURL
 
@@ -74,14 +74,8 @@ def is_loopback_url(url: str) -> bool:
     """Whether ``url`` names a loopback address literally (127.0.0.0/8, ``[::1]``
     or ``localhost``): no resolver is involved, so there is nothing to forge."""
     try:
-        host = normalize(url).host
+        return is_loopback_host(normalize(url).host)
     except InvalidURL:
-        return False
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
         return False
 
 

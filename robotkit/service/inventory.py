@@ -9,6 +9,8 @@ from collections.abc import Iterator
 from robotkit.service.crawls import Crawls
 from robotkit.service.handout import Handout
 from robotkit.service.records import URLRecord, URLState
+from robotkit.url.normalization import normalize
+from robotkit.url.parse import InvalidURL
 
 __all__ = ["Inventory"]
 
@@ -22,11 +24,15 @@ class Inventory:
         self.handout = handout
 
     def status(self, crawl_name: str, url: str) -> URLRecord | None:
-        """GetURLStatus: the record of ``url`` (refused ones too), or None."""
+        """GetURLStatus: the record of ``url`` (refused ones too, by any spelling of
+        their key; an invalid URL, which has none, by its text), or None."""
         crawl = self.crawls.find(crawl_name)
         if crawl is None:
             return None
         record = crawl.record_of(url)
+        if record is None:
+            with contextlib.suppress(InvalidURL):
+                record = crawl.refused.get(normalize(url).key)
         if record is None:
             record = crawl.refused.get(url)
         return record

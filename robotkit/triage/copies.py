@@ -23,8 +23,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from robotkit.base.snapshot import header, listed, opened, reading, typed
-from robotkit.url.learned import is_token
 from robotkit.url.normalization import NormalizedURL, normalize_or_none
+from robotkit.url.rewrites import is_token
 from robotkit.url.template import url_template
 
 __all__ = ["Copies"]

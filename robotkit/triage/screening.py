@@ -19,7 +19,8 @@ from robotkit.triage.copies import Copies
 from robotkit.triage.guard import Guard, GuardVerdict, Rule, find_repeated_run, path_segments
 from robotkit.triage.regions import FailureKind, Regions, region_of
 from robotkit.triage.waste import Waiting, WasteLedger
-from robotkit.url.learned import LearnedRules, path_info_tail
+from robotkit.url.families import path_info_tail
+from robotkit.url.learned import LearnedRules
 from robotkit.url.normalization import NormalizedURL, normalize, normalize_or_none
 from robotkit.url.parse import InvalidURL
 

@@ -321,7 +321,7 @@ class Triage(Screening):
 
     def _reduces(self, norm: NormalizedURL, other: str | None) -> bool:
         """Whether ``norm`` is the shorter, canonical spelling of the page fetched as
-        ``other`` (:func:`robotkit.url.learned.reduces`)."""
+        ``other`` (:meth:`robotkit.url.learned.LearnedRules.prefers`)."""
         old = self._parse(other) if other is not None else None
         return old is not None and self.rules.prefers(norm, old)
 
@@ -384,14 +384,6 @@ class Triage(Screening):
         return grows, hub
 
     # -- state ------------------------------------------------------------------------
-
-    @property
-    def parked_regions(self) -> dict[str, str]:
-        return self.regions.parked
-
-    @property
-    def broken_families(self) -> dict[str, str]:
-        return self.regions.broken
 
     def snapshot(self) -> dict[str, Any]:
         """Everything the triage learned, as JSON, so that a resumed crawl spends no

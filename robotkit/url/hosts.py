@@ -119,3 +119,14 @@ def _ipv6(inner: str) -> str:
         return ipaddress.IPv6Address(inner).compressed
     except ValueError:
         raise BadHost(f"bad IPv6 address {inner!r}") from None
+
+
+def is_loopback_host(host: str) -> bool:
+    """Whether ``host`` names a loopback address literally (127.0.0.0/8, ``::1`` or
+    ``localhost``): no resolver is involved, so there is nothing to forge."""
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False

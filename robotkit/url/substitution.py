@@ -26,11 +26,12 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 from urllib.parse import unquote
 
 from robotkit.base.snapshot import listed, typed
+from robotkit.url.normalization import NormalizedURL
 
 PAIRS = 2
 """Pairs of URLs with one text under a rewrite, one of them listings, before it is
@@ -201,6 +202,14 @@ class Substitutions:
                 for a, b in listed(vetoed, "veto", list)
             }
         self._sites = sites
+
+
+def moved(norm: NormalizedURL, path: str) -> NormalizedURL:
+    """``norm`` with ``path`` for its path (and its key rebuilt), or ``norm`` itself."""
+    if path == norm.path:
+        return norm
+    query = f"?{norm.query}" if norm.query is not None else ""
+    return replace(norm, path=path, key=f"{norm.origin}{path}{query}")
 
 
 def _counterpart(rule: tuple[str, str], target: str) -> str | None:

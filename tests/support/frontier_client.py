@@ -3,11 +3,14 @@ with robotkit's service, written with the Python gRPC stubs and httpx.
 
 It knows nothing of robots.txt or delays: it fetches whatever GetURLs hands out, at
 once, and reports each fetch (status, Retry-After, final URL, fingerprint) and the
-page's links (with the page's URL as ``robotkit.parent``) back with PutURLs.
+page's links (with the page's URL as ``robotkit.parent``) back with PutURLs. Like
+any crawler it bounds a fetch: a total deadline a dripping server cannot stretch,
+and a body cap (a cut body is reported, its links unread).
 """
 
 from __future__ import annotations
 
+import html
 import re
 import time
 from collections.abc import Iterable, Iterator
@@ -63,7 +66,10 @@ class Client:
         self.stub = pb_grpc.URLFrontierStub(self.channel)
 
     def put(self, items: Iterable[pb.URLItem]) -> list[int]:
-        return [ack.status for ack in self.stub.PutURLs(iter(list(items)), timeout=30)]
+        return [ack.status for ack in self.put_acks(items)]
+
+    def put_acks(self, items: Iterable[pb.URLItem]) -> list[pb.AckMessage]:
+        return list(self.stub.PutURLs(iter(list(items)), timeout=30))
 
     def get(self, crawl: str = "", **params: int) -> list[pb.URLInfo]:
         request = pb.GetParams(crawlID=crawl, **params)
@@ -81,26 +87,55 @@ class Client:
 
 def links(base: str, body: str) -> Iterator[str]:
     for href in HREF.findall(body):
-        yield urljoin(base, href.strip())
+        yield urljoin(base, html.unescape(href.strip()))
 
 
-def fetch_report(http: httpx.Client, url: str, crawl: str = "") -> tuple[pb.URLItem, list[str]]:
-    """Fetch ``url`` and build its known item and the page's links."""
+DEADLINE = 10.0
+"""Seconds a fetch may take in all (Nutch's default)."""
+MAX_BYTES = 1024 * 1024
+"""The body cap: the rest of a longer body is not read."""
+
+
+def fetch_report(
+    http: httpx.Client, url: str, crawl: str = "", deadline: float = DEADLINE
+) -> tuple[pb.URLItem, list[str]]:
+    """Fetch ``url`` within ``deadline`` seconds and build its known item and the
+    page's links. A redirect is not followed (the next request to the host is the
+    service's to time): its target is a link of the page."""
     try:
-        response = http.get(url, follow_redirects=True)
+        response, body = _get(http, url, deadline)
     except httpx.HTTPError as error:
         return known(url, crawl, **{meta.ERROR: type(error).__name__.lower()}), []
+    except TimeoutError:
+        return known(url, crawl, **{meta.ERROR: "timeout"}), []
     extra = {meta.STATUS: str(response.status_code), meta.FETCHED_AT: str(time.time())}
     if "retry-after" in response.headers:
         extra[meta.RETRY_AFTER] = response.headers["retry-after"]
-    if str(response.url) != url:
-        extra[meta.FINAL_URL] = str(response.url)
     found: list[str] = []
-    if response.status_code == 200 and "html" in response.headers.get("content-type", ""):
-        print_ = fingerprint(response.text)
+    if response.is_redirect and "location" in response.headers:
+        found = [urljoin(url, response.headers["location"])]
+    is_html = "html" in response.headers.get("content-type", "")
+    if body is not None and response.status_code == 200 and is_html:
+        text = body.decode(response.encoding or "utf-8", "replace")
+        print_ = fingerprint(text)
         extra[meta.FINGERPRINT] = f"{print_.exact:016x}:{print_.simhash:016x}"
-        found = list(links(str(response.url), response.text))
+        found = list(links(url, text))
     return known(url, crawl, **extra), found
+
+
+def _get(http: httpx.Client, url: str, deadline: float) -> tuple[httpx.Response, bytes | None]:
+    """The response to ``url`` and its body (None when over :data:`MAX_BYTES`: the
+    rest is not read), all of it within ``deadline`` seconds."""
+    end = time.monotonic() + deadline
+    with http.stream("GET", url, timeout=httpx.Timeout(deadline)) as response:
+        body = bytearray()
+        for chunk in response.iter_bytes():
+            body += chunk
+            if len(body) > MAX_BYTES:
+                return response, None
+            if time.monotonic() > end:
+                raise TimeoutError(url)
+        return response, bytes(body)
 
 
 def crawl(
@@ -112,10 +147,15 @@ def crawl(
     idle_limit: float = 15.0,
     max_queues: int = 0,
     max_urls_per_queue: int = 0,
+    deadline: float = DEADLINE,
+    skipped: list[str] | None = None,
 ) -> list[str]:
     """Crawl from ``seeds`` through the service until it has nothing left (no URL
-    queued or out) or ``max_pages``; returns the URLs fetched, in order."""
-    client.put(discovered(url, crawl_id) for url in seeds)
+    queued or out) or ``max_pages``; returns the URLs fetched, in order. ``deadline``:
+    each fetch's; ``skipped`` gets the links PutURLs refused."""
+    refused = skipped if skipped is not None else []
+    acks = client.put_acks(discovered(url, crawl_id) for url in seeds)
+    refused += [ack.ID for ack in acks if ack.status == pb.AckMessage.Status.SKIPPED]
     fetched: list[str] = []
     idle_since = time.monotonic()
     with httpx.Client(timeout=10, headers={"User-Agent": "FrontierBot/1.0"}) as http:
@@ -134,9 +174,14 @@ def crawl(
             idle_since = time.monotonic()
             updates: list[pb.URLItem] = []
             for url_info in batch:
-                report, found = fetch_report(http, url_info.url, crawl_id)
+                report, found = fetch_report(http, url_info.url, crawl_id, deadline)
                 fetched.append(url_info.url)
                 updates.append(report)
                 updates.extend(discovered(link, crawl_id, parent=url_info.url) for link in found)
-            client.put(updates)
+            acks = client.put_acks(updates)
+            refused += [
+                ack.ID
+                for ack, item in zip(acks, updates, strict=True)
+                if ack.status == pb.AckMessage.Status.SKIPPED and item.HasField("discovered")
+            ]
     return fetched

@@ -1,0 +1,269 @@
+"""The rewrites one origin's URLs are known to allow, and the key they give a URL.
+
+A crawl learns them from what a site shows (:mod:`robotkit.url.learned` from pairs of
+copies, links and ``rel=canonical``; :mod:`robotkit.url.families` from fetched pages'
+texts): a session id as a path segment, parameters whatever their value, exact pairs
+that change nothing, parameter order, named prefixes (``/amp/``), letter case, the
+tail after a file, a twin host. :class:`Rewrites` keeps them per origin and turns a
+normalized URL into its key under them, and says which of them changed a key. Pure: no
+I/O.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from robotkit.base.snapshot import listed, typed
+from robotkit.url.normalization import NormalizedURL
+
+__all__ = [
+    "OriginRules",
+    "Rewrites",
+    "extra_pairs",
+    "file_ext",
+    "is_token",
+    "param_name",
+    "path_segments",
+    "query_pairs",
+]
+
+_TOKEN = re.compile(r"[A-Za-z0-9_\-]{8,}")
+_FILE = re.compile(r"[^/]*[A-Za-z0-9_\-]\.([A-Za-z][A-Za-z0-9]{1,4})")
+_LETTER = re.compile(r"[A-Za-z]")
+_DIGIT = re.compile(r"\d")
+
+
+def is_token(text: str) -> bool:
+    """Whether a path segment or value looks machine-made: 8 or more URL-safe
+    characters with both letters and digits (``3fa9c2e1``, ``x7K2q9Lm``), or 20 or
+    more of them in any mix. Words, slugs and plain numbers are not tokens."""
+    if not _TOKEN.fullmatch(text):
+        return False
+    if len(text) >= 20:
+        return True
+    return bool(_LETTER.search(text)) and bool(_DIGIT.search(text)) and "-" not in text
+
+
+def query_pairs(query: str | None) -> list[str]:
+    """The ``name=value`` pairs of a query, in order."""
+    return [part for part in (query or "").split("&") if part]
+
+
+def param_name(pair: str) -> str:
+    """A pair's parameter name, lower case."""
+    return pair.partition("=")[0].lower()
+
+
+def path_segments(path: str) -> list[str]:
+    """A path's segments (``/a/b/`` is ``a``, ``b``, ``""``)."""
+    return path.split("/")[1:]
+
+
+def file_ext(segment: str) -> str | None:
+    """The extension of a file-like path segment (``index.html``), lower case."""
+    found = _FILE.fullmatch(segment)
+    return found.group(1).lower() if found else None
+
+
+def extra_pairs(fewer: list[str], more: list[str]) -> set[str]:
+    """The pairs ``more`` adds to ``fewer`` when it keeps all of them, else none."""
+    rest = list(more)
+    for pair in fewer:
+        if pair not in rest:
+            return set()
+        rest.remove(pair)
+    return set(rest)
+
+
+@dataclass
+class OriginRules:
+    """The rewrites learned for one origin."""
+
+    session_positions: set[int] = field(default_factory=set)
+    prefixes: set[str] = field(default_factory=set)
+    params: set[str] = field(default_factory=set)
+    pairs: set[str] = field(default_factory=set)
+    any_order: bool = False
+    fold_case: bool = False
+    cuts: set[str] = field(default_factory=set)
+    """Paths of files whose path-info tails are cut (``/library/index.html``)."""
+    cut_kinds: set[str] = field(default_factory=set)
+    """Static extensions whose every file's tail is cut on this origin."""
+    no_cut: set[str] = field(default_factory=set)
+    """Files whose tails were shown to name other pages (a front controller)."""
+    twin: str | None = None
+    """The origin this one is a twin of: its URLs are keyed there."""
+
+    def cut(self, segments: list[str]) -> list[str]:
+        """``segments`` without the path-info tail after a file whose tails are cut."""
+        cuts, no_cut = self.cuts, self.no_cut
+        if self.fold_case:
+            cuts, no_cut = {c.lower() for c in cuts}, {c.lower() for c in no_cut}
+        for i, segment in enumerate(segments[:-1]):
+            kind = file_ext(segment)
+            if kind is None:
+                continue
+            file = "/" + "/".join(segments[: i + 1])
+            if file in cuts or (kind in self.cut_kinds and file not in no_cut):
+                return segments[: i + 1]
+        return segments
+
+
+class Rewrites:
+    """The rewrites learned for each origin, and the key they give."""
+
+    def __init__(self, origins: dict[str, OriginRules] | None = None) -> None:
+        self.origins: dict[str, OriginRules] = {} if origins is None else origins
+
+    def __bool__(self) -> bool:
+        return bool(self.origins)
+
+    def of(self, norm: NormalizedURL) -> OriginRules:
+        """The rules of ``norm``'s origin, new ones if none were learned yet."""
+        return self.origins.setdefault(str(norm.origin), OriginRules())
+
+    def knows(self, norm: NormalizedURL) -> bool:
+        """Whether anything was learned about ``norm``'s origin."""
+        return str(norm.origin) in self.origins
+
+    def snapshot(self) -> list[list[Any]]:
+        """One row per origin, as JSON."""
+        return [
+            [
+                origin,
+                sorted(rules.session_positions),
+                sorted(rules.prefixes),
+                sorted(rules.params),
+                sorted(rules.pairs),
+                rules.any_order,
+                rules.fold_case,
+                sorted(rules.cuts),
+                sorted(rules.cut_kinds),
+                sorted(rules.no_cut),
+                rules.twin,
+            ]
+            for origin, rules in self.origins.items()
+        ]
+
+    @classmethod
+    def restored(cls, rows: Any) -> Rewrites:
+        """:meth:`snapshot`'s rows read back (a row of 6, before the copy families, too);
+        to call inside :func:`~robotkit.base.snapshot.reading`."""
+        learned: dict[str, OriginRules] = {}
+        for origin, positions, prefixes, params, pairs, any_order, *more in listed(
+            rows, "origins", list
+        ):
+            rules = learned[typed(origin, str, "origin")] = OriginRules(
+                set(listed(positions, "position", int)),
+                set(listed(prefixes, "prefix", str)),
+                set(listed(params, "parameter", str)),
+                set(listed(pairs, "pair", str)),
+                typed(any_order, bool, "any order"),
+            )
+            if more:
+                fold_case, cuts, kinds, no_cut, twin = more
+                rules.fold_case = typed(fold_case, bool, "fold case")
+                rules.cuts = set(listed(cuts, "cut", str))
+                rules.cut_kinds = set(listed(kinds, "cut kind", str))
+                rules.no_cut = set(listed(no_cut, "cut", str))
+                rules.twin = None if twin is None else typed(twin, str, "twin")
+        return cls(learned)
+
+    def key(self, norm: NormalizedURL) -> str:
+        """``norm``'s key with the rules of its origin applied (a twin host's URLs keyed
+        on the host it is a twin of)."""
+        origin = str(norm.origin)
+        rules = self.origins.get(origin)
+        if rules is None:
+            return norm.key
+        if rules.twin is not None:
+            origin = rules.twin
+            rules = self.origins.get(origin, rules)
+        segments = path_segments(norm.path.lower() if rules.fold_case else norm.path)
+        if rules.cuts or rules.cut_kinds:
+            segments = rules.cut(segments)
+        for position in sorted(rules.session_positions, reverse=True):
+            if position < len(segments) - 1 and is_token(segments[position]):
+                del segments[position]
+        while len(segments) > 1 and segments[0].lower() in rules.prefixes:
+            del segments[0]
+        path = "/" + "/".join(segments)
+        pairs = [
+            p
+            for p in query_pairs(norm.query)
+            if param_name(p) not in rules.params and p not in rules.pairs
+        ]
+        if rules.any_order:
+            pairs.sort()
+        query = f"?{'&'.join(pairs)}" if pairs else ""
+        return f"{origin}{path}{query}"
+
+    def explain(self, norm: NormalizedURL, proofs: Mapping[str, str]) -> str | None:
+        """The rules that change ``norm``'s key, each with its proof (``proofs``: a rule,
+        ``origin kind subject``, to the evidence that proved it) where one was kept;
+        ``None`` when no rule changes it."""
+        origin = str(norm.origin)
+        rules = self.origins.get(origin)
+        if rules is None:
+            return None
+        said: list[str] = []
+        if rules.twin is not None:
+            said.append(proofs.get(f"{origin} twin", f"host twin of {rules.twin}"))
+            origin = rules.twin
+            rules = self.origins.get(origin, rules)
+        if rules.fold_case and norm.path != norm.path.lower():
+            said.append(proofs.get(f"{origin} case", "letter case of paths folded"))
+        segments = path_segments(norm.path.lower() if rules.fold_case else norm.path)
+        cut = rules.cut(segments)
+        if len(cut) < len(segments):
+            file = "/" + "/".join(cut)
+            kind = file_ext(cut[-1]) or ""
+            said.append(
+                proofs.get(f"{origin} cut {file}")
+                or proofs.get(f"{origin} cut .{kind}", f"tail after {file} cut")
+            )
+        for position in sorted(rules.session_positions):
+            if position < len(cut) - 1 and is_token(cut[position]):
+                generic = f"session id in path segment {position + 1}"
+                said.append(proofs.get(f"{origin} segment {position}", generic))
+        if len(cut) > 1 and cut[0].lower() in rules.prefixes:
+            said.append(f"prefix /{cut[0]} names the same page (rel=canonical)")
+        for pair in query_pairs(norm.query):
+            name = param_name(pair)
+            if name in rules.params:
+                generic = f"parameter {name} ignored"
+                said.append(proofs.get(f"{origin} param {name}", generic))
+            elif pair in rules.pairs:
+                said.append(proofs.get(f"{origin} pair {pair}", f"{pair} changes nothing"))
+        return "; ".join(dict.fromkeys(said)) or None
+
+    def describe(self, norm: NormalizedURL) -> str:
+        """The rules of ``norm``'s origin, for a summary line."""
+        rules = self.origins.get(str(norm.origin))
+        if rules is None:
+            return "nothing"
+        parts = []
+        if rules.session_positions:
+            where = ", ".join(str(p + 1) for p in sorted(rules.session_positions))
+            parts.append(f"session id in path segment {where}")
+        if rules.prefixes:
+            parts.append(f"prefixes {', '.join(sorted(rules.prefixes))} name the same page")
+        if rules.params:
+            parts.append(f"parameters {', '.join(sorted(rules.params))} ignored")
+        if rules.pairs:
+            parts.append(f"parameters {', '.join(sorted(rules.pairs))} change nothing")
+        if rules.any_order:
+            parts.append("parameter order ignored")
+        if rules.fold_case:
+            parts.append("letter case of paths ignored")
+        if rules.cuts:
+            parts.append(f"tails after {', '.join(sorted(rules.cuts))} cut")
+        if rules.cut_kinds:
+            kinds = ", ".join(f".{kind}" for kind in sorted(rules.cut_kinds))
+            parts.append(f"tails after every {kinds} file cut")
+        if rules.twin is not None:
+            parts.append(f"a twin of {rules.twin}")
+        return "; ".join(parts)
