@@ -24,6 +24,11 @@ What catches it in robotkit
     crawler's fingerprint leaves out the words that only echo the page's own URL
     (``Index of /files/loop/a/a/``), so the second level of the loop is a copy of
     the first and its links are dropped: two trap levels per tree are fetched.
+    Each repeated level and the level it repeats (``/files/loop/a/`` and
+    ``/files/loop/`` for period 1) are listings with one text under one path
+    rewrite; two such pairs prove a directory alias (:mod:`robotkit.url.substitution`,
+    DUST's path substitution), and every URL still queued under the alias is keyed
+    on the real directory and skipped as ``duplicate-url``.
     Behind it, on the URL alone, ``repeated-path`` refuses a run of segments
     repeated three times (``a/a/a``, ``a/b/a/b/a/b``) and ``path-too-deep`` more
     than 20 segments, so the loop ends even on a server whose levels all differ.
@@ -56,7 +61,7 @@ NOSLASH_ROOT = "/pages/loop"
 
 
 class SymlinkLoop(TrapSite):
-    caught_by = (Reason.DUPLICATE_CONTENT,)
+    caught_by = (Reason.DUPLICATE_CONTENT, Reason.DUPLICATE_URL)
 
     def __init__(self, period: int = 1) -> None:
         if period not in (1, 2, 3):
