@@ -3,6 +3,7 @@ does not pull in the network shell."""
 
 from __future__ import annotations
 
+import importlib
 import pkgutil
 import subprocess
 import sys
@@ -49,3 +50,18 @@ def test_the_core_never_imports_the_shell() -> None:
 
 def test_all_lists_exactly_the_lazy_exports() -> None:
     assert set(robotkit.__all__) - {"__version__"} == set(robotkit._EXPORTS)
+
+
+DOCS_API = Path(__file__).resolve().parent.parent / "docs" / "api"
+
+
+@pytest.mark.parametrize("layer", LAYERS)
+def test_each_package_has_its_api_page_and_exports_what_it_lists(layer: str) -> None:
+    """The API reference (docs/api/) renders each package's ``__all__``: every package
+    has its page, and every name its ``__all__`` lists is there to import."""
+    page = DOCS_API / f"{layer}.md"
+    assert page.exists(), f"docs/api/{layer}.md is missing"
+    assert f"::: robotkit.{layer}" in page.read_text(encoding="utf-8")
+    package = importlib.import_module(f"robotkit.{layer}")
+    missing = [name for name in package.__all__ if not hasattr(package, name)]
+    assert package.__all__ and missing == []
