@@ -1,0 +1,93 @@
+"""The shared crawl's Redis side alone (ARCHITECTURE.md, "The crawl shared by several
+workers"), with an injected clock and no HTTP, on one server and on a cluster: claims
+come a few per sync from the index of claimable hosts, a dead worker's hosts come back
+with their pending URLs, a link is offered once, and the end is seen only when no work
+is left anywhere."""
+
+from __future__ import annotations
+
+import asyncio
+
+from robotkit.frontier.events import Tier
+from robotkit.shared.connection import Namespace, connect_async
+from robotkit.shared.crawl import Offer, SharedCrawl
+from robotkit.url.parse import origin_of
+
+
+def _host(n: int) -> str:
+    return f"http://h{n}.example"
+
+
+async def _crawl(url: str, crawl_id: str, name: str, **options: object) -> SharedCrawl:
+    client = await connect_async(url)
+    return SharedCrawl(client, Namespace(crawl_id), name, lease=5.0, **options)  # type: ignore[arg-type]
+
+
+def test_claims_are_capped_and_a_dead_workers_hosts_come_back(
+    any_redis_url: str, crawl_id: str
+) -> None:
+    async def scenario() -> None:
+        a = await _crawl(any_redis_url, crawl_id, "a", max_claims=4)
+        for n in range(10):  # seeds offered to hosts no one owns
+            a.offer(origin_of(_host(n)), f"{_host(n)}/", f"{_host(n)}/", 0, None, 0)
+        await a.sync(0.1, idle=True)
+        first = await a.sync(0.2, idle=True)
+        assert len(first.claims) == 4, "a few hosts per sync, not all at once"
+        assert not first.finished
+        claim = first.claims[0]
+        [seed] = claim.pending
+        assert seed.url == f"{claim.host}/" and not claim.inherited
+        # a takes a URL on its host, then dies (stops syncing).
+        page = f"{claim.host}/p?x=1"
+        a.take(claim.host, page, page, 1, f"{claim.host}/", 0, Tier.DEMOTED)
+        a.screened(claim.host, seed.key)
+        await a.settle()
+        b = await _crawl(any_redis_url, crawl_id, "b", max_claims=100)
+        taken: dict[str, list[Offer]] = {}
+        now = 10.0  # past a's lease
+        for _ in range(6):
+            result = await b.sync(now, idle=False)
+            for c in result.claims:
+                taken[str(c.host)] = c.pending
+                assert c.inherited == (c.host in {x.host for x in first.claims})
+            now += 0.1
+        assert set(taken) == {_host(n) for n in range(10)}, "every host with work came back"
+        assert taken[str(claim.host)] == [
+            Offer(page, page, 1, f"{claim.host}/", 0, Tier.DEMOTED, taken=True)
+        ], "the dead worker's pending URL, its record intact"
+        # A link offered twice (by anyone) reaches the owner once.
+        for _ in range(2):
+            a.offer(claim.host, f"{claim.host}/new", f"{claim.host}/new", 2, None, 0)
+        a.token = ""  # a is gone; its offers go as a newcomer's would
+        await b.sync(now, idle=False)
+        drained = []
+        for _ in range(3):
+            now += 0.1
+            result = await b.sync(now, idle=False)
+            drained += [o.key for _, offers in result.drained for o in offers]
+        assert drained.count(f"{claim.host}/new") <= 1
+        await a.client.aclose()
+        await b.client.aclose()
+
+    asyncio.run(scenario())
+
+
+def test_the_end_is_seen_only_when_no_work_is_left(any_redis_url: str, crawl_id: str) -> None:
+    async def scenario() -> None:
+        a = await _crawl(any_redis_url, crawl_id, "a")
+        a.offer(origin_of(_host(1)), f"{_host(1)}/", f"{_host(1)}/", 0, None, 0)
+        assert not (await a.sync(0.1, idle=True)).finished  # the offer is announced
+        result = await a.sync(0.2, idle=True)
+        assert not result.finished and len(result.claims) == 1, "claimed, so not idle"
+        host = result.claims[0].host
+        assert not (await a.sync(0.3, idle=False)).finished, "busy with its page"
+        a.done(host, f"{_host(1)}/")
+        a.screened(host, f"{_host(1)}/")
+        await a.settle()
+        assert (await a.sync(0.4, idle=True)).finished
+        late = await _crawl(any_redis_url, crawl_id, "late")
+        assert (await late.sync(0.5, idle=True)).finished, "a late worker exits at once"
+        await a.client.aclose()
+        await late.client.aclose()
+
+    asyncio.run(scenario())
