@@ -27,11 +27,14 @@ BLOOM_BASE_HASHES = 10
 
 _BLOOM = f"""
 local M0, K0 = {BLOOM_BASE_BITS}, {BLOOM_BASE_HASHES}
+-- Bit j of a key in a level of m bits: the high bits of (h1 + j h2) mod 2^32, so
+-- that every bit of both hashes counts (m is a power of two: the product is exact).
+local function at(h1, h2, j, m) return math.floor((h1 + j * h2) % 4294967296 * m / 4294967296) end
 local function bloom_has(s, lv, h1, h2)
   for i = 0, lv do
     local m, b, hit = M0 * 2 ^ i, M0 * (2 ^ i - 1), true
     for j = 0, K0 + i - 1 do
-      if redis.call('GETBIT', s, b + (h1 + j * h2) % m) == 0 then hit = false break end
+      if redis.call('GETBIT', s, b + at(h1, h2, j, m)) == 0 then hit = false break end
     end
     if hit then return true end
   end
@@ -45,7 +48,7 @@ local function bloom_add(s, h1, h2)
   if bloom_has(s, bl, h1, h2) then return false end
   if bn >= math.floor(M0 * 2 ^ bl * 0.6931 / (K0 + bl)) then bl, bn = bl + 1, 0 end
   local m, b = M0 * 2 ^ bl, M0 * (2 ^ bl - 1)
-  for j = 0, K0 + bl - 1 do redis.call('SETBIT', s, b + (h1 + j * h2) % m, 1) end
+  for j = 0, K0 + bl - 1 do redis.call('SETBIT', s, b + at(h1, h2, j, m), 1) end
   bn = bn + 1
   return true
 end
