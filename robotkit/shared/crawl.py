@@ -71,6 +71,9 @@ MAX_MAIL = 64
 MAX_CHECKS = 16
 """Hosts a dead worker was offering to, looked at again per sync."""
 
+CLUSTER_CALLS = 16
+"""Host scripts in flight at once on a cluster."""
+
 REAP = 256
 """Entries of dead workers moved back to the index per sync."""
 
@@ -205,7 +208,13 @@ class _Runner:
         if not calls:
             return []
         if self.cluster or len(calls) == 1:
-            return list(await asyncio.gather(*(self.one(call) for call in calls)))
+            # At most CLUSTER_CALLS at once: redis-py's cluster client has a bounded
+            # pool per node, and a burst past it fails rather than waits.
+            results: list[Any] = []
+            for at in range(0, len(calls), CLUSTER_CALLS):
+                batch = calls[at : at + CLUSTER_CALLS]
+                results += await asyncio.gather(*(self.one(call) for call in batch))
+            return results
         pipe = self.client.pipeline(transaction=False)
         for call in calls:
             pipe.evalsha(self.sha(call.script), len(call.keys), *call.keys, *call.args)
