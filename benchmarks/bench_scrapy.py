@@ -45,7 +45,7 @@ from robotkit.base.reasons import Decision
 from robotkit.robots.cache import OriginState
 from robotkit.robots.engine import FetchNeeded, RobotsEngine, RobotsResponse
 from robotkit.robots.status import FetchFailure
-from robotkit.traps.base import RunningSite
+from robotkit.traps.server import RunningSite
 
 BUDGET = {"CLOSESPIDER_PAGECOUNT": 1000, "CLOSESPIDER_TIMEOUT": 60}
 CRAWLERS: dict[str, dict[str, Any]] = {

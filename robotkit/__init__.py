@@ -1,22 +1,24 @@
 """robotkit: the politeness layer a web robot embeds.
 
-The names below are the public API; the modules behind them may move. They are
-loaded on first use (PEP 562), so ``import robotkit`` stays cheap and the pure core
-never drags in the network shell.
+The names below are the most used of the public API; each package lists the rest of
+its own in its ``__all__`` (ARCHITECTURE.md, "Packages and layers"), and the modules
+behind them may move. They are loaded on first use (PEP 562), so ``import robotkit``
+stays cheap and the pure core never drags in the network shell.
 """
 
 from __future__ import annotations
 
-from importlib import import_module
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from robotkit._version import __version__
+from robotkit.base.lazy import lazy_exports
 
 _EXPORTS = {
     "Clock": "robotkit.base.clock",
     "ManualClock": "robotkit.base.clock",
     "system_clock": "robotkit.base.clock",
     "Decision": "robotkit.base.reasons",
+    "RobotkitError": "robotkit.base.errors",
     "Reason": "robotkit.base.reasons",
     "Identity": "robotkit.base.identity",
     "IdentityError": "robotkit.base.identity",
@@ -82,6 +84,7 @@ __all__ = [
     "Reason",
     "RedirectRefused",
     "ResponseTooSlow",
+    "RobotkitError",
     "RobotsChecker",
     "RobotsOptions",
     "RobotsRules",
@@ -95,6 +98,7 @@ __all__ = [
 
 if TYPE_CHECKING:
     from robotkit.base.clock import Clock, ManualClock, system_clock
+    from robotkit.base.errors import RobotkitError
     from robotkit.base.identity import Identity, IdentityError
     from robotkit.base.reasons import Decision, Reason
     from robotkit.crawler.loop import CrawlConfig, Crawler
@@ -122,14 +126,4 @@ if TYPE_CHECKING:
     from robotkit.url.parse import InvalidURL, Origin
 
 
-def __getattr__(name: str) -> Any:
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module 'robotkit' has no attribute {name!r}")
-    value = getattr(import_module(module), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(__all__)
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, __all__)

@@ -540,3 +540,24 @@ def test_table_rows_never_wrap_and_cut_long_urls_only_on_a_terminal(
     rows = [re.sub("\x1b\\[\\d+m", "", row) for row in narrow.getvalue().splitlines()]
     assert all(len(row) <= 50 and "\x1b[2J" not in row for row in rows)
     assert rows[1].startswith("http://a.test/\ufffd[2Jx")
+
+
+@pytest.mark.parametrize("empty", ["", "   "])
+def test_row1_empty_argument_is_invalid_url(
+    robots_file: Path, capsys: pytest.CaptureFixture[str], empty: str
+) -> None:
+    """An empty argument (an unset shell variable in ``check-url "$URL" && fetch``) is an
+    invalid URL, never a silent exit 0 that reads as "allowed"."""
+    argv = ["check-url", empty, "http://a.test/open", "--json", "--robots-file", str(robots_file)]
+    code = main(argv)
+    captured = capsys.readouterr()
+    out = records(captured.out)
+    assert code == 2
+    assert [(r["url"], r["decision"], r["reason"]) for r in out] == [
+        (empty.strip(), "disallow", "invalid-url"),
+        ("http://a.test/open", "allow", "allowed"),
+    ]
+    assert captured.err.count("\n") == 1 and captured.err.startswith("robotkit: error:")
+    # alone, and in the table: still exit 2
+    assert main(["check-url", empty, "--robots-file", str(robots_file)]) == 2
+    assert "invalid-url" in capsys.readouterr().out

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from pytest_httpserver import HTTPServer
 from rich.console import Console
 from support.terminal import run_on_a_terminal
 
@@ -23,7 +24,7 @@ from robotkit.base.reasons import Reason
 from robotkit.cli import build_parser, main
 from robotkit.cli.crawl import CrawlDisplay, WaitingHost
 from robotkit.crawler.loop import CrawlConfig, Crawler
-from robotkit.traps.base import RunningSite
+from robotkit.traps.server import RunningSite
 
 FIELDS = {"url", "event", "status", "reason", "depth", "referer", "time"}
 CODES = {reason.value for reason in Reason}
@@ -274,3 +275,84 @@ def test_defaults_are_the_contract() -> None:
     assert (args.profile, args.state, args.add_seeds) == ("classic", None, False)
     config = CrawlConfig()
     assert (config.max_pages, config.delay, config.max_depth) == (1000, 1.0, None)
+    assert args.max_body == config.max_body_bytes == 8 * 1024 * 1024
+
+
+MIB = 1024 * 1024
+
+
+def serve_big_contents_page(httpserver: HTTPServer) -> str:
+    """A 3 MB table of contents (text a browser shows, no trap) whose first link is
+    near its top and whose last is past 2 MiB: the crawl's old cap cut that one."""
+    entries = [
+        f"<p>Chapter {n}: the {n}th entry of the contents, its summary.</p>"
+        for n in range(1, 43_700)
+    ]
+    body = '<!doctype html><title>Contents</title><a href="/first.html">first</a>'
+    body += "".join(entries)
+    body += '<a href="/last.html">last</a></html>'
+    data = body.encode()
+    assert data.rindex(b"/last.html") > 2 * MIB and 2.9e6 < len(data) < 3.1e6
+    httpserver.expect_request("/robots.txt").respond_with_data("", status=404)
+    httpserver.expect_request("/").respond_with_data(data, content_type="text/html")
+    for page in ("/first.html", "/last.html"):
+        httpserver.expect_request(page).respond_with_data(
+            f"<title>{page}</title><p>{page} alone</p>", content_type="text/html"
+        )
+    return str(httpserver.url_for("/"))
+
+
+def paths_seen(httpserver: HTTPServer) -> list[str]:
+    """What the server was asked for, soft-404 probes left out."""
+    return sorted(r.path for r, _ in httpserver.log if "robotkit-probe-" not in r.path)
+
+
+def test_a_3_mb_page_is_read_whole_by_default(httpserver: HTTPServer, tmp_path: Path) -> None:
+    seed = serve_big_contents_page(httpserver)
+    out = tmp_path / "crawl.jsonl"
+    assert main(["crawl", seed, "--delay", "0", "--output", str(out)]) == 0
+    assert paths_seen(httpserver) == ["/", "/first.html", "/last.html", "/robots.txt"]
+    home = [r for r in lines(out) if r["url"] == seed]
+    assert [(r["event"], r["status"], r["reason"]) for r in home] == [("fetched", 200, None)]
+
+
+def test_a_page_over_max_body_is_cut_with_its_reason(
+    httpserver: HTTPServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    seed = serve_big_contents_page(httpserver)
+    out = tmp_path / "crawl.jsonl"
+    argv = ["crawl", seed, "--delay", "0", "--max-body", "1M", "--output", str(out)]
+    assert main(argv) == 0
+    # The links before the cut are followed; the one past it is lost.
+    assert paths_seen(httpserver) == ["/", "/first.html", "/robots.txt"]
+    home = [r for r in lines(out) if r["url"] == seed]
+    assert [(r["event"], r["status"], r["reason"]) for r in home] == [
+        ("fetched", 200, "body-too-large")
+    ]
+    assert "Traceback" not in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("8M", 8 * MIB),
+        ("512K", 512 * 1024),
+        ("3145728", 3 * MIB),
+        ("1GiB", 1024 * MIB),
+        ("2mb", 2 * MIB),
+    ],
+)
+def test_max_body_takes_bytes_with_a_suffix(text: str, value: int) -> None:
+    args = build_parser().parse_args(["crawl", "http://example.org/", "--max-body", text])
+    assert args.max_body == value
+
+
+@pytest.mark.parametrize("text", ["8X", "-1", "1.5M", "M", ""])
+def test_a_bad_max_body_is_one_line_and_exit_2(
+    text: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as exc:
+        main(["crawl", "http://example.org/", "--max-body", text])
+    assert exc.value.code == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "--max-body" in err[0] and "8M" in err[0]

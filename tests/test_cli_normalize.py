@@ -93,3 +93,27 @@ def test_subprocess_reads_stdin() -> None:
     assert records[1]["reason"] == "invalid-url"
     stderr = done.stderr.decode()
     assert "Traceback" not in stderr and stderr.count("\n") == 1
+
+
+@pytest.mark.parametrize("empty", ["", "  "])
+def test_row1_empty_argument_is_invalid_url(capsys: pytest.CaptureFixture[str], empty: str) -> None:
+    """An empty argument is an invalid URL (one empty line, exit 2), as any other invalid
+    argument; only blank lines of --input are skipped."""
+    code, lines, err = run(capsys, "normalize", "http://a.example", empty)
+    assert (code, lines) == (2, ["http://a.example/", ""])
+    assert err.startswith("robotkit: error: invalid-url") and err.count("\n") == 1
+    code, lines, _ = run(capsys, "normalize", "--json", empty)
+    assert code == 2
+    assert [(r["url"], r["normalized"], r["reason"]) for r in map(json.loads, lines)] == [
+        (empty.strip(), None, "invalid-url")
+    ]
+
+
+def test_row2_a_password_in_an_invalid_url_is_masked_in_the_error(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """stderr goes to logs: the one-line error shows the URL with its password
+    masked; the JSON record keeps the URL as given (the output is the user's)."""
+    code, lines, err = run(capsys, "normalize", "--json", "http://bob:s3cret@[::1")
+    assert code == 2 and "s3cret" not in err and "http://bob:***@[::1" in err
+    assert json.loads(lines[0])["url"] == "http://bob:s3cret@[::1"

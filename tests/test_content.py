@@ -1,4 +1,4 @@
-"""Content fingerprints, near duplicates, soft 404s and low-novelty parking."""
+"""Content fingerprints, near duplicates and soft 404s."""
 
 from __future__ import annotations
 
@@ -17,13 +17,8 @@ from robotkit.base.reasons import Reason
 from robotkit.content import (
     ContentConfig,
     ContentIndex,
-    ContentMatch,
-    Fingerprint,
     LinkAction,
     MatchKind,
-    NoveltyConfig,
-    NoveltyTracker,
-    RegionScope,
     SimHashIndex,
     Soft404Config,
     Soft404Detector,
@@ -32,7 +27,6 @@ from robotkit.content import (
     page_title,
     simhash,
     soft404_probe_url,
-    url_template,
     visible_text,
 )
 
@@ -475,177 +469,3 @@ def test_invalid_urls_are_ignored_by_the_detector() -> None:
     detector.record_probe("::", 200, "x")
     with pytest.raises(ValueError):
         Soft404Config(directory_depth=-1)
-
-
-# --------------------------------------------------------------------------------------
-# Templates and novelty
-
-
-@pytest.mark.parametrize(
-    ("url", "template"),
-    [
-        ("http://x.example/item/42?page=3", "http://x.example/item/{n}?page={n}"),
-        ("http://X.example/item/43?page=4", "http://x.example/item/{n}?page={n}"),
-        ("http://x.example/cal?year=2024&month=5", "http://x.example/cal?month={n}&year={n}"),
-        ("http://x.example/p/page-12.html", "http://x.example/p/page-{n}.html"),
-        (
-            "http://x.example/o/123e4567-e89b-12d3-a456-426614174000",
-            "http://x.example/o/{id}",
-        ),
-        ("http://x.example/c/9f86d081884c7d65", "http://x.example/c/{id}"),
-        ("http://x.example/search?q=red+shoes", "http://x.example/search?q={v}"),
-        ("http://x.example/about", "http://x.example/about"),
-        ("http://x.example/list?flag", "http://x.example/list?flag"),
-        ("nonsense", None),
-    ],
-)
-def test_url_template(url: str, template: str | None) -> None:
-    assert url_template(url) == template
-
-
-def test_template_of_duplicates_is_parked() -> None:
-    tracker = NoveltyTracker(NoveltyConfig(template_window=10, template_threshold=8))
-    signals = []
-    for month in range(1, 11):
-        novel = month <= 2  # two real months, then empty months forever
-        signals.append(tracker.observe(f"http://x.example/cal?month={month}&y=1", novel))
-    assert signals[:-1] == [None] * 9
-    signal = signals[-1]
-    assert signal is not None
-    assert (signal.scope, signal.region, signal.reason) == (
-        RegionScope.TEMPLATE,
-        "http://x.example/cal?month={n}&y={n}",
-        Reason.TRAP_HOST,
-    )
-    assert "8 of the last 10 pages" in signal.detail
-    assert tracker.is_parked("http://x.example/cal?month=99&y=7")
-    assert tracker.parked_by("http://x.example/cal?month=99&y=7") == signal
-    assert not tracker.is_parked("http://x.example/cal?month=1")  # another template
-    assert not tracker.is_parked("http://x.example/news/1")
-    assert tracker.observe("http://x.example/cal?month=11&y=1", False) is None
-    assert tracker.parked == (signal,)
-
-
-def test_a_region_is_judged_only_on_a_full_window() -> None:
-    config = NoveltyConfig(template_window=10, template_threshold=3, host_window=None)
-    tracker = NoveltyTracker(config)
-    for i in range(9):
-        assert tracker.observe(f"http://x.example/item/{i}", False) is None
-    assert not tracker.is_parked("http://x.example/item/99")
-    signal = tracker.observe("http://x.example/item/9", False)
-    assert signal is not None and "10 of the last 10 pages" in signal.detail
-
-
-@pytest.mark.parametrize(("novel_per_20", "parked"), [(3, False), (2, True)])
-def test_default_template_rule_parks_at_18_duplicates_of_20(
-    novel_per_20: int, parked: bool
-) -> None:
-    tracker = NoveltyTracker()
-    signals = [
-        tracker.observe(f"http://x.example/day/{i}", i % 20 < novel_per_20) for i in range(100)
-    ]
-    assert tracker.is_parked("http://x.example/day/1000") is parked
-    if parked:
-        assert signals.index(next(s for s in signals if s is not None)) == 19
-
-
-_WORDS = [w for w in _VOCAB if not any(c.isdigit() for c in w)]
-
-
-@pytest.mark.parametrize(("stale_per_100", "parked"), [(94, False), (95, True)])
-def test_default_host_rule_parks_at_95_duplicates_of_100(stale_per_100: int, parked: bool) -> None:
-    """Every URL its own template (no digits to generalize), so only the host level
-    can park; the host's window must be full and at 95 or more stale pages."""
-    tracker = NoveltyTracker()
-    signals = []
-    for i in range(100):
-        novel = i >= stale_per_100
-        signals.append(tracker.observe(f"http://h.example/{_WORDS[i]}", novel))
-    assert tracker.is_parked("http://h.example/anything") is parked
-    if parked:
-        signal = signals[-1]
-        assert signal is not None and signal.scope is RegionScope.HOST
-        assert signals[:-1] == [None] * 99
-
-
-def _new_page(url: str, simhash_value: int) -> ContentMatch:
-    return ContentMatch(url, MatchKind.NEW, Fingerprint(0, simhash_value, 100), LinkAction.FOLLOW)
-
-
-@pytest.mark.parametrize(("bits", "parked"), [(10, True), (11, False)])
-def test_observe_match_counts_pages_within_ten_bits_of_their_template_as_stale(
-    bits: int, parked: bool
-) -> None:
-    """New to the content index, but within ``similar_distance`` (default 10) of a
-    recent page of the same template: not novel."""
-    config = NoveltyConfig(template_window=2, template_threshold=1, host_window=None)
-    tracker = NoveltyTracker(config)
-    assert tracker.observe_match(_new_page("http://x.example/m/1", 0)) is None
-    signal = tracker.observe_match(_new_page("http://x.example/m/2", (1 << bits) - 1))
-    assert (signal is not None) is parked
-    # Another template is never compared with this one.
-    other = NoveltyTracker(config)
-    other.observe_match(_new_page("http://x.example/m/1", 0))
-    assert other.observe_match(_new_page("http://x.example/n/2", 0)) is None
-
-
-def test_novel_pages_keep_a_template_alive() -> None:
-    tracker = NoveltyTracker(NoveltyConfig(template_window=10, template_threshold=8))
-    for i in range(200):
-        tracker.observe(f"http://x.example/news/{i}", i % 3 == 0)  # 6-7 of 10 stale
-    assert not tracker.is_parked("http://x.example/news/999")
-
-
-def test_host_level_parking() -> None:
-    config = NoveltyConfig(template_window=None, host_window=20, host_threshold=19)
-    tracker = NoveltyTracker(config)
-    signal = None
-    for i in range(19):
-        signal = tracker.observe(f"http://t.example/{i}/{'x' * i}", i == 0) or signal
-    assert signal is None
-    signal = tracker.observe("http://t.example/last", False)  # 19 of 20 stale
-    assert signal is not None and signal.scope is RegionScope.HOST
-    assert signal.region == "http://t.example"
-    assert tracker.is_parked("http://t.example/anything/else")
-    assert not tracker.is_parked("http://other.example/")
-
-
-def test_novelty_config_and_invalid_urls() -> None:
-    with pytest.raises(ValueError):
-        NoveltyConfig(template_window=5, template_threshold=6)
-    tracker = NoveltyTracker()
-    assert tracker.observe("nonsense", False) is None
-    assert not tracker.is_parked("nonsense")
-
-
-_MONTHS = "January February March April May June July August September October November December"
-
-
-def calendar_month(year: int, month: int) -> str:
-    name = _MONTHS.split()[month]
-    days = "".join(f"<td>{d}</td>" for d in range(1, 31))
-    return page(
-        f"Events in {name} {year}",
-        f"<p>No events in {name} {year}.</p><table><tr>{days}</tr></table>"
-        f"<a href='?y={year}&m={month + 1}'>Next month</a>",
-    )
-
-
-def test_observe_match_parks_an_endless_calendar_and_spares_a_catalogue() -> None:
-    index, tracker = ContentIndex(), NoveltyTracker()
-    parked_at = None
-    for i in range(60):
-        url = f"http://cal.example/events?y={2024 + i // 12}&m={i % 12}"
-        signal = tracker.observe_match(index.add(url, calendar_month(2024 + i // 12, i % 12)))
-        if signal is not None and parked_at is None:
-            parked_at = i
-            assert signal.region == "http://cal.example/events?m={n}&y={n}"
-    assert parked_at is not None and parked_at < 30  # the window holds 20 pages
-    assert tracker.is_parked("http://cal.example/events?y=3000&m=1")
-
-    index, tracker = ContentIndex(), NoveltyTracker()
-    for i in range(150):
-        body = f"<p>Price {i}.99 EUR. {prose(i, 20)}</p>"
-        match = index.add(f"http://shop.example/product/{i}", page(f"Product {i}", body))
-        assert tracker.observe_match(match) is None
-    assert not tracker.is_parked("http://shop.example/product/999")

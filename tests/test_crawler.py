@@ -26,7 +26,7 @@ from robotkit.crawler.loop import (
     crawl,
     is_loopback_url,
 )
-from robotkit.traps.base import RunningSite
+from robotkit.traps.server import RunningSite
 
 UA = "TrapTestBot/1.0 (+https://example.org/bot)"
 FROM = "crawler-ops@example.org"

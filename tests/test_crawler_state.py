@@ -27,13 +27,12 @@ from robotkit.base.snapshot import SnapshotError
 from robotkit.cli import main
 from robotkit.content import (
     ContentIndex,
-    NoveltyConfig,
-    NoveltyTracker,
     Soft404Detector,
 )
 from robotkit.crawler.loop import CrawlConfig, Crawler, CrawlEvent, crawl
 from robotkit.frontier.frontier import CheckpointError, Frontier
-from robotkit.traps.base import RunningSite, html_page, not_found, prose
+from robotkit.traps.base import html_page, not_found, prose
+from robotkit.traps.server import RunningSite
 from robotkit.triage.guard import BlacklistKind, Guard, GuardConfig
 
 PAGES = 24
@@ -43,11 +42,15 @@ class KillSite:
     """``/`` links to ``/p0`` ... ``/p{PAGES-1}``, each with text of its own. It
     records every page request and SIGKILLs the crawler process :attr:`proc` while
     it is waiting for the answer to the page requests numbered in :attr:`kill_at`
-    (counted over all runs): a kill at a moment that is known, not timed."""
+    (counted over all runs): a kill at a moment that is known, not timed. Soft-404
+    probes are kept apart in :attr:`probes`, answered 404 unless :attr:`soft` (then
+    200, with an error page as a catch-all site serves it)."""
 
     def __init__(self, server: HTTPServer) -> None:
         self.server = server
         self.requests: list[str] = []
+        self.probes: list[str] = []
+        self.soft = False
         self.kill_at: set[int] = set()
         self.proc: subprocess.Popen[str] | None = None
         self.hold: threading.Event | None = None
@@ -60,7 +63,12 @@ class KillSite:
 
     def handle(self, request: Request) -> Response:
         path = request.path
-        if path == "/robots.txt" or "robotkit-probe-" in path:
+        if "robotkit-probe-" in path:
+            self.probes.append(path)
+            if self.soft:
+                return html_page("Oops", ["We could not find that page, sorry."], [("/", "Home")])
+            return not_found()
+        if path == "/robots.txt":
             return not_found()
         self.requests.append(path)
         if self.hold is not None:
@@ -135,6 +143,43 @@ def test_a_crawl_killed_before_its_first_checkpoint_resumes_where_it_was(
     assert counts["/"] == 1
     assert set(counts) == {"/", *(f"/p{i}" for i in range(PAGES))}
     assert sum(counts.values()) <= PAGES + 1 + 1  # the one page in flight at the kill
+
+
+@pytest.mark.parametrize("soft", [False, True], ids=["404-answer", "soft-404-answer"])
+def test_row5_a_killed_crawl_does_not_probe_a_learned_directory_again(
+    site: KillSite, tmp_path: Path, capsys: pytest.CaptureFixture[str], soft: bool
+) -> None:
+    """Three SIGKILLs before the first checkpoint, then a run to the end: the
+    directory's soft-404 answer is journaled when learned, so it is probed once in
+    all (each restart used to probe it again, the answer being saved only at a
+    checkpoint). The soft answer still classifies after the kills: no page of the
+    site is taken for a soft 404."""
+    site.soft = soft
+    state = tmp_path / "state"
+    killed(site, state, 4, 8, 12)  # long before the 50-page checkpoint
+    assert len(site.probes) == 1
+    resume(site, state, capsys, "--output", str(tmp_path / "out.jsonl"))
+    assert len(site.probes) == 1, site.probes
+    counts = Counter(site.requests)
+    assert set(counts) == {"/", *(f"/p{i}" for i in range(PAGES))}
+    records = [json.loads(line) for line in (tmp_path / "out.jsonl").read_text().splitlines()]
+    assert records and all(r["reason"] != Reason.SOFT_404.value for r in records)
+
+
+def test_row5_a_damaged_learned_journal_is_one_line_and_exit_2(
+    site: KillSite, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The learned journal is checked as the frontier's is: a changed record is
+    reported, never replayed."""
+    state = tmp_path / "state"
+    killed(site, state, 4)
+    journal = state / "crawl.json.journal"
+    head, record, tail = journal.read_bytes().split(b"\n")
+    assert record and tail == b""  # the one answer learned
+    journal.write_bytes(b"\n".join([head, record.replace(b"404", b"405", 1), tail]))
+    capsys.readouterr()
+    assert main(["crawl", site.url, "--delay", "0", "--state", str(state)]) == 2
+    assert "crawl.json.journal: record 1 is corrupt" in one_error_line(capsys)
 
 
 # -- issue 9 row 4: --max-pages holds across kills ------------------------------------
@@ -372,20 +417,6 @@ def test_soft404_snapshot_keeps_probe_answers_but_not_pending_probes() -> None:
     assert again.needs_probe("http://x/shop/item") is not None
 
 
-def test_novelty_snapshot_keeps_windows_and_parked_regions() -> None:
-    config = NoveltyConfig(template_window=4, template_threshold=3, host_window=None)
-    tracker = NoveltyTracker(config)
-    for n in range(3):
-        tracker.observe(f"http://x/cal/{n}", False)
-    tracker.observe("http://x/a/1", False)
-    for n in range(4):
-        tracker.observe(f"http://x/b/{n}", False)
-    again = NoveltyTracker.restore(json_round_trip(tracker.snapshot()), config)
-    assert again.is_parked("http://x/b/99") and not again.is_parked("http://x/cal/9")
-    signal_ = again.observe("http://x/cal/3", False)  # the window went on where it was
-    assert signal_ is not None and again.is_parked("http://x/cal/9")
-
-
 def test_guard_snapshot_keeps_the_automatic_blacklist_and_signal_counts() -> None:
     config = GuardConfig(auto_blacklist_after=3)
     guard = Guard(config)
@@ -415,11 +446,6 @@ def test_guard_snapshot_keeps_the_automatic_blacklist_and_signal_counts() -> Non
             "expected str",
         ),
         (Soft404Detector.restore, {"kind": "soft404", "version": 1, "probes": [{}]}, "missing"),
-        (
-            NoveltyTracker.restore,
-            {"kind": "novelty", "version": 1, "windows": [["nowhere", "r", []]]},
-            "nowhere",
-        ),
         (Guard().restore_learned, {"kind": "guard", "version": 1, "auto": "x"}, "expected list"),
         (Guard().restore_learned, [], "not a guard snapshot"),
     ],

@@ -7,17 +7,14 @@ from datetime import datetime, timezone
 import pytest
 from support.bombs import hostile_pages
 
-from robotkit.page.markup import MAX_DEPTH, MAX_NODES, bounded
-from robotkit.page.meta import (
-    MAX_LINKS,
+from robotkit.page.directives import (
     RobotsDirectives,
-    link_header_canonical,
     parse_date,
     parse_directives,
-    parse_page,
     parse_x_robots_tag,
-    resolve_link,
 )
+from robotkit.page.markup import MAX_DEPTH, MAX_NODES, bounded
+from robotkit.page.meta import MAX_LINKS, link_header_canonical, parse_page, resolve_link
 
 BOT = "ExampleBot"
 T2010 = datetime(2010, 6, 25, 15, 0, tzinfo=timezone.utc).timestamp()

@@ -1,18 +1,18 @@
 """The fast paths of page processing (ARCHITECTURE.md, "Page processing") against
 the plain code they stand in for: each must give the same answer on every input,
 so each is checked against its reference on generated inputs and on the links and
-texts of the real documentation pages of ``shared/corpus/html-pages.tar.gz``."""
+texts of real documentation pages (``support.page_corpus``: the large corpus when
+present, else the sample in tests/data)."""
 
 from __future__ import annotations
 
 import re
 
 import numpy as np
-import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from selectolax.lexbor import LexborHTMLParser
-from support.page_corpus import find_corpus, pages
+from support.page_corpus import corpus, pages
 
 from robotkit.content.fingerprints import (
     PageText,
@@ -29,8 +29,7 @@ _WORD = re.compile(r"\w+")
 _DIGITS = re.compile(r"\d+")
 
 
-CORPUS = find_corpus()
-needs_corpus = pytest.mark.skipif(CORPUS is None, reason="shared/corpus/html-pages.tar.gz absent")
+CORPUS = corpus()
 
 
 # -- words -----------------------------------------------------------------------------
@@ -141,16 +140,15 @@ def test_resolve_link_answers_as_the_plain_reading(base: str, reference: str) ->
     assert resolve_link(base, reference) == _plain_resolve_link(base, reference)
 
 
-@needs_corpus
 def test_on_the_corpus_the_fast_paths_answer_as_the_plain_code() -> None:
-    """Every link of the 518 pages, as the page holds it: where the fast path
+    """Every link of the corpus's pages, as the page holds it: where the fast path
     answers, the full resolver answers the same, and it answers for both kinds of
     plain link (absolute and relative); a page's links as parse_page gives them
     are the full resolver's, one by one (every third page). Every page's text is
     cut into the regular expression's words and digit runs."""
     answered = {"absolute": 0, "relative": 0}
     non_ascii = 0
-    assert CORPUS is not None
+    number = 0
     for number, (url, html) in enumerate(pages(CORPUS)):
         tree = LexborHTMLParser(html)
         hrefs = [
@@ -175,9 +173,14 @@ def test_on_the_corpus_the_fast_paths_answer_as_the_plain_code() -> None:
         assert split_words(text) == _WORD.findall(text)
         data = text.encode("utf-8", "surrogatepass")
         assert masked_digits(text, data) == _DIGITS.sub("0", text).encode("utf-8", "surrogatepass")
-    assert answered["absolute"] > 5_000
-    assert answered["relative"] > 15_000
-    assert non_ascii > 100  # the symbols' path is taken, not only the ASCII one
+    read = number + 1
+    assert read >= 30
+    # Both kinds of plain link are common on real pages (the 518 pages hold 8,906
+    # and 19,135, the 37 of the sample 810 and 2,142), and half the texts take the
+    # symbols' path (252 and 17): the bounds hold for either corpus.
+    assert answered["absolute"] > 10 * read
+    assert answered["relative"] > 30 * read
+    assert non_ascii > read // 5
 
 
 _LINK_MARKUP = [

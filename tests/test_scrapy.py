@@ -102,7 +102,7 @@ def test_addon_swaps_scrapys_robots_middleware_and_installs_every_piece() -> Non
     bare = Settings()
     RobotkitAddon().update_settings(bare)
     assert bare.getfloat("DOWNLOAD_TIMEOUT") == 10
-    assert bare.getint("DOWNLOAD_MAXSIZE") == 2 * 1024 * 1024  # the crawler's cap
+    assert bare.getint("DOWNLOAD_MAXSIZE") == 8 * 1024 * 1024  # the crawler's cap
     assert bare.getint("DEPTH_PRIORITY") == 1  # breadth-first, as robotkit's crawler
     assert bare["SCHEDULER_MEMORY_QUEUE"] == "scrapy.squeues.FifoMemoryQueue"
     # The breaker's process_exception runs before the pacing's, which lets the

@@ -224,3 +224,27 @@ def test_a_retry_after_one_process_saw_holds_the_host_for_the_other(
         await other.process_response(later, HtmlResponse(later.url))
 
     asyncio.run(run())
+
+
+def test_row2_redis_password_masked_in_settings_repr_and_usage_error(
+    site_server: HTTPServer,
+) -> None:
+    """ROBOTKIT_REDIS_URL's password is in neither the settings' repr (logged by
+    users and Scrapy) nor the one-line error of a Redis that does not answer."""
+    secret = "s3cret-pw"
+    port = free_port()
+    unreachable = f"redis://:{secret}@127.0.0.1:{port}/0"
+    settings = RobotkitSettings.from_scrapy(
+        Settings({"USER_AGENT": "TestBot/1.0", "ROBOTKIT_REDIS_URL": unreachable})
+    )
+    assert settings.redis_url == unreachable  # the value itself is kept for the client
+    assert secret not in repr(settings)
+    assert f"redis_url='redis://:***@127.0.0.1:{port}/0'" in repr(settings)
+    assert "user_agent='TestBot/1.0'" in repr(settings)
+
+    site = TimedSite(site_server, "User-agent: *\nAllow: /\n")
+    with pytest.raises(AssertionError, match=r"ROBOTKIT_REDIS_URL: Redis unreachable") as caught:
+        crawl([site.url], {**ROBOT, **ADDON, "ROBOTKIT_REDIS_URL": unreachable}, 60.0)
+    assert secret not in str(caught.value)
+    assert f"redis://:***@127.0.0.1:{port}/0" in str(caught.value)
+    assert site.visits == []

@@ -28,6 +28,7 @@ from robotkit.url.parse import (
     resolve,
     robots_url,
 )
+from robotkit.url.redact import masked
 
 # (given, expected key)
 RFC3986 = [
@@ -523,3 +524,21 @@ def test_origin_keys_for_pacing_and_scope() -> None:
     assert http.scope_key == https.scope_key == ("x.test", None)
     assert Origin("http", "x.test", 8080).scope_key == ("x.test", 8080)
     assert Origin("https", "x.test", 80).pacing_key == http.pacing_key
+
+
+@pytest.mark.parametrize(
+    ("url", "shown"),
+    [
+        ("redis://:pw@host:6379/0", "redis://:***@host:6379/0"),
+        ("rediss://user:p%40ss:w@host/1", "rediss://user:***@host/1"),
+        ("redis://token@host", "redis://***@host"),  # a lone userinfo may be the secret
+        ("unix://:pw@/tmp/redis.sock?db=0", "unix://:***@/tmp/redis.sock?db=0"),
+        ("redis://host/0?db=1&password=pw&x=y", "redis://host/0?db=1&password=***&x=y"),
+        ("redis://host:6379/0", "redis://host:6379/0"),
+        ("http://host/users/@me?a=b", "http://host/users/@me?a=b"),  # "@" of a path
+        ("not a url", "not a url"),
+        ("", ""),
+    ],
+)
+def test_row2_masked_url_hides_credentials_only(url: str, shown: str) -> None:
+    assert masked(url) == shown

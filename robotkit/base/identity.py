@@ -14,6 +14,7 @@ import threading
 from dataclasses import dataclass, field
 
 from robotkit._version import __version__
+from robotkit.base.errors import UsageError
 
 DEFAULT_ACCEPT = "text/html,application/xhtml+xml;q=0.9,text/plain;q=0.8,*/*;q=0.5"
 """A crawler's Accept: HTML first, anything else acceptable at a lower weight."""
@@ -45,7 +46,7 @@ _IDENTIFYING = frozenset({"user-agent", "from"})
 _BROWSER_TOKENS = frozenset({"mozilla", "opera", "chrome", "safari"})
 
 
-class IdentityError(ValueError):
+class IdentityError(UsageError):
     """An identity that would not let a site owner tell who the robot is."""
 
 

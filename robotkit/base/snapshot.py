@@ -17,12 +17,14 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any, TypeVar
 
+from robotkit.base.errors import DataError
+
 __all__ = ["SnapshotError", "header", "listed", "opened", "pairs", "reading", "typed"]
 
 T = TypeVar("T")
 
 
-class SnapshotError(ValueError):
+class SnapshotError(DataError):
     """A snapshot that cannot be restored: another kind or version, or bad data."""
 
 

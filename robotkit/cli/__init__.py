@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import logging
 import os
+import re
 import sys
 from collections.abc import Sequence
 from importlib import import_module
@@ -25,6 +26,11 @@ from robotkit.traps import TRAP_STACK
 
 # Each module has ``register(subparsers)`` which adds its parser and sets
 # ``handler`` (a callable taking the parsed namespace and returning an exit code).
+__all__ = ["EXIT_BROKEN_PIPE", "EXIT_USAGE", "build_parser", "main"]
+"""The command as a program: ``main`` is the ``robotkit`` console script. The helpers
+below serve the subcommand modules; the command line itself (flags, JSON fields,
+exit codes) is the contract, not these names."""
+
 SUBCOMMANDS = ("check_url", "normalize", "traps", "crawl", "demo")
 
 EXIT_USAGE = 2
@@ -163,6 +169,21 @@ def count(text: str) -> int:
     if value < 0:
         raise argparse.ArgumentTypeError(f"must be 0 or more, not {text}")
     return value
+
+
+_SIZE = re.compile(r"(\d+)([KMG]?)(?:i?B)?", re.IGNORECASE)
+_SIZE_UNITS = {"": 1, "K": 1024, "M": 1024**2, "G": 1024**3}
+
+
+def size(text: str) -> int:
+    """A number of bytes, 0 or more: plain (``2097152``) or with a binary suffix
+    (``512K``, ``8M``, ``1G``; ``KiB``, ``MB`` and lower case read the same)."""
+    found = _SIZE.fullmatch(text.strip())
+    if found is None:
+        raise argparse.ArgumentTypeError(
+            f"expected a size in bytes such as 8M, 512K or 1048576, not {text!r}"
+        )
+    return int(found[1]) * _SIZE_UNITS[found[2].upper()]
 
 
 def error(message: str) -> None:

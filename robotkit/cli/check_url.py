@@ -32,6 +32,7 @@ from robotkit.robots.status import Profile
 from robotkit.robots.verdict import Verdict
 from robotkit.triage.guard import Blacklist, BlacklistSyntaxError, Guard
 from robotkit.url.parse import InvalidURL, robots_url
+from robotkit.url.redact import masked
 
 EXIT_DISALLOWED = 1
 EXIT_DEFERRED = 3
@@ -414,5 +415,6 @@ def run(args: argparse.Namespace) -> int:
     if tally.first_invalid is not None:
         first_invalid = tally.first_invalid
         more = f" (and {tally.invalid - 1} more)" if tally.invalid > 1 else ""
-        error(f"invalid URL {shown(first_invalid.url)!r}: {first_invalid.detail}{more}")
+        url = shown(masked(first_invalid.url))
+        error(f"invalid URL {url!r}: {first_invalid.detail}{more}")
     return tally.exit_code()

@@ -37,7 +37,7 @@ from rich.progress_bar import ProgressBar
 from rich.table import Table
 
 from robotkit.base.identity import Identity, IdentityError
-from robotkit.cli import EXIT_USAGE, console, count, error, non_negative, positive
+from robotkit.cli import EXIT_USAGE, console, count, error, non_negative, positive, size
 from robotkit.cli.check_url import add_identity_options
 from robotkit.crawler.loop import CrawlConfig, Crawler, CrawlEvent, CrawlSummary, is_loopback_url
 from robotkit.crawler.state import MAIN_CHECKPOINT, CrawlState
@@ -46,6 +46,7 @@ from robotkit.http.checker import RobotsOptions
 from robotkit.robots.status import Profile
 from robotkit.url.normalization import normalize
 from robotkit.url.parse import InvalidURL
+from robotkit.url.redact import masked
 
 LEASE_MARGIN = 5.0
 """Seconds a shared pacing reservation outlives the response deadline (--redis)."""
@@ -89,6 +90,15 @@ def register(subparsers: Any) -> None:
         metavar="SECONDS",
         help="total deadline of one response, body included (default "
         f"{CrawlConfig().response_timeout:g})",
+    )
+    parser.add_argument(
+        "--max-body",
+        type=size,
+        default=CrawlConfig().max_body_bytes,
+        metavar="SIZE",
+        help="bytes of a page kept: a longer body is cut there and its links past the cut "
+        "are lost (reason body-too-large); suffixes K, M, G (default "
+        f"{CrawlConfig().max_body_bytes // 1024**2}M)",
     )
     parser.add_argument(
         "--output",
@@ -311,6 +321,7 @@ def run(args: argparse.Namespace) -> int:
         robots=RobotsOptions(profile=Profile(args.profile), min_ttl=args.robots_min_ttl),
         allow_private=allow_private,
         response_timeout=args.timeout,
+        max_body_bytes=args.max_body,
     )
     if args.state is not None and Path(args.state).exists() and not Path(args.state).is_dir():
         error(f"--state {args.state} is a file; give a directory to keep the crawl in")
@@ -407,7 +418,8 @@ def _clear(url: str, crawl_id: str) -> int:
         except SharedStateUnavailable as exc:
             error(str(exc))
             return EXIT_USAGE
-    print(f"robotkit: removed {removed} keys of crawl {crawl_id!r} from {url}", file=sys.stderr)
+    shown = masked(url)
+    print(f"robotkit: removed {removed} keys of crawl {crawl_id!r} from {shown}", file=sys.stderr)
     return 0
 
 

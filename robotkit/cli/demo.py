@@ -24,7 +24,8 @@ from rich.table import Table
 from robotkit import traps
 from robotkit.base.reasons import Reason
 from robotkit.crawler.loop import CrawlConfig, Crawler, CrawlEvent
-from robotkit.traps.base import RunningSite, Score, target_of
+from robotkit.traps.base import Score, target_of
+from robotkit.traps.server import RunningSite
 
 MAX_TRAP_PAGES = 20
 """A site passes with at most this many requests spent inside its trap."""

@@ -4,7 +4,10 @@
   UTF-8. A UTF-8 byte order mark at its start is dropped (editors on Windows write
   one).
 - Lines end at LF and nowhere else; the CR of a CRLF goes with the surrounding
-  whitespace, which is stripped. Blank lines are skipped. A lone CR, VT, FF or
+  whitespace, which is stripped. Blank lines are skipped (a file's spacing). A
+  blank *argument* is not skipped: it is a URL, invalid, so that
+  ``check-url "$URL"`` with ``URL`` unset answers ``invalid-url`` and exit 2,
+  never the exit 0 of "allowed". A lone CR, VT, FF or
   other control character stays inside its line, and the URL parser treats it as
   it treats one in any URL (WHATWG URL: tab and CR removed, the others
   percent-encoded), the same in every command.
@@ -38,9 +41,10 @@ def lines(stream: Iterable[bytes | str]) -> Iterator[str]:
 
 
 def arguments(urls: Sequence[str]) -> list[str]:
-    """URLs given as arguments: surrounding whitespace stripped, blank ones skipped,
-    as in a file (the interpreter already keeps bad bytes as surrogates)."""
-    return [url.strip() for url in urls if url.strip()]
+    """URLs given as arguments: surrounding whitespace stripped, as in a file, but
+    every one kept, blank ones too (each is an ``invalid-url`` record); the
+    interpreter already keeps bad bytes as surrogates."""
+    return [url.strip() for url in urls]
 
 
 def open_input(source: str) -> IO[bytes] | IO[str]:

@@ -19,6 +19,7 @@ from robotkit.cli import EXIT_USAGE, error
 from robotkit.cli.inputs import arguments, close_input, lines, open_input, shown
 from robotkit.url.normalization import normalize_key
 from robotkit.url.parse import InvalidURL
+from robotkit.url.redact import masked
 
 
 def register(subparsers: Any) -> None:
@@ -68,7 +69,7 @@ def handler(args: argparse.Namespace) -> int:
                 key, reason, detail = None, exc.reason.value, exc.detail
                 invalid += 1
                 if not first_problem:
-                    first_problem = f"{reason}: {detail}: {shown(url)!r}"
+                    first_problem = f"{reason}: {detail}: {shown(masked(url))!r}"
             if args.json:
                 record = {"url": shown(url), "normalized": key, "reason": reason, "detail": detail}
                 out.write(json.dumps(record) + "\n")

@@ -1,7 +1,8 @@
-"""Content fingerprints: duplicate pages, soft 404s and low-novelty trap regions.
+"""Content fingerprints: duplicate pages and soft 404s.
 
 URL rules (:mod:`robotkit.triage.guard`) catch traps by shape; these catch the rest by what
-the pages say. Three tools, each a small state machine fed by the crawler:
+the pages say. Two tools, each a small state machine fed by the crawler, over one
+measure of a page's text:
 
 - :class:`ContentIndex`: an exact fingerprint of a page's visible text and a 64-bit
   SimHash (Charikar 2002; Manku, Jain and Das Sarma, WWW 2007) of its word
@@ -10,16 +11,13 @@ the pages say. Three tools, each a small state machine fed by the crawler:
 - :class:`Soft404Detector`: a site that answers 200 for pages that do not exist is
   probed once per host and directory with a URL that cannot exist; pages that look
   like that answer are ``soft-404``.
-- :class:`NoveltyTracker`: a URL template (``/item/{n}?page={n}``) or a host that
-  keeps yielding near-identical pages is a trap region (``trap-host``); its remaining
-  URLs are parked.
 
 Pure core: no I/O and no clock. The crawler fetches (also the probes) and applies
 the decisions.
 
 One module per tool: :mod:`~robotkit.content.fingerprints` (the measure),
-:mod:`~robotkit.content.duplicates`, :mod:`~robotkit.content.soft404` and
-:mod:`~robotkit.content.novelty`; every public name is importable from here.
+:mod:`~robotkit.content.shingles` (SimHash), :mod:`~robotkit.content.duplicates` and
+:mod:`~robotkit.content.soft404`; every public name is importable from here.
 """
 
 from __future__ import annotations
@@ -43,13 +41,6 @@ from robotkit.content.fingerprints import (
     page_title,
     visible_text,
 )
-from robotkit.content.novelty import (
-    NoveltyConfig,
-    NoveltyTracker,
-    RegionScope,
-    TrapSignal,
-    url_template,
-)
 from robotkit.content.shingles import simhash
 from robotkit.content.soft404 import Soft404Config, Soft404Detector, soft404_probe_url
 
@@ -60,14 +51,10 @@ __all__ = [
     "Fingerprint",
     "LinkAction",
     "MatchKind",
-    "NoveltyConfig",
-    "NoveltyTracker",
     "PageText",
-    "RegionScope",
     "SimHashIndex",
     "Soft404Config",
     "Soft404Detector",
-    "TrapSignal",
     "echo_free_fingerprint",
     "echo_free_reading",
     "fingerprint",
@@ -76,6 +63,5 @@ __all__ = [
     "page_title",
     "simhash",
     "soft404_probe_url",
-    "url_template",
     "visible_text",
 ]

@@ -127,29 +127,38 @@ class Soft404Detector:
 
     def record_probe(
         self, probe_url: str, status: int | None, body: str = "", final_url: str | None = None
-    ) -> None:
+    ) -> dict[str, Any] | None:
         """What the probe got: the final status after redirects (``None`` if the
-        fetch failed), the body and the final URL."""
+        fetch failed), the body and the final URL. Returns the directory's answer
+        as learned, as JSON for :meth:`learn` (a crawl journals it at once, so a
+        restart does not probe the directory again), or None if nothing was."""
         directory = self._probe_dirs.pop(probe_url, None)
         if directory is None:
             norm = normalize_or_none(probe_url)
             if norm is None:
-                return
+                return None
             directory = _directory(norm, self.config.directory_depth)
         if status is None:
             self._probes.pop(directory, None)  # unknown: a later page may probe again
-            return
+            return None
         if not 200 <= status < 300:
-            self._probes[directory] = _Probe(_ProbeState.HONEST)
-            return
-        final = _key(final_url) if final_url else None
-        words = visible_words(body)[:PROBE_MAX_WORDS]
-        echo = path_words(probe_url)
-        fp = fingerprint_words(words, self.config.shingle_size, echo)
-        target = final if final is not None and final != _key(probe_url) else None
-        self._probes[directory] = _Probe(
-            _ProbeState.SOFT, fp, target, page_title(body), tuple(words), echo
-        )
+            probe = _Probe(_ProbeState.HONEST)
+        else:
+            final = _key(final_url) if final_url else None
+            words = visible_words(body)[:PROBE_MAX_WORDS]
+            echo = path_words(probe_url)
+            fp = fingerprint_words(words, self.config.shingle_size, echo)
+            target = final if final is not None and final != _key(probe_url) else None
+            probe = _Probe(_ProbeState.SOFT, fp, target, page_title(body), tuple(words), echo)
+        self._probes[directory] = probe
+        return _answer(directory, probe)
+
+    def learn(self, answer: Any) -> None:
+        """Take back one answer :meth:`record_probe` returned (replayed from a
+        journal); :class:`SnapshotError` if ``answer`` is not one."""
+        with reading("soft-404"):
+            directory, probe = _answer_of(answer)
+        self._probes[directory] = probe
 
     def classify(
         self,
@@ -206,22 +215,11 @@ class Soft404Detector:
     def snapshot(self) -> dict[str, Any]:
         """The probe answers learned, per directory, as JSON. Probes still pending
         are left out: their answer never came, so a resumed crawl probes again."""
-        probes = []
-        for directory, probe in self._probes.items():
-            if probe.state is _ProbeState.PENDING:
-                continue
-            fp = probe.fingerprint
-            probes.append(
-                {
-                    "directory": directory,
-                    "state": probe.state.value,
-                    "fingerprint": None if fp is None else [fp.exact, fp.simhash, fp.words],
-                    "redirect_target": probe.redirect_target,
-                    "title": probe.title,
-                    "words": list(probe.words),
-                    "echo": sorted(probe.echo),
-                }
-            )
+        probes = [
+            _answer(directory, probe)
+            for directory, probe in self._probes.items()
+            if probe.state is not _ProbeState.PENDING
+        ]
         return {**header("soft404", 1), "probes": probes}
 
     @classmethod
@@ -237,16 +235,8 @@ class Soft404Detector:
             data = opened(data, "soft404", 1)
             detector = cls(config, rng)
             for item in listed(data["probes"], "probes", dict):
-                fp = item["fingerprint"]
-                target = item["redirect_target"]
-                detector._probes[typed(item["directory"], str, "directory")] = _Probe(
-                    _ProbeState(item["state"]),
-                    None if fp is None else Fingerprint(*(typed(v, int, "fp") for v in fp[:3])),
-                    None if target is None else typed(target, str, "redirect target"),
-                    typed(item["title"], str, "title"),
-                    tuple(listed(item["words"], "words", str)),
-                    frozenset(listed(item["echo"], "echo", str)),
-                )
+                directory, probe = _answer_of(item)
+                detector._probes[directory] = probe
         return detector
 
     def _known_probe(self, norm: NormalizedURL) -> _Probe | None:
@@ -256,6 +246,38 @@ class Soft404Detector:
             if probe is not None and probe.state is not _ProbeState.PENDING:
                 return probe if probe.state is _ProbeState.SOFT else None
         return None
+
+
+def _answer(directory: str, probe: _Probe) -> dict[str, Any]:
+    """A directory's finished probe as JSON: one shape for the snapshot and the journal."""
+    fp = probe.fingerprint
+    return {
+        "directory": directory,
+        "state": probe.state.value,
+        "fingerprint": None if fp is None else [fp.exact, fp.simhash, fp.words],
+        "redirect_target": probe.redirect_target,
+        "title": probe.title,
+        "words": list(probe.words),
+        "echo": sorted(probe.echo),
+    }
+
+
+def _answer_of(item: Any) -> tuple[str, _Probe]:
+    """:func:`_answer` read back (inside a :func:`reading` block, which turns a bad
+    shape into a :class:`SnapshotError`)."""
+    fp = item["fingerprint"]
+    target = item["redirect_target"]
+    state = _ProbeState(item["state"])
+    if state is _ProbeState.PENDING:
+        raise ValueError("a pending probe is no answer")
+    return typed(item["directory"], str, "directory"), _Probe(
+        state,
+        None if fp is None else Fingerprint(*(typed(v, int, "fp") for v in fp[:3])),
+        None if target is None else typed(target, str, "redirect target"),
+        typed(item["title"], str, "title"),
+        tuple(listed(item["words"], "words", str)),
+        frozenset(listed(item["echo"], "echo", str)),
+    )
 
 
 def _key(url: str | NormalizedURL) -> str | None:

@@ -1,25 +1,31 @@
 """One URL's turn in the reference crawler: fetch it, then decide what it means.
 
-:class:`FetchStep` is the part of :class:`robotkit.crawler.loop.Crawler` that runs per URL
-handed out by the frontier: the re-check just before the fetch, the fetch through
-the polite client with its retries and deferrals (back into the frontier), the
-soft-404 probe a page needs, the triage's verdict, and the links offered back to
-the crawler. It keeps no state of its own: what a crawl knows lives in the
-crawler (frontier, triage, counters), so the crawl loop and this step share it
-without copies.
+:class:`FetchStep` runs per URL handed out by the frontier: the re-check just before
+the fetch, the fetch through the polite client with its retries and deferrals (back
+into the frontier), the soft-404 probe a page needs, the triage's verdict, and the
+links offered back to the crawler. It keeps no state of its own: it works with what
+the crawl knows, handed to it as a :class:`FetchContext` (frontier, triage, client,
+clock, configuration, retry counts), and reports through the crawler's public
+protocol (:class:`robotkit.crawler.ports.CrawlReports`: emit, skip, signal, finish,
+requeue, offer), so the crawl loop and this step share the crawl without copies and
+this module never imports the loop.
 """
 
 from __future__ import annotations
 
 import contextlib
-from typing import TYPE_CHECKING
+from collections import Counter
+from dataclasses import dataclass
 
 import httpx
 
+from robotkit.base.clock import Clock
 from robotkit.base.outcome import NetworkErrorKind
 from robotkit.base.reasons import Reason
+from robotkit.crawler.config import CrawlConfig
+from robotkit.crawler.ports import CrawlReports
 from robotkit.crawler.report import CrawlEvent, EventKind
-from robotkit.frontier.frontier import FrontierEntry, Tier
+from robotkit.frontier.frontier import Frontier, FrontierEntry, Tier
 from robotkit.http.client import AsyncPoliteClient
 from robotkit.http.errors import (
     Deferred,
@@ -28,60 +34,65 @@ from robotkit.http.errors import (
     classify_error,
 )
 from robotkit.http.facts import FetchFacts
-from robotkit.triage.triage import FailureKind, PageFacts
+from robotkit.triage.triage import FailureKind, PageFacts, Triage
 from robotkit.url.parse import InvalidURL
 
-if TYPE_CHECKING:
-    from robotkit.crawler.loop import Crawler
+__all__ = ["FetchContext", "FetchStep"]
 
-__all__ = ["FetchStep"]
+
+@dataclass(frozen=True)
+class FetchContext:
+    """What one URL's fetch works with, shared with the crawl that made it (none of
+    it copied): ``retries`` counts the tries again of each URL key."""
+
+    frontier: Frontier
+    triage: Triage
+    client: AsyncPoliteClient
+    clock: Clock
+    config: CrawlConfig
+    retries: Counter[str]
 
 
 class FetchStep:
-    """Fetch one URL of ``crawler`` and hand what it found back to it."""
+    """Fetch one URL at a time with ``context`` and report to ``crawl``."""
 
-    def __init__(self, crawler: Crawler) -> None:
-        self.crawler = crawler
+    def __init__(self, context: FetchContext, crawl: CrawlReports) -> None:
+        self.context = context
+        self.crawl = crawl
 
     async def process(self, entry: FrontierEntry) -> None:
-        crawler = self.crawler
-        cfg = crawler.config
-        crawler.waiting.pop(entry.host, None)
-        reason = crawler.triage.recheck(entry.url, entry.key, entry.referer)
+        ctx, crawl = self.context, self.crawl
+        cfg = ctx.config
+        reason = ctx.triage.recheck(entry.url, entry.key, entry.referer)
         if reason is not None:
-            crawler._skip(entry.url, reason, entry.depth, entry.referer)
-            crawler._finish(entry)
+            crawl.skip(entry.url, reason, entry.depth, entry.referer)
+            crawl.finish(entry)
             return
-        if entry.tier is Tier.MAIN and crawler.triage.copies.demote(entry.referer):
-            crawler.frontier.demote(entry)
+        if entry.tier is Tier.MAIN and ctx.triage.copies.demote(entry.referer):
+            ctx.frontier.demote(entry)
             return
-        assert crawler.client is not None
         try:
-            response = await crawler.client.fetch(entry.url, referer=entry.referer)
+            response = await ctx.client.fetch(entry.url, referer=entry.referer)
         except Deferred as exc:
-            wait = exc.retry_at - crawler.clock()
-            if wait <= cfg.max_defer and crawler._retries[entry.key] < cfg.retries:
-                crawler._retries[entry.key] += 1
-                crawler._requeue(entry, exc.retry_at, f"deferred: {exc.reason}")
+            wait, deferral = exc.retry_at - ctx.clock(), f"deferred: {exc.reason}"
+            if wait <= cfg.max_defer and self._retry(entry, exc.retry_at, deferral):
                 return
             self._refused(entry, exc)
-            crawler._finish(entry)
+            crawl.finish(entry)
             return
         except PolitenessError as exc:
             self._refused(entry, exc)
-            crawler._finish(entry)
+            crawl.finish(entry)
             return
         except (httpx.HTTPError, OSError) as exc:
             timeout = classify_error(exc) is NetworkErrorKind.TIMEOUT
             # An answer in an encoding robotkit will not decode is the same answer
             # the next time: reported with its reason, not retried.
             refused = isinstance(exc, UnsupportedEncoding)
-            if not timeout and not refused and crawler._retries[entry.key] < cfg.retries:
-                crawler._retries[entry.key] += 1
-                crawler._requeue(entry, None, "backoff")
+            if not timeout and not refused and self._retry(entry, None, "backoff"):
                 return
             if timeout:
-                crawler._signal(crawler.triage.failed(entry.url, FailureKind.TIMEOUT))
+                crawl.signal(ctx.triage.failed(entry.url, FailureKind.TIMEOUT))
             why = (
                 Reason.RESPONSE_TIMEOUT
                 if timeout
@@ -89,63 +100,92 @@ class FetchStep:
                 if refused
                 else Reason.NETWORK_ERROR
             )
-            crawler._emit(
-                CrawlEvent(
-                    entry.url,
-                    EventKind.FAILED,
-                    None,
-                    why,
-                    entry.depth,
-                    entry.referer,
-                    crawler.clock(),
-                )
-            )
-            crawler._finish(entry)
+            self._emit(entry.url, EventKind.FAILED, None, why, entry.depth, entry.referer)
+            crawl.finish(entry)
             return
         facts = AsyncPoliteClient.facts(response)
-        if facts.outcome.is_failure and crawler._retries[entry.key] < cfg.retries:
+        if facts.outcome.is_failure and self._tries_left(entry):
             when = facts.retry_at
             if when is None:
-                when = crawler.frontier.ready_at(entry.host)  # the pacer's backoff
-            if when - crawler.clock() <= cfg.max_defer:
-                crawler._retries[entry.key] += 1
-                crawler._requeue(entry, None, "retry-after")
+                when = ctx.frontier.ready_at(entry.host)  # the pacer's backoff
+            if when - ctx.clock() <= cfg.max_defer:
+                self._retry(entry, None, "retry-after")
                 return
         await self._page(entry, response, facts)
-        crawler._finish(entry)
+        crawl.finish(entry)
+
+    def _tries_left(self, entry: FrontierEntry) -> bool:
+        return self.context.retries[entry.key] < self.context.config.retries
+
+    def _retry(self, entry: FrontierEntry, hold: float | None, why: str) -> bool:
+        """Put ``entry`` back for another try, for ``why``, if it has tries left;
+        False when it has none."""
+        if not self._tries_left(entry):
+            return False
+        self.context.retries[entry.key] += 1
+        self.crawl.requeue(entry, hold, why)
+        return True
+
+    def _emit(
+        self,
+        url: str,
+        kind: EventKind,
+        status: int | None,
+        reason: Reason | None,
+        depth: int,
+        referer: str | None,
+        *,
+        final_url: str | None = None,
+        probe: bool = False,
+    ) -> None:
+        """Report an event of now."""
+        self.crawl.emit(
+            CrawlEvent(
+                url,
+                kind,
+                status,
+                reason,
+                depth,
+                referer,
+                self.context.clock(),
+                final_url=final_url,
+                probe=probe,
+            )
+        )
 
     def _refused(self, entry: FrontierEntry, exc: PolitenessError) -> None:
         """A request the transport would not send. With redirect hops behind it,
         the URL itself was fetched: its line carries the last status received."""
-        crawler = self.crawler
         if exc.redirects:
-            crawler._emit(
-                CrawlEvent(
-                    entry.url,
-                    EventKind.FETCHED,
-                    exc.redirects[-1].status,
-                    exc.reason,
-                    entry.depth,
-                    entry.referer,
-                    crawler.clock(),
-                    final_url=exc.url,
-                )
+            status = exc.redirects[-1].status
+            self._emit(
+                entry.url,
+                EventKind.FETCHED,
+                status,
+                exc.reason,
+                entry.depth,
+                entry.referer,
+                final_url=exc.url,
             )
             self._mark_seen(exc.url)
         else:
-            crawler._skip(entry.url, exc.reason, entry.depth, entry.referer)
+            self.crawl.skip(entry.url, exc.reason, entry.depth, entry.referer)
+
+    def _key(self, url: str) -> str:
+        """``url``'s key under what the crawl learned; raises :class:`InvalidURL`."""
+        triage = self.context.triage
+        return triage.key(triage.normalize(url))
 
     def _mark_seen(self, url: str) -> None:
-        crawler = self.crawler
         with contextlib.suppress(InvalidURL):
-            crawler.frontier.seen.add(crawler.triage.key(crawler.triage.normalize(url)))
+            self.context.frontier.seen.add(self._key(url))
 
     async def _page(
         self, entry: FrontierEntry, response: httpx.Response, facts: FetchFacts
     ) -> None:
         """Fetch the soft-404 probe a page needs, ask the triage what the page means,
         report it and offer its links."""
-        crawler = self.crawler
+        ctx, crawl = self.context, self.crawl
         status = response.status_code
         final = str(response.url)
         redirected = bool(facts.redirects)
@@ -154,15 +194,15 @@ class FetchStep:
         page = facts.page
         text: str | None = None
         if facts.truncated:
-            crawler._signal(crawler.triage.failed(entry.url, FailureKind.OVERSIZE))
+            crawl.signal(ctx.triage.failed(entry.url, FailureKind.OVERSIZE))
         elif page is not None:
             text = response.text
-            if crawler.config.soft404_probes and 200 <= status < 300:
-                probe = crawler.soft404.needs_probe(final)
+            if ctx.config.soft404_probes and 200 <= status < 300:
+                probe = ctx.triage.soft404.needs_probe(final)
                 if probe is not None:
                     await self._probe(probe, entry)
         links = [link.url for link in page.links] if page is not None else []
-        verdict = crawler.triage.judge(
+        verdict = ctx.triage.judge(
             PageFacts(
                 url=entry.url,
                 final_url=final,
@@ -171,82 +211,62 @@ class FetchStep:
                 links=links,
                 canonical=page.canonical if page is not None else None,
                 referer=entry.referer,
-                streak=crawler.triage.streak_of(entry.key),
+                streak=ctx.triage.streak_of(entry.key),
                 words=page.text if page is not None else None,
             ),
-            crawler.frontier.seen,
-            crawler.in_scope,
+            ctx.frontier.seen,
+            crawl.in_scope,
         )
         for line in verdict.signals:
-            crawler._signal(line)
+            crawl.signal(line)
         reason = Reason.BODY_TOO_LARGE if facts.truncated else verdict.reason
-        crawler._emit(
-            CrawlEvent(
-                entry.url,
-                EventKind.FETCHED,
-                status,
-                reason,
-                entry.depth,
-                entry.referer,
-                crawler.clock(),
-                final_url=final if redirected else None,
-            )
+        self._emit(
+            entry.url,
+            EventKind.FETCHED,
+            status,
+            reason,
+            entry.depth,
+            entry.referer,
+            final_url=final if redirected else None,
         )
         if page is None or not verdict.follow:
             return
         if facts.robots.nofollow:
             for url in links:
                 with contextlib.suppress(InvalidURL):
-                    key = crawler.triage.key(crawler.triage.normalize(url))
-                    if key not in crawler.frontier.seen:
-                        crawler._skip(url, Reason.NOFOLLOW, entry.depth + 1, final)
+                    if self._key(url) not in ctx.frontier.seen:
+                        crawl.skip(url, Reason.NOFOLLOW, entry.depth + 1, final)
             return
         if verdict.canonical is not None:
-            crawler._offer(verdict.canonical, entry.depth, final)
+            crawl.offer(verdict.canonical, entry.depth, final)
         for url in verdict.follow:
-            crawler._offer(url, entry.depth + 1, final, verdict.streak)
+            crawl.offer(url, entry.depth + 1, final, verdict.streak)
 
     async def _probe(self, probe: str, entry: FrontierEntry) -> None:
         """Fetch a soft-404 probe (a URL that cannot exist) through the same polite
         client, and teach the detector what the site answers."""
-        crawler = self.crawler
-        assert crawler.client is not None
-        status: int | None = None
-        final: str | None = None
-        body = ""
+        soft404 = self.context.triage.soft404
         try:
-            response = await crawler.client.fetch(probe)
+            response = await self.context.client.fetch(probe)
         except PolitenessError as exc:
-            crawler._skip(probe, exc.reason, entry.depth, None, probe=True)
-            crawler.soft404.record_probe(probe, None)
+            self.crawl.skip(probe, exc.reason, entry.depth, None, probe=True)
+            soft404.record_probe(probe, None)
             return
         except (httpx.HTTPError, OSError):
-            crawler._emit(
-                CrawlEvent(
-                    probe,
-                    EventKind.FAILED,
-                    None,
-                    Reason.NETWORK_ERROR,
-                    entry.depth,
-                    None,
-                    crawler.clock(),
-                    probe=True,
-                )
+            self._emit(
+                probe, EventKind.FAILED, None, Reason.NETWORK_ERROR, entry.depth, None, probe=True
             )
-            crawler.soft404.record_probe(probe, None)
+            soft404.record_probe(probe, None)
             return
         status, final, body = response.status_code, str(response.url), response.text
-        crawler.soft404.record_probe(probe, status, body, final)
-        crawler._emit(
-            CrawlEvent(
-                probe,
-                EventKind.FETCHED,
-                status,
-                None,
-                entry.depth,
-                None,
-                crawler.clock(),
-                final_url=final if final != probe else None,
-                probe=True,
-            )
+        self.crawl.learned("soft404", soft404.record_probe(probe, status, body, final))
+        self._emit(
+            probe,
+            EventKind.FETCHED,
+            status,
+            None,
+            entry.depth,
+            None,
+            final_url=final if final != probe else None,
+            probe=True,
         )

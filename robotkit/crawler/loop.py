@@ -21,9 +21,14 @@ meta robots, X-Robots-Tag   :mod:`robotkit.page.meta` (read by the transport)
 ==========================  ====================================================
 
 The crawl loop is here; one URL's fetch and what follows it (retries, deferrals,
-probes, the triage's verdict) is :class:`robotkit.crawler.fetch.FetchStep`; events
-are in :mod:`robotkit.crawler.report`, the state directory in
-:mod:`robotkit.crawler.state`.
+probes, the triage's verdict) is :class:`robotkit.crawler.fetch.FetchStep`; the gate
+of the frontier (scope, seen, screening) is
+:class:`robotkit.crawler.admission.Admission`; the tasks in flight are
+:class:`robotkit.crawler.tasks.InFlight`; the configuration and the polite client
+are in :mod:`robotkit.crawler.config`, events in :mod:`robotkit.crawler.report`, the
+state directory in :mod:`robotkit.crawler.state`. Those parts see the crawler only
+through the protocols of :mod:`robotkit.crawler.ports`, implemented here with
+public methods, and never import this module.
 
 Links of a page the triage judged novel go to the main tier; links of a page that
 only looks like another go to the demoted tier of the same frontier, served when
@@ -37,13 +42,10 @@ Every decision is reported as a :class:`CrawlEvent` (one JSON line in
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
-import ipaddress
 import os
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Collection, Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import httpx
@@ -51,26 +53,20 @@ import httpx
 from robotkit.base.clock import Clock, system_clock
 from robotkit.base.identity import Identity
 from robotkit.base.reasons import Reason
-from robotkit.base.snapshot import listed, reading, typed
 from robotkit.content import ContentIndex, Soft404Detector
-from robotkit.crawler.fetch import FetchStep
+from robotkit.crawler.admission import Admission
+from robotkit.crawler.config import CrawlConfig, is_loopback_url, polite_client
+from robotkit.crawler.fetch import FetchContext, FetchStep
 from robotkit.crawler.report import CrawlEvent, CrawlSummary, EventKind
 from robotkit.crawler.state import CrawlState
+from robotkit.crawler.tasks import InFlight
 from robotkit.frontier.frontier import Frontier, FrontierEntry, Tier
-from robotkit.http.checker import RobotsOptions
 from robotkit.http.client import AsyncPoliteClient
-from robotkit.http.settings import CRAWL_MAX_BODY
-from robotkit.http.transport import (
-    AddressPolicy,
-    AsyncPoliteTransport,
-    FetchLimits,
-)
-from robotkit.pacing.pacer import PacingPolicy
 from robotkit.pacing.readiness import PacerReadiness
-from robotkit.triage.guard import Guard, GuardVerdict, Rule
-from robotkit.triage.triage import Triage, TriageConfig
-from robotkit.url.normalization import NormalizedURL, normalize
-from robotkit.url.parse import InvalidURL, Origin, origin_of
+from robotkit.triage.guard import Guard
+from robotkit.triage.triage import Triage
+from robotkit.url.normalization import NormalizedURL
+from robotkit.url.parse import Origin
 
 if TYPE_CHECKING:  # the ``redis`` extra: imported only by a crawl shared on Redis
     from robotkit.crawler.turn import SharedTurn
@@ -87,66 +83,6 @@ __all__ = [
     "crawl",
     "is_loopback_url",
 ]
-
-# URL-shape rules whose refusals count as trap signals towards the auto-blacklist.
-_SHAPE_RULES = frozenset(
-    {Rule.URL_TOO_LONG, Rule.PATH_TOO_DEEP, Rule.TOO_MANY_PARAMS, Rule.REPEATED_PATH}
-)
-
-
-@dataclass(frozen=True)
-class CrawlConfig:
-    """How a crawl behaves; the defaults are ``robotkit crawl``'s.
-
-    ``max_defer``: the longest the crawl waits for a host that asked it to come back
-    later (robots.txt 5xx, 429/503 Retry-After, backoff); a longer wait skips the URL
-    with the deferral's reason, so a crawl always ends by itself. ``retries``: how
-    often a URL that got 429/5xx or a network error is tried again (Scrapy's default
-    is 2). ``response_timeout`` 10 s: the total deadline of one response, body
-    included, as Nutch's ``http.timeout``; a tarpit costs at most that per URL, and
-    the triage's breaker stops a path family after two. ``triage``: the trap
-    policy's limits (:class:`robotkit.triage.triage.TriageConfig`).
-    """
-
-    max_pages: int = 1000
-    max_depth: int | None = None
-    delay: float = 1.0
-    robots: RobotsOptions = field(default_factory=RobotsOptions)
-    allow_private: bool = False
-    response_timeout: float = 10.0
-    max_body_bytes: int = CRAWL_MAX_BODY
-    max_defer: float = 30.0
-    concurrency: int = 16
-    host_budget: int | None = None
-    soft404_probes: bool = True
-    retries: int = 2
-    checkpoint_every: int = 50
-    triage: TriageConfig = field(default_factory=TriageConfig)
-
-    def __post_init__(self) -> None:
-        if self.max_pages < 0:
-            raise ValueError("max_pages must be >= 0")
-        if self.max_depth is not None and self.max_depth < 0:
-            raise ValueError("max_depth must be >= 0")
-        if self.delay < 0 or self.max_defer < 0 or self.response_timeout <= 0:
-            raise ValueError("delay and max_defer must be >= 0, response_timeout > 0")
-        if self.concurrency < 1 or self.retries < 0:
-            raise ValueError("concurrency must be >= 1, retries >= 0")
-
-
-def is_loopback_url(url: str) -> bool:
-    """Whether ``url`` names a loopback address literally (127.0.0.0/8, ``[::1]``
-    or ``localhost``): no resolver is involved, so there is nothing to forge."""
-    try:
-        host = normalize(url).host
-    except InvalidURL:
-        return False
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
 
 
 class Crawler:
@@ -168,6 +104,11 @@ class Crawler:
     (:class:`~robotkit.shared.crawl.SharedCrawl`). ``worker`` names this worker
     (a random id by default); ``owner_lease``: how long its hosts stay its own
     without a renewal (a killed worker's hosts go to others after that).
+
+    Its parts see it through protocols (:mod:`robotkit.crawler.ports`): one URL's
+    fetch reports with :meth:`emit`, :meth:`skip`, :meth:`signal`, :meth:`finish`,
+    :meth:`requeue` and :meth:`offer`; a shared worker's turn reads
+    :attr:`in_flight` and screens links with :meth:`admit`.
     """
 
     def __init__(
@@ -195,24 +136,24 @@ class Crawler:
         self.on_event = on_event
         self.state = CrawlState.of(state_dir)
         self.summary = CrawlSummary()
+        self.seeds = list(seeds)
+        """The seeds (a resume puts the recorded ones here)."""
+        self.retries: Counter[str] = Counter()
+        """How often each URL key was tried again."""
         self._inner = transport
-        self._seeds = list(seeds)
-        self._scope: set[tuple[str, int | None]] = set()
-        cfg = self.config
-        self.frontier = Frontier(cfg.max_depth, cfg.host_budget)
+        self._admission = Admission(self)
+        self.frontier = Frontier(self.config.max_depth, self.config.host_budget)
         """Both tiers' URLs, one seen set; it asks the client's pacer when a host is
         ready (wired in :meth:`run`, after a resume may have replaced it)."""
-        self._tasks: dict[asyncio.Task[None], FrontierEntry] = {}
+        self._tasks = InFlight(self._failed)
         self._stopping = False
-        self._retries: Counter[str] = Counter()
         self._since_checkpoint = 0
-        self._wake: asyncio.Event | None = None
         self._failure: BaseException | None = None
         self.waiting: dict[Origin, str] = {}
         """Hosts held back and why (``pacing``, ``retry-after``, ``deferred``), for a
         live display."""
         self.client: AsyncPoliteClient | None = None
-        self._fetch = FetchStep(self)
+        self._fetch: FetchStep | None = None
         self.shared = shared
         self.worker = worker if worker is not None else os.urandom(6).hex()
         self._owner_lease = owner_lease
@@ -240,49 +181,65 @@ class Crawler:
         """Requests spent on pages so far (fetched or failed; probes not counted)."""
         return self.summary.fetched + self.summary.failed
 
+    @property
+    def in_flight(self) -> Collection[FrontierEntry]:
+        """The entries being fetched now."""
+        return self._tasks.entries
+
     def stop(self) -> None:
         """Stop soon (Ctrl-C): no new requests; requests in flight are abandoned
         and stay queued, so a resumed crawl fetches them."""
         self._stopping = True
         self.summary.interrupted = True
-        for task in self._tasks:
-            task.cancel()
-        if self._wake is not None:
-            self._wake.set()
+        self._tasks.cancel()
+        self._tasks.wake()
 
     async def run(self) -> CrawlSummary:
         """Crawl until nothing is left, the page budget is spent, or :meth:`stop`."""
-        self._wake = asyncio.Event()
         self.summary.started = self.clock()
-        self._open_state()
-        self.client = self._make_client()
-        self.frontier.readiness = PacerReadiness(self.client.polite.pacer)
+        if self.state is not None:
+            self.state.open(self)
+        self.client = client = polite_client(
+            self.config,
+            self._inner,
+            identity=self.identity,
+            guard=self.triage.request_check,
+            scope=self.in_scope,
+            clock=self.clock,
+            shared=self.shared,
+        )
+        self.frontier.readiness = PacerReadiness(client.polite.pacer)
+        context = FetchContext(
+            self.frontier, self.triage, client, self.clock, self.config, self.retries
+        )
+        self._fetch = FetchStep(context, self)
         try:
             self._join()
-            for seed in self._seeds:
-                self._offer(seed, 0, None, seed=True)
+            for seed in self.seeds:
+                self.offer(seed, 0, None, seed=True)
             await self._loop()
             if self._failure is not None:
                 raise self._failure
             if not self._stopping and not self.summary.budget_spent:
                 self._report_parked()
         finally:
-            for task in list(self._tasks):
-                task.cancel()
-            if self._tasks:
-                await asyncio.gather(*self._tasks, return_exceptions=True)
+            await self._tasks.close()
             await self._leave()
             self._save_state()
             if self.state is not None:
                 self.state.close(self)
-            await self.client.aclose()
+            await client.aclose()
             stats = self.frontier.stats()
             self.summary.queued_left = stats.queued
             self.summary.parked_left = stats.parked
             self.summary.ended = self.clock()
         return self.summary
 
-    # -- setup --------------------------------------------------------------------
+    def in_scope(self, url: str) -> bool:
+        """Whether ``url`` is on one of the seeds' hosts."""
+        return self._admission.in_scope(url)
+
+    # -- a worker of a shared crawl ---------------------------------------------------
 
     def _join(self) -> None:
         """Take this crawler's part of the shared crawl, if it has one."""
@@ -307,44 +264,10 @@ class Crawler:
         with contextlib.suppress(SharedStateUnavailable):  # the failure is raised already
             await self.work.leave()
 
-    def _make_client(self) -> AsyncPoliteClient:
-        cfg = self.config
-        policy = PacingPolicy(delay=cfg.delay, max_in_flight=cfg.concurrency)
-        # The transport may wait out any pace a host can ask for (the delay, a
-        # Crawl-delay up to its ceiling); longer holds come back to the crawler.
-        wait = max(cfg.max_defer, cfg.delay, policy.max_crawl_delay) + 1.0
-        shared: dict[str, Any] = {} if self.shared is None else {"shared": self.shared}
-        transport = AsyncPoliteTransport(
-            self._inner,
-            **shared,
-            identity=self.identity,
-            policy=policy,
-            limits=FetchLimits(
-                max_body_bytes=cfg.max_body_bytes,
-                response_timeout=cfg.response_timeout,
-                max_wait=wait,
-            ),
-            addresses=AddressPolicy(allow_private=cfg.allow_private),
-            robots_options=cfg.robots,
-            guard=self.triage.request_check,
-            scope=self.in_scope,
-            clock=self.clock,
-            read_text=True,  # the triage's content rules read the words of every page
-        )
-        return AsyncPoliteClient(transport=transport, timeout=cfg.response_timeout)
-
-    def in_scope(self, url: str) -> bool:
-        """Whether ``url`` is on one of the seeds' hosts."""
-        try:
-            return origin_of(url).scope_key in self._scope
-        except InvalidURL:
-            return False
-
     # -- the loop -----------------------------------------------------------------
 
     async def _loop(self) -> None:
         cfg = self.config
-        assert self._wake is not None
         while not self._stopping:
             budget = cfg.max_pages - self.pages - len(self._tasks)
             if self._turn is not None and await self._turn():
@@ -352,9 +275,7 @@ class Crawler:
             if budget > 0 and len(self._tasks) < cfg.concurrency:
                 entry = self.frontier.next(self.clock())
                 if entry is not None:
-                    task = asyncio.create_task(self._process(entry))
-                    self._tasks[task] = entry
-                    task.add_done_callback(self._done)
+                    self._tasks.start(entry, self._process(entry))
                     continue
             if budget <= 0 and not self._tasks:
                 self.summary.budget_spent = True
@@ -365,126 +286,68 @@ class Crawler:
                 when = poll if when is None else min(when, poll)
             elif when is None and not self._tasks:
                 return  # nothing left anywhere
-            self._wake.clear()
-            # A timer that sets the wake event, not wait_for: wait_for makes a task
-            # for every wait, and a paced crawl waits once or more a page.
-            timer = None
-            if when is not None:
-                wait = max(when - self.clock(), 0.0) + 0.001
-                timer = asyncio.get_running_loop().call_later(wait, self._wake.set)
-            try:
-                await self._wake.wait()
-            finally:
-                if timer is not None:
-                    timer.cancel()
+            await self._tasks.sleep(when, self.clock())
 
     async def _process(self, entry: FrontierEntry) -> None:
+        assert self._fetch is not None
+        self.waiting.pop(entry.host, None)
         await self._fetch.process(entry)
         if self._turn is not None:
             await self._turn.settle()  # the page's end and its links, in one step
 
-    def _done(self, task: asyncio.Task[None]) -> None:
-        self._tasks.pop(task, None)
-        if self._wake is not None:
-            self._wake.set()
-        if not task.cancelled() and task.exception() is not None:
-            # A bug, not a site's doing: stop the crawl and let run() raise it.
-            self._failure = task.exception()
-            self.stop()
-            self.summary.interrupted = False
+    def _failed(self, failure: BaseException) -> None:
+        """A fetch raised: a bug, not a site's doing. Stop the crawl; run() raises it."""
+        self._failure = failure
+        self.stop()
+        self.summary.interrupted = False
 
-    # -- deciding about URLs ------------------------------------------------------
+    # -- the protocol of its parts (robotkit.crawler.ports) -----------------------------
 
-    def _emit(self, event: CrawlEvent) -> None:
+    def emit(self, event: CrawlEvent) -> None:
+        """Report a decision: counted, journaled in the state directory, passed on."""
         self.summary.count(event)
         if self.state is not None:
             self.state.record(self, event)
         if self.on_event is not None:
             self.on_event(event)
 
-    def _skip(
-        self, url: str, reason: Reason, depth: int, referer: str | None, **extra: Any
+    def skip(
+        self, url: str, reason: Reason, depth: int, referer: str | None, *, probe: bool = False
     ) -> None:
-        self._emit(
-            CrawlEvent(url, EventKind.SKIPPED, None, reason, depth, referer, self.clock(), **extra)
+        """Report a decision not to fetch ``url``, now."""
+        self.emit(
+            CrawlEvent(
+                url, EventKind.SKIPPED, None, reason, depth, referer, self.clock(), probe=probe
+            )
         )
 
-    def _offer(
-        self, url: str, depth: int, referer: str | None, streak: int = 0, *, seed: bool = False
-    ) -> None:
-        """Decide about a URL found on a page (or a seed): skip it with a reason, or
-        queue it, in the main tier when nothing but novel pages lead to it
-        (``streak`` 0), else in the demoted tier."""
-        try:
-            norm = self.triage.normalize(url)
-        except InvalidURL as exc:
-            self._skip(url, exc.reason, depth, referer)
-            return
-        if seed:
-            self._scope.add(norm.origin.scope_key)
-        key = self.triage.key(norm)
-        seen = self.frontier.seen
-        if not self.in_scope(url):
-            if seen.add(key):
-                self._skip(url, Reason.OFF_SCOPE, depth, referer)
-            return
-        work = self.work
-        if work is not None and not work.owns(norm.origin):
-            # Another worker's host (or nobody's yet): its owner screens the link.
-            work.offer(norm.origin, url, key, depth, referer, streak)
-            return
-        self._admit(url, norm, key, depth, referer, streak)
+    def learned(self, kind: str, fact: dict[str, Any] | None) -> None:
+        """Journal a fact just learned in the state directory: a crawl killed before
+        its next checkpoint does not pay for it again (ARCHITECTURE.md, "State and
+        resume")."""
+        if fact is not None and self.state is not None:
+            self.state.learned(kind, fact)
 
-    def _admit(
-        self,
-        url: str,
-        norm: NormalizedURL,
-        key: str,
-        depth: int,
-        referer: str | None,
-        streak: int,
-    ) -> None:
-        """Screen a URL of one of this crawler's hosts and queue it, or skip it."""
-        seen = self.frontier.seen
-        work = self.work
-        if key in seen:
-            # Report the duplicates that normalization caught (session ids,
-            # tracking parameters); a plain link seen again is not news.
-            if url != key:
-                self._skip(url, Reason.DUPLICATE_URL, depth, referer)
-            return
-        held = self.triage.screen(norm, streak, referer)
-        if held is not None:
-            seen.add(key)
-            if work is not None:
-                work.refuse(norm.origin, key)
-            if isinstance(held, GuardVerdict):
-                if held.rule in _SHAPE_RULES:
-                    self._signal(self.triage.shape_signal(norm, held.reason))
-                held = held.reason
-            self._skip(url, held, depth, referer)
-            return
-        self.triage.remember(key, streak)
-        tier = Tier.DEMOTED if streak else Tier.MAIN
-        result = self.frontier.add(url, key, depth, referer, host=norm.origin, tier=tier)
-        if work is not None and not result.rejected:
-            work.take(norm.origin, url, key, depth, referer, streak, tier)
-        if result.reason is not None and not (result.reason is Reason.DUPLICATE_URL and url == key):
-            self._skip(url, result.reason, depth, referer)
-
-    def _report_parked(self) -> None:
-        """At the natural end, URLs held back in a parked trap region are decided:
-        skipped with the region's reason (host-budget ones were reported when
-        parked)."""
-        for entry, reason in self.frontier.parked():
-            if reason is not Reason.HOST_BUDGET:
-                self._skip(entry.url, reason, entry.depth, entry.referer)
-
-    def _signal(self, line: str | None) -> None:
+    def signal(self, line: str | None) -> None:
+        """Keep a trap signal for the summary, if there is one."""
         if line is not None:
             self.summary.trap_signals.append(line)
 
-    def _finish(self, entry: FrontierEntry) -> None:
+    def offer(
+        self, url: str, depth: int, referer: str | None, streak: int = 0, *, seed: bool = False
+    ) -> None:
+        """Decide about a URL found on a page (or a seed): skip it, or queue it
+        (:meth:`robotkit.crawler.admission.Admission.offer`)."""
+        self._admission.offer(url, depth, referer, streak, seed=seed)
+
+    def admit(
+        self, url: str, norm: NormalizedURL, key: str, depth: int, referer: str | None, streak: int
+    ) -> None:
+        """Screen a URL of one of this crawler's hosts and queue it, or skip it."""
+        self._admission.admit(url, norm, key, depth, referer, streak)
+
+    def finish(self, entry: FrontierEntry) -> None:
+        """``entry`` is done with: its host may be served again; a checkpoint when due."""
         self.frontier.mark_done(entry)
         if self.work is not None:
             self.work.done(entry.host, entry.key)
@@ -493,41 +356,24 @@ class Crawler:
         if self._since_checkpoint >= self.config.checkpoint_every:
             self._save_state()
 
-    def _requeue(self, entry: FrontierEntry, hold: float | None, why: str) -> None:
+    def requeue(self, entry: FrontierEntry, hold: float | None, why: str) -> None:
         """Put ``entry`` back; ``hold``: a time only the crawler knows (a robots.txt
         deferral), kept by the frontier; the pacer's own holds it asks for."""
         self.frontier.requeue(entry, hold)
         self.waiting[entry.host] = why
 
-    # -- state --------------------------------------------------------------------
-
-    def _open_state(self) -> None:
-        if self.state is not None:
-            self.state.open(self)
+    def _report_parked(self) -> None:
+        """At the natural end, URLs held back in a parked trap region are decided:
+        skipped with the region's reason (host-budget ones were reported when
+        parked)."""
+        for entry, reason in self.frontier.parked():
+            if reason is not Reason.HOST_BUDGET:
+                self.skip(entry.url, reason, entry.depth, entry.referer)
 
     def _save_state(self) -> None:
         self._since_checkpoint = 0
         if self.state is not None:
             self.state.save(self)
-
-    def _learned_snapshot(self) -> dict[str, Any]:
-        """Everything the crawl learned from pages, as JSON, for the state directory."""
-        return {
-            "triage": self.triage.snapshot(),
-            "retries": [[key, n] for key, n in self._retries.items()],
-        }
-
-    def _learned_restore(self, data: dict[str, Any]) -> None:
-        """Take back :meth:`_learned_snapshot`; raises
-        :class:`~robotkit.base.snapshot.SnapshotError` for bad data."""
-        with reading("crawler"):
-            self.triage.restore(data["triage"])
-            self._retries = Counter(
-                {
-                    typed(key, str, "key"): typed(n, int, "retries")
-                    for key, n in listed(data["retries"], "retries", list)
-                }
-            )
 
 
 async def crawl(

@@ -15,11 +15,17 @@ What lives in the directory, and why:
   and never spends more than N requests past its page budget.
 * ``crawl.json``: the seeds (a resume with other seeds is refused unless
   ``add_seeds``) and what the crawl learned (page fingerprints, soft-404 answers,
-  novelty windows, the automatic blacklist: :meth:`Crawler._learned_snapshot`),
-  written at the start, with every checkpoint and at every clean stop. Learning
-  is not journaled per page: after a SIGKILL a crawl relearns at most the pages
-  since the last checkpoint. Without ``crawl.json`` (deleted) the frontier and the
-  counters still resume from their journals; the loss is reported.
+  novelty windows, the automatic blacklist, the retry counts: :func:`learned_snapshot`),
+  written at the start, with every checkpoint and at every clean stop.
+* ``crawl.json.journal``: the facts learned since ``crawl.json`` was written that
+  cost a request to learn (a directory's soft-404 answer), one checksummed record
+  each, journaled when learned: a crawl killed before its next checkpoint does not
+  probe that directory again. ``crawl.json`` names the journal that continues it
+  (and the one it replaces, as a frontier checkpoint does). What a page teaches
+  for free (fingerprints, novelty windows) is not journaled: after a SIGKILL a
+  crawl relearns at most the pages since the last checkpoint. Without
+  ``crawl.json`` (deleted) the frontier and the counters still resume from their
+  journals; the loss is reported.
 
 Every file is replaced atomically (:func:`robotkit.frontier.durable.atomic_write`). A file
 that cannot be read back raises :class:`CrawlStateError` with one line that says
@@ -32,18 +38,24 @@ import contextlib
 import fcntl
 import json
 import os
+from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final
 
-from robotkit.base.snapshot import SnapshotError
-from robotkit.frontier.durable import CheckpointError, atomic_write, encode_line
+from robotkit.base.snapshot import SnapshotError, listed, reading, typed
+from robotkit.crawler.ports import ResumableCrawl
+from robotkit.crawler.report import CrawlEvent
+from robotkit.frontier.durable import (
+    CheckpointError,
+    Journal,
+    atomic_write,
+    encode_line,
+    new_journal_id,
+)
 from robotkit.frontier.frontier import Frontier
 from robotkit.url.normalization import normalize
 from robotkit.url.parse import InvalidURL
-
-if TYPE_CHECKING:
-    from robotkit.crawler.loop import Crawler, CrawlEvent
 
 __all__ = [
     "STATE_FILE",
@@ -51,14 +63,21 @@ __all__ = [
     "CrawlState",
     "CrawlStateError",
     "StateInUse",
+    "learned_snapshot",
+    "replay_learned",
+    "restore_learned",
 ]
 
 STATE_FILE: Final = "crawl.json"
+LEARNED_JOURNAL: Final = "crawl.json.journal"
+LEARNED_MAGIC: Final = b"robotkit-learned-journal"
 MAIN_CHECKPOINT: Final = "frontier"
 LOCK_FILE: Final = "lock"
 STATE_FORMAT: Final = "robotkit-crawl"
 STATE_VERSION: Final = 2
-"""2: seeds, learned state and a save count; counters moved into the journal."""
+"""2: seeds, learned state and a save count; counters moved into the journal. The
+ids of the learned journal (``journal``, ``replaced``) are optional: a state of a
+robotkit without that journal has none to replay."""
 
 
 class CrawlStateError(CheckpointError):
@@ -94,17 +113,19 @@ class CrawlState:
         self._seeds: list[str] = []
         self._saves = 0
         self._lock_fd: int | None = None
+        self._journal: Journal | None = None
 
     @classmethod
     def of(cls, state: str | os.PathLike[str] | CrawlState | None) -> CrawlState | None:
-        """A :class:`CrawlState` for what :class:`Crawler` was given as ``state_dir``."""
+        """A :class:`CrawlState` for what :class:`~robotkit.crawler.loop.Crawler` was
+        given as ``state_dir``."""
         if state is None or isinstance(state, CrawlState):
             return state
         return cls(state)
 
     # -- open -------------------------------------------------------------------------
 
-    def open(self, crawler: Crawler) -> None:
+    def open(self, crawler: ResumableCrawl) -> None:
         """Lock the directory, then resume the crawl it holds into ``crawler`` or
         start a new one there; on return the journals are open and the seeds
         recorded. Raises :class:`CrawlStateError` (the directory untouched if it is
@@ -118,23 +139,26 @@ class CrawlState:
             self.close()
             raise
 
-    def _open(self, crawler: Crawler) -> None:
+    def _open(self, crawler: ResumableCrawl) -> None:
         main_path = self.directory / MAIN_CHECKPOINT
         saved = self._read_state_file()
-        seeds = list(crawler._seeds)
+        seeds = list(crawler.seeds)
         if not main_path.exists():
             if saved is not None and saved["saves"] > 0:
                 raise CrawlStateError(
                     f"cannot resume from {self.directory}: {main_path.name} is missing"
                 )
             self._seeds = seeds
-            self._write_state_file({})
+            self._save_learned({}, None)
             crawler.frontier.open_journal(main_path)  # last: its presence means "a crawl"
             return
         try:
             frontier = Frontier.restore(main_path)
-            if saved is not None and saved["learned"]:
-                crawler._learned_restore(saved["learned"])
+            if saved is not None:
+                if saved["learned"]:
+                    restore_learned(crawler, saved["learned"])
+                for kind, fact in self._learned_since(saved):
+                    replay_learned(crawler, kind, fact)
         except (CheckpointError, SnapshotError) as exc:
             raise CrawlStateError(f"cannot resume from {self.directory}: {exc}") from None
         if saved is None:
@@ -146,7 +170,7 @@ class CrawlState:
         else:
             self._seeds = self._merge_seeds(saved["seeds"], seeds)
             self._saves = saved["saves"]
-        crawler._seeds = list(self._seeds)
+        crawler.seeds = list(self._seeds)
         crawler.frontier = frontier
         summary = crawler.summary
         summary.fetched = frontier.tallies["fetched"]
@@ -154,7 +178,7 @@ class CrawlState:
         summary.probes = frontier.tallies["probes"]
         summary.resumed = self.resumed = True
         frontier.open_journal(main_path)
-        self._write_state_file(crawler._learned_snapshot())
+        self._save_learned(learned_snapshot(crawler), saved.get("journal") if saved else None)
         self._announce(crawler, added=len(self._seeds) > len(saved["seeds"]) if saved else False)
 
     def _merge_seeds(self, recorded: list[str], given: list[str]) -> list[str]:
@@ -175,7 +199,7 @@ class CrawlState:
             )
         return [*recorded, *added]
 
-    def _announce(self, crawler: Crawler, added: bool) -> None:
+    def _announce(self, crawler: ResumableCrawl, added: bool) -> None:
         pages, budget = crawler.pages, crawler.config.max_pages
         queued = len(crawler.frontier)
         where = self.directory
@@ -195,23 +219,32 @@ class CrawlState:
 
     # -- during the crawl ---------------------------------------------------------
 
-    def record(self, crawler: Crawler, event: CrawlEvent) -> None:
+    def record(self, crawler: ResumableCrawl, event: CrawlEvent) -> None:
         """Journal the request behind ``event`` (if it made one) in the counters."""
         if event.event.value == "skipped":
             return
         name = "probes" if event.probe else event.event.value
         crawler.frontier.tally(name)
 
-    def save(self, crawler: Crawler) -> None:
-        """Checkpoint the frontier (compacting its journal), then what was learned."""
+    def learned(self, kind: str, fact: dict[str, Any]) -> None:
+        """Journal a fact the crawl just learned (flushed before this returns)."""
+        if self._journal is not None:
+            self._journal.write([kind, fact])
+
+    def save(self, crawler: ResumableCrawl) -> None:
+        """Checkpoint the frontier (compacting its journal), then what was learned
+        (compacting the learned journal)."""
         crawler.frontier.checkpoint(self.directory / MAIN_CHECKPOINT)
         self._saves += 1
-        self._write_state_file(crawler._learned_snapshot())
+        self._save_learned(learned_snapshot(crawler), self._journal_ident())
 
-    def close(self, crawler: Crawler | None = None) -> None:
-        """Close ``crawler``'s journal, then release the lock."""
+    def close(self, crawler: ResumableCrawl | None = None) -> None:
+        """Close ``crawler``'s journal and the learned one, then release the lock."""
         if crawler is not None:
             crawler.frontier.close_journal()
+        if self._journal is not None:
+            self._journal.close()
+            self._journal = None
         if self._lock_fd is not None:
             with contextlib.suppress(OSError):
                 fcntl.flock(self._lock_fd, fcntl.LOCK_UN)
@@ -235,15 +268,44 @@ class CrawlState:
         os.pwrite(fd, b"%d\n" % os.getpid(), 0)
         self._lock_fd = fd
 
-    def _write_state_file(self, learned: dict[str, Any]) -> None:
+    def _journal_ident(self) -> str | None:
+        return None if self._journal is None else self._journal.ident
+
+    def _save_learned(self, learned: dict[str, Any], replaced: str | None) -> None:
+        """Write ``crawl.json`` naming a fresh learned journal, then start that
+        journal. Killed in between, the file holds the journal ``replaced``, whose
+        facts ``learned`` already holds: :meth:`_learned_since` reads none of it."""
+        ident = new_journal_id()
         state = {
             "format": STATE_FORMAT,
             "version": STATE_VERSION,
             "seeds": self._seeds,
             "saves": self._saves,
             "learned": learned,
+            "journal": ident,
+            "replaced": replaced,
         }
         atomic_write(self.directory / STATE_FILE, [encode_line(state)], trailer=False)
+        old = self._journal
+        self._journal = Journal.start(
+            self.directory / LEARNED_JOURNAL, LEARNED_MAGIC, self._saves, ident, sync=False
+        )
+        if old is not None:
+            old.close()
+
+    def _learned_since(self, saved: dict[str, Any]) -> list[tuple[str, Any]]:
+        """The facts journaled since ``crawl.json`` (``saved``) was written, as
+        ``(kind, fact)``; :class:`CheckpointError` for a damaged or foreign journal."""
+        path = self.directory / LEARNED_JOURNAL
+        records = Journal.records(
+            path, LEARNED_MAGIC, saved.get("journal"), saved.get("replaced"), STATE_FILE
+        )
+        facts = []
+        for number, record in enumerate(records, start=1):
+            if not (isinstance(record, list) and len(record) == 2 and isinstance(record[0], str)):
+                raise CheckpointError(f"journal {path}: record {number} is not a learned fact")
+            facts.append((record[0], record[1]))
+        return facts
 
     def _read_state_file(self) -> dict[str, Any] | None:
         """``crawl.json`` checked for shape, or None if there is none."""
@@ -276,6 +338,9 @@ class CrawlState:
             value = data.get(key)
             if not isinstance(value, kind) or isinstance(value, bool):
                 raise CrawlStateError(f"{path}: {key!r} must be {what}")
+        for key in ("journal", "replaced"):
+            if not isinstance(data.get(key), str | None):
+                raise CrawlStateError(f"{path}: {key!r} must be a journal id")
         if not all(isinstance(seed, str) for seed in data["seeds"]):
             raise CrawlStateError(f"{path}: 'seeds' must be a list of URLs")
         try:
@@ -283,6 +348,39 @@ class CrawlState:
         except InvalidURL as exc:
             raise CrawlStateError(f"{path}: invalid seed: {exc.detail}") from None
         return data
+
+
+def learned_snapshot(crawler: ResumableCrawl) -> dict[str, Any]:
+    """Everything ``crawler`` learned from pages, as JSON, for ``crawl.json``: the
+    triage's snapshot and how often each URL was tried again."""
+    return {
+        "triage": crawler.triage.snapshot(),
+        "retries": [[key, n] for key, n in crawler.retries.items()],
+    }
+
+
+def restore_learned(crawler: ResumableCrawl, data: dict[str, Any]) -> None:
+    """Take back :func:`learned_snapshot` into ``crawler``; raises
+    :class:`~robotkit.base.snapshot.SnapshotError` for bad data."""
+    with reading("crawler"):
+        crawler.triage.restore(data["triage"])
+        retries = Counter(
+            {
+                typed(key, str, "key"): typed(n, int, "retries")
+                for key, n in listed(data["retries"], "retries", list)
+            }
+        )
+    crawler.retries.clear()  # in place: the crawl's parts share the counter
+    crawler.retries.update(retries)
+
+
+def replay_learned(crawler: ResumableCrawl, kind: str, fact: Any) -> None:
+    """Take back one fact :meth:`CrawlState.learned` journaled (``soft404``: a
+    directory's probe answer); raises :class:`~robotkit.base.snapshot.SnapshotError`
+    for bad data."""
+    if kind != "soft404":
+        raise SnapshotError(f"unknown learned fact {kind!r}")
+    crawler.triage.soft404.learn(fact)
 
 
 def _keys(seeds: list[str]) -> set[str]:

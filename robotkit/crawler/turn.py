@@ -13,13 +13,10 @@ gives hosts back when it holds more than its share. Like
 from __future__ import annotations
 
 import contextlib
-from typing import TYPE_CHECKING
 
+from robotkit.crawler.ports import SharedWorkerCrawl
 from robotkit.shared.crawl import Claim, Offer, SharedCrawl
 from robotkit.url.parse import InvalidURL, Origin
-
-if TYPE_CHECKING:
-    from robotkit.crawler.loop import Crawler
 
 __all__ = ["SYNC_EVERY", "SharedTurn"]
 
@@ -32,7 +29,7 @@ crawl's end."""
 class SharedTurn:
     """The shared-crawl side of ``crawler``'s loop."""
 
-    def __init__(self, crawler: Crawler, work: SharedCrawl) -> None:
+    def __init__(self, crawler: SharedWorkerCrawl, work: SharedCrawl) -> None:
         self.crawler = crawler
         self.work = work
         self.synced = float("-inf")
@@ -57,7 +54,7 @@ class SharedTurn:
         # Idle: nothing of its own queued or in flight. A worker whose page budget
         # is spent is not idle while its hosts have work: it leaves, and others
         # take them over; the crawl is not over.
-        idle = not crawler._tasks and crawler.frontier.next_ready_time() is None
+        idle = not crawler.in_flight and crawler.frontier.next_ready_time() is None
         if now < self.next_sync or self.finished:
             return self.finished
         self.synced = now
@@ -106,16 +103,16 @@ class SharedTurn:
         try:
             norm = crawler.triage.normalize(offer.url)
         except InvalidURL as exc:  # the finder parsed it: only a new rule can refuse it
-            crawler._skip(offer.url, exc.reason, offer.depth, offer.referer)
+            crawler.skip(offer.url, exc.reason, offer.depth, offer.referer)
             return
         key = crawler.triage.key(norm)
-        crawler._admit(offer.url, norm, key, offer.depth, offer.referer, offer.streak)
+        crawler.admit(offer.url, norm, key, offer.depth, offer.referer, offer.streak)
 
     def _give_back(self, count: int) -> None:
         """Give back up to ``count`` hosts with nothing in flight, the ones with the
         least queued first (least learned state lost)."""
         crawler = self.crawler
-        busy = {entry.host for entry in crawler._tasks.values()}
+        busy = {entry.host for entry in crawler.in_flight}
         idle = sorted(
             (host for host in self.work.owned if host not in busy),
             key=crawler.frontier.queued_of,

@@ -30,6 +30,8 @@ from collections.abc import Iterable
 from hashlib import sha256
 from typing import Any, BinaryIO, Final
 
+from robotkit.base.errors import DataError
+
 __all__ = [
     "CheckpointError",
     "Journal",
@@ -40,7 +42,7 @@ __all__ = [
 ]
 
 
-class CheckpointError(ValueError):
+class CheckpointError(DataError):
     """A checkpoint or journal that cannot be restored (truncated, corrupt, wrong
     version, or a journal that does not belong to its checkpoint)."""
 

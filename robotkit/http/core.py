@@ -36,7 +36,8 @@ from robotkit.http.errors import (
 from robotkit.http.facts import EXTENSION, FetchFacts
 from robotkit.http.settings import PoliteSettings
 from robotkit.pacing.pacer import HostKey, host_key
-from robotkit.page.meta import PageMeta, parse_page, parse_x_robots_tag
+from robotkit.page.directives import parse_x_robots_tag
+from robotkit.page.meta import PageMeta, parse_page
 from robotkit.robots.status import Hop
 from robotkit.robots.verdict import Verdict
 from robotkit.triage.guard import Guard
@@ -74,7 +75,8 @@ class Sleep:
 @dataclass(frozen=True)
 class Parse:
     """Read meta robots and links of an HTML page: linear in its size, but up to
-    a second for a hostile 2 MiB page, so the async face runs it off the loop."""
+    two seconds of CPU for a hostile 8 MiB page (the crawler's body cap), so the
+    async face runs it off the loop."""
 
     html: str
     url: str

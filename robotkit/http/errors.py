@@ -28,14 +28,16 @@ import socket
 
 import httpx
 
+from robotkit.base.errors import RobotkitError
 from robotkit.base.outcome import NetworkErrorKind
 from robotkit.base.reasons import Reason
 from robotkit.robots.status import Hop
 from robotkit.robots.verdict import Verdict
 from robotkit.triage.guard import GuardVerdict
+from robotkit.url.redact import masked
 
 
-class PolitenessError(httpx.RequestError):
+class PolitenessError(httpx.RequestError, RobotkitError):
     """robotkit refused to send a request; ``reason`` is the stable code and
     ``verdict`` the decision that refused it (robots.txt, guard, ...)."""
 
@@ -49,7 +51,8 @@ class PolitenessError(httpx.RequestError):
         redirects: tuple[Hop, ...] = (),
         request: httpx.Request | None = None,
     ) -> None:
-        super().__init__(f"{reason}: {url}" + (f" ({detail})" if detail else ""), request=request)
+        shown = masked(url)  # a message may reach a log; ``url`` keeps it as given
+        super().__init__(f"{reason}: {shown}" + (f" ({detail})" if detail else ""), request=request)
         self.url = url
         self.reason = reason
         self.detail = detail
@@ -92,11 +95,11 @@ class AddressRefused(PolitenessError):
     """The host resolves to a private, loopback or link-local address (SSRF)."""
 
 
-class ResponseTooSlow(httpx.ReadTimeout):
+class ResponseTooSlow(httpx.ReadTimeout, RobotkitError):
     """The response took longer in total than the limit (a drip-feeding tarpit)."""
 
 
-class UnsupportedEncoding(httpx.DecodingError):
+class UnsupportedEncoding(httpx.DecodingError, RobotkitError):
     """A ``Content-Encoding`` robotkit does not decode (or too many stacked), so
     the body was not read (:mod:`robotkit.http.decoding`). ``reason`` is
     ``unsupported-encoding``: the same answer the next time, so not worth a retry."""

@@ -8,7 +8,8 @@ from dataclasses import dataclass
 import httpx
 
 from robotkit.base.outcome import Outcome
-from robotkit.page.meta import PageMeta, RobotsDirectives
+from robotkit.page.directives import RobotsDirectives
+from robotkit.page.meta import PageMeta
 from robotkit.robots.freshness import Validators
 from robotkit.robots.status import Hop
 from robotkit.robots.verdict import Verdict

@@ -31,12 +31,15 @@ DEFAULT_MAX_BODY = 10 * MIB
 """Body bytes a polite transport keeps by default: room for any page or document a
 general client asks for, and still a bound on what one response can cost."""
 
-CRAWL_MAX_BODY = 2 * MIB
-"""Body bytes the reference crawler keeps per page, a tighter limit than the
-transport's because a crawler fetches what strangers link to. Nutch keeps 1 MiB by
-default, Googlebot reads the first 15 MB of an HTML file; 2 MiB holds any real
-page and bounds what a trap can cost. (robots.txt has its own, 500 KiB, set by
-RFC 9309 section 2.5: :data:`robotkit.robots.rules.MAX_ROBOTS_BYTES`.)"""
+CRAWL_MAX_BODY = 8 * MIB
+"""Body bytes the reference crawler keeps per page by default (``robotkit crawl
+--max-body``). Nutch keeps 1 MiB by default, Googlebot reads the first 15 MB of an
+HTML file. 2 MiB cut real pages: a 2.5 MB table of contents lost every link past
+the cut. 8 MiB holds real pages of a few megabytes, and a bigger page stays cheap
+to read: the markup is bounded to :data:`robotkit.page.markup.MAX_NODES` elements,
+links to :data:`robotkit.page.meta.MAX_LINKS`, the text the fingerprints read to
+:data:`robotkit.content.fingerprints.MAX_TEXT_CHARS`. (robots.txt has its own,
+500 KiB, set by RFC 9309 section 2.5: :data:`robotkit.robots.rules.MAX_ROBOTS_BYTES`.)"""
 
 DEFAULT_RESPONSE_TIMEOUT = 30.0
 DEFAULT_MAX_REDIRECTS = 5

@@ -27,6 +27,7 @@ import random
 from dataclasses import dataclass
 
 from robotkit.base.clock import Clock
+from robotkit.base.errors import RobotkitError
 from robotkit.base.outcome import Outcome
 from robotkit.base.reasons import Reason
 from robotkit.url.parse import origin_of
@@ -101,7 +102,7 @@ def failures_after(failures: int, outcome: Outcome | None) -> int:
     return failures + 1 if outcome.is_failure else max(0, failures - 1)
 
 
-class PacingError(RuntimeError):
+class PacingError(RobotkitError, RuntimeError):
     """A request was started before the pacer allowed it: a bug in the caller."""
 
 

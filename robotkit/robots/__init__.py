@@ -29,7 +29,6 @@ __all__ = [
     "Hop",
     "OriginState",
     "Profile",
-    "RobotRules",
     "RobotsCache",
     "RobotsEngine",
     "RobotsOutcome",
@@ -42,6 +41,3 @@ __all__ = [
     "decode_body",
     "file_state",
 ]
-
-RobotRules = GroupRules
-"""The former name of :class:`GroupRules` (too close to :class:`RobotsRules`)."""

@@ -67,8 +67,8 @@ class RobotkitAddon:
         # robotkit's response deadline: a tarpit costs 10 s a request, not Scrapy's
         # 180 s. At the add-on's priority, so a project's own value wins.
         settings.set("DOWNLOAD_TIMEOUT", RESPONSE_TIMEOUT, "addon")
-        # robotkit's crawler's body cap, not Scrapy's 1 GiB: a 10 MB export costs
-        # 2 MiB, and the cut body counts against its path family.
+        # robotkit's crawler's body cap (8 MiB), not Scrapy's 1 GiB: a 1 GB export
+        # costs 8 MiB, and the cut body counts against its path family.
         settings.set("DOWNLOAD_MAXSIZE", CRAWL_MAX_BODY, "addon")
         for name, value in BREADTH_FIRST.items():
             settings.set(name, value, "addon")

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from scrapy.exceptions import DownloadTimeoutError, IgnoreRequest
 from twisted.internet.error import TimeoutError as TwistedTimeout
 
+from robotkit.base.errors import RobotkitError
 from robotkit.base.reasons import Reason
 
 TIMEOUTS: tuple[type[BaseException], ...] = (DownloadTimeoutError, TwistedTimeout, TimeoutError)
@@ -21,7 +22,7 @@ TIMEOUTS: tuple[type[BaseException], ...] = (DownloadTimeoutError, TwistedTimeou
 ``DOWNLOAD_TIMEOUT``), Twisted's or asyncio's from other handlers."""
 
 
-class Refused(IgnoreRequest):
+class Refused(IgnoreRequest, RobotkitError):
     """The request will not be fetched: robots.txt, the trap guard or a host that
     asks for more patience than the crawl has."""
 
@@ -41,7 +42,7 @@ class Rescheduled(Refused):
         super().__init__(reason, detail)
 
 
-class SharedStateLost(IgnoreRequest):
+class SharedStateLost(IgnoreRequest, RobotkitError):
     """The shared state on Redis (``ROBOTKIT_REDIS_URL``) could not be read or
     written mid-crawl: the request is not fetched, since without the state its
     host's pace and robots.txt are unknown (ARCHITECTURE.md, "Shared state")."""

@@ -7,7 +7,7 @@ message (:class:`scrapy.exceptions.UsageError`), never mid-crawl.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 
 from scrapy.exceptions import UsageError
@@ -16,6 +16,7 @@ from scrapy.settings import BaseSettings
 from robotkit.robots import freshness
 from robotkit.robots.status import Profile
 from robotkit.triage.guard import Blacklist, BlacklistSyntaxError, GuardConfig
+from robotkit.url.redact import masked
 
 
 @dataclass(frozen=True)
@@ -42,6 +43,14 @@ class RobotkitSettings:
     crawl_id: str = "default"
     """The crawl's key namespace on that Redis: processes of one crawl share it."""
     soft404_probes: bool = True
+
+    def __repr__(self) -> str:
+        """The dataclass's repr with ``redis_url``'s password masked: Scrapy and
+        users log the settings."""
+        shown = {f.name: getattr(self, f.name) for f in fields(self)}
+        if self.redis_url is not None:
+            shown["redis_url"] = masked(self.redis_url)
+        return f"{type(self).__name__}({', '.join(f'{k}={v!r}' for k, v in shown.items())})"
 
     @classmethod
     def from_scrapy(cls, settings: BaseSettings) -> RobotkitSettings:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from robotkit.base.errors import DataError
 from robotkit.robots.cache import OriginState
 from robotkit.robots.freshness import Validators
 from robotkit.robots.rules import RobotsRules
@@ -25,7 +26,7 @@ FORMAT = 1
 """Version of the encoding; a state of another version is refused, not guessed."""
 
 
-class StateFormatError(ValueError):
+class StateFormatError(DataError):
     """A stored state that is not one this robotkit wrote."""
 
 

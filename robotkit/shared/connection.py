@@ -31,6 +31,9 @@ from redis.exceptions import RedisError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 from redis.retry import Retry
 
+from robotkit.base.errors import UnavailableError
+from robotkit.url.redact import masked
+
 __all__ = [
     "DEFAULT_SOCKET_TIMEOUT",
     "AsyncClient",
@@ -53,7 +56,7 @@ DEFAULT_SOCKET_TIMEOUT = 5.0
 Redis answers in well under a millisecond, so this only ever fires on a fault."""
 
 
-class SharedStateUnavailable(RuntimeError):
+class SharedStateUnavailable(UnavailableError):
     """The shared state could not be read or written (Redis unreachable, gone
     mid-crawl, or answering nonsense). The caller must not guess the state."""
 
@@ -105,7 +108,7 @@ def _options(socket_timeout: float) -> dict[str, Any]:
 
 
 def _not_a_url(url: str, error: ValueError) -> SharedStateUnavailable:
-    return SharedStateUnavailable(f"not a Redis URL: {url!r} ({error})")
+    return SharedStateUnavailable(f"not a Redis URL: {masked(url)!r} ({error})")
 
 
 def connect(url: str, *, socket_timeout: float = DEFAULT_SOCKET_TIMEOUT) -> SyncClient:
@@ -192,13 +195,13 @@ async def connect_async(url: str, *, socket_timeout: float = DEFAULT_SOCKET_TIME
 @contextmanager
 def talking_to(what: str) -> Iterator[None]:
     """Turn any redis-py error inside the block into :class:`SharedStateUnavailable`
-    naming ``what`` (a URL or a key); nothing else is caught."""
+    naming ``what`` (a URL, its password masked, or a key); nothing else is caught."""
     try:
         yield
     except (RedisConnectionError, RedisTimeoutError) as error:
-        raise SharedStateUnavailable(f"Redis unreachable ({what}): {error}") from error
+        raise SharedStateUnavailable(f"Redis unreachable ({masked(what)}): {error}") from error
     except RedisError as error:
-        raise SharedStateUnavailable(f"Redis error ({what}): {error}") from error
+        raise SharedStateUnavailable(f"Redis error ({masked(what)}): {error}") from error
 
 
 @dataclass(frozen=True)

@@ -37,6 +37,7 @@ from robotkit.shared.connection import (
 )
 from robotkit.shared.pacing import DEFAULT_LEASE, AsyncSharedPacer, SharedPacer
 from robotkit.shared.slots import SharedAsyncSlots, SharedSyncSlots
+from robotkit.url.redact import masked
 
 __all__ = ["CLEAR_BATCH", "SharedState"]
 
@@ -69,6 +70,10 @@ class SharedState:
         self._loops: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, AsyncClient]
         self._loops = weakref.WeakKeyDictionary()
         self._loops_lock = threading.Lock()
+
+    def __repr__(self) -> str:
+        """The URL with its password masked: a repr ends up in logs and tracebacks."""
+        return f"SharedState({masked(self.url)!r}, crawl_id={self.namespace.crawl_id!r})"
 
     @classmethod
     def connect(

@@ -17,8 +17,9 @@ Sites listen on loopback addresses only. In pytest, the ``trap_site`` fixture
 
 from __future__ import annotations
 
-from importlib import import_module
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from robotkit.base.lazy import lazy_exports
 
 TRAP_STACK = ("pytest_httpserver", "werkzeug")
 """The server stack of the ``traps`` extra: a missing one of these modules means
@@ -33,17 +34,14 @@ _EXPORTS = {
             "Page",
             "PageKind",
             "RequestContext",
-            "RunningSite",
             "Score",
             "SeenRequest",
-            "SiteError",
             "TrapSite",
-            "serve",
-            "start",
             "target_of",
         ),
         "robotkit.traps.base",
     ),
+    **dict.fromkeys(("RunningSite", "SiteError", "serve", "start"), "robotkit.traps.server"),
     **dict.fromkeys(
         ("GENERATED_PREFIX", "SITES", "UnknownSite", "get", "names"), "robotkit.traps.sites"
     ),
@@ -74,26 +72,13 @@ if TYPE_CHECKING:
         Page,
         PageKind,
         RequestContext,
-        RunningSite,
         Score,
         SeenRequest,
-        SiteError,
         TrapSite,
-        serve,
-        start,
         target_of,
     )
+    from robotkit.traps.server import RunningSite, SiteError, serve, start
     from robotkit.traps.sites import GENERATED_PREFIX, SITES, UnknownSite, get, names
 
 
-def __getattr__(name: str) -> Any:
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module 'robotkit.traps' has no attribute {name!r}")
-    value = getattr(import_module(module), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(__all__)
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, __all__)

@@ -25,8 +25,9 @@ from typing import Any, Literal
 
 from robotkit import traps
 from robotkit.crawler.loop import CrawlConfig, Crawler
-from robotkit.traps.base import RunningSite, Score, TrapSite
+from robotkit.traps.base import Score, TrapSite
 from robotkit.traps.naive import naive_crawl
+from robotkit.traps.server import RunningSite
 
 CUT_SECONDS = 60.0
 PASS_TRAP_FETCHES = 20
@@ -205,6 +206,7 @@ async def measure(site: TrapSite, crawler: str, max_pages: int, cut: float) -> C
         except Exception as exc:  # a crawler bug must not stop the other sites
             ended, error = "error", f"{type(exc).__name__}: {exc}"
         seconds = time.monotonic() - began
+        await asyncio.to_thread(running.settle)
         score = running.score()
         return CrawlResult(crawler, score, ended, seconds, error, cut=cut, max_pages=max_pages)
     finally:

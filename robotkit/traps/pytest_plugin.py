@@ -33,7 +33,7 @@ from typing import Any
 import pytest
 
 from robotkit import traps
-from robotkit.traps.base import RunningSite
+from robotkit.traps.server import RunningSite
 
 TrapSiteFactory = Callable[..., RunningSite]
 

@@ -37,9 +37,11 @@ from werkzeug import Request, Response
 from werkzeug.test import Client
 
 from robotkit import traps
+from robotkit.base.errors import UsageError
 from robotkit.page.meta import parse_page
-from robotkit.traps.base import RequestContext, RunningSite, SeenRequest, TrapSite, target_of
+from robotkit.traps.base import RequestContext, SeenRequest, TrapSite, target_of
 from robotkit.traps.bench import CUT_SECONDS, DEFAULT_MAX_PAGES, CrawlResult, Ended
+from robotkit.traps.server import RunningSite
 
 PLACEHOLDERS = frozenset({"seeds", "output", "max_pages"})
 
@@ -55,7 +57,7 @@ STDERR_KEPT = 2000
 """Characters of the crawler's stderr kept for the report (its last ones)."""
 
 
-class CommandError(ValueError):
+class CommandError(UsageError):
     """A crawler command template that cannot be run (bad usage)."""
 
 
@@ -239,6 +241,7 @@ def run_site(
                 finally:
                     _stop_group(process)
         seconds = time.monotonic() - began
+        running.settle()
         requests = tuple(running.requests_seen)
         if ended == "done" and _page_requests(requests) >= max_pages:
             ended = "budget"

@@ -15,6 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from robotkit.base.errors import UsageError
 from robotkit.base.reasons import CodeEnum
 from robotkit.url.normalization import normalize, normalize_key
 from robotkit.url.parse import InvalidURL
@@ -46,7 +47,7 @@ class BlacklistEntry:
         return f"{self.kind}:{self.pattern} ({self.source})"
 
 
-class BlacklistSyntaxError(ValueError):
+class BlacklistSyntaxError(UsageError):
     """A line of a blacklist file that cannot be understood."""
 
     def __init__(self, source: str, line: int, text: str, problem: str) -> None:

@@ -23,8 +23,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from robotkit.base.snapshot import header, listed, opened, reading, typed
-from robotkit.content import url_template
 from robotkit.url.normalization import NormalizedURL, normalize_or_none
+from robotkit.url.template import url_template
 
 __all__ = ["Copies"]
 

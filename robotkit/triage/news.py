@@ -23,8 +23,9 @@ from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 from robotkit.base.snapshot import listed, pairs, typed
-from robotkit.content import hamming, url_template
+from robotkit.content import hamming
 from robotkit.url.normalization import NormalizedURL
+from robotkit.url.template import url_template
 
 if TYPE_CHECKING:
     from robotkit.triage.screening import TriageConfig

@@ -18,19 +18,21 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import NamedTuple, Protocol
 
+from robotkit.base.errors import UsageError
 from robotkit.base.reasons import Reason
 from robotkit.url.hosts import BadHost, parse_host
+from robotkit.url.redact import masked
 
 SUPPORTED_SCHEMES = ("http", "https")
 DEFAULT_PORTS = {"http": 80, "https": 443}
 
 
-class InvalidURL(ValueError):
+class InvalidURL(UsageError):
     """A URL the robot cannot fetch; ``reason`` is ``invalid-url`` or
     ``unsupported-scheme``."""
 
     def __init__(self, url: str, reason: Reason, detail: str) -> None:
-        super().__init__(f"{detail}: {url!r}")
+        super().__init__(f"{detail}: {masked(url)!r}")  # ``url`` keeps it as given
         self.url = url
         self.reason = reason
         self.detail = detail

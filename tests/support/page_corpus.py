@@ -1,9 +1,11 @@
-"""The page corpus (``shared/corpus/html-pages.tar.gz``: 518 real documentation
-pages), shared by tests and benchmarks.
+"""The page corpus, shared by tests and benchmarks: the large one
+(``shared/corpus/html-pages.tar.gz``: 518 real documentation pages) when it is
+beside the repository, else the sample committed in ``tests/data`` (37 of those
+pages, ``tests/data/README.md``), so a fresh clone runs every test.
 
 ``tests`` is not a package: test modules import this one as ``page_corpus`` (pytest
 puts this folder on ``sys.path``), and ``benchmarks/`` scripts add the folder first.
-The corpus is read in place, as its README asks.
+A corpus is read in place, as its README asks.
 """
 
 from __future__ import annotations
@@ -13,15 +15,24 @@ from collections.abc import Iterator
 from pathlib import Path
 
 NAME = Path("shared") / "corpus" / "html-pages.tar.gz"
+HERE = Path(__file__).resolve().parent
+SAMPLE = HERE.parent / "data" / "html-pages-sample.tar.gz"
+"""The committed sample: every origin and kind of markup of the large corpus."""
 
 
-def find_corpus() -> Path | None:
-    """``shared/corpus/html-pages.tar.gz`` in the nearest folder above this one that
-    has it: beside the repository, or beside the folder of its worktrees."""
-    for folder in Path(__file__).resolve().parents:
+def find_corpus(start: Path = HERE) -> Path | None:
+    """``shared/corpus/html-pages.tar.gz`` in the nearest folder above ``start`` that
+    has it (beside the repository, or beside the folder of its worktrees), or None."""
+    for folder in (start.resolve(), *start.resolve().parents):
         if (folder / NAME).is_file():
             return folder / NAME
     return None
+
+
+def corpus(start: Path = HERE) -> Path:
+    """The corpus the tests read: the large one when it is found from ``start``,
+    else the committed sample, which is always there."""
+    return find_corpus(start) or SAMPLE
 
 
 def pages(corpus: Path) -> Iterator[tuple[str, str]]:

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any
 
+from robotkit.base.errors import UsageError
 from robotkit.traps.base import TrapSite
 from robotkit.traps.sites.calendar import Calendar
 from robotkit.traps.sites.canonical_stack import CanonicalStack
@@ -83,7 +84,7 @@ SITES: dict[str, Callable[..., TrapSite]] = {
 """Every site by name; the factories take the site's options as keywords."""
 
 
-class UnknownSite(KeyError):
+class UnknownSite(UsageError, KeyError):
     """No trap site has that name."""
 
     def __init__(self, name: str) -> None:
@@ -107,14 +108,18 @@ def get(name: str, **options: Any) -> TrapSite:
     ``robots-403``, ``farm_hosts`` for ``link-farm``, ``drip_interval`` for
     ``tarpit``, ``stall`` for ``slow-paths``). ``generated-N`` is the site the
     generator draws from seed N (:mod:`robotkit.traps.generated`); :func:`names`
-    lists only the hand-written ones."""
+    lists only the hand-written ones. ``apache-*`` are served by a real Apache httpd
+    (:mod:`robotkit.traps.real`), which :func:`names` leaves out too."""
     number = name.removeprefix(GENERATED_PREFIX)
     if number != name and number.isdigit() and number.isascii():
         from robotkit.traps.generated import GeneratedSite
 
         return GeneratedSite(int(number), **options)
-    try:
-        factory = SITES[name]
-    except KeyError:
-        raise UnknownSite(name) from None
+    factory = SITES.get(name)
+    if factory is None:
+        from robotkit.traps.real import REAL_SITES
+
+        factory = REAL_SITES.get(name)
+    if factory is None:
+        raise UnknownSite(name)
     return factory(**options)

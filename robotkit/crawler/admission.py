@@ -1,0 +1,101 @@
+"""Deciding about a URL found on a page (or a seed): skip it with a reason, or queue
+it in the frontier's main or demoted tier.
+
+A URL off the seeds' hosts, seen already, or held by the triage's screening is
+skipped; in a crawl shared on Redis, a URL of a host another worker owns goes to
+that worker, which screens it as its own (:meth:`Admission.admit`). What the crawl
+knows (frontier, triage, this worker's part of a shared crawl) is read from the
+crawler through :class:`robotkit.crawler.ports.AdmittingCrawl` each time, since a
+resume replaces the frontier and a shared crawl is joined only when the crawl runs.
+"""
+
+from __future__ import annotations
+
+from robotkit.base.reasons import Reason
+from robotkit.crawler.ports import AdmittingCrawl
+from robotkit.frontier.frontier import Tier
+from robotkit.triage.guard import GuardVerdict, Rule
+from robotkit.url.normalization import NormalizedURL
+from robotkit.url.parse import InvalidURL, origin_of
+
+__all__ = ["Admission"]
+
+# URL-shape rules whose refusals count as trap signals towards the auto-blacklist.
+_SHAPE_RULES = frozenset(
+    {Rule.URL_TOO_LONG, Rule.PATH_TOO_DEEP, Rule.TOO_MANY_PARAMS, Rule.REPEATED_PATH}
+)
+
+
+class Admission:
+    """The gate of ``crawl``'s frontier; the crawl's scope is the hosts of the URLs
+    offered as seeds."""
+
+    def __init__(self, crawl: AdmittingCrawl) -> None:
+        self.crawl = crawl
+        self._scope: set[tuple[str, int | None]] = set()
+
+    def in_scope(self, url: str) -> bool:
+        """Whether ``url`` is on one of the seeds' hosts."""
+        try:
+            return origin_of(url).scope_key in self._scope
+        except InvalidURL:
+            return False
+
+    def offer(
+        self, url: str, depth: int, referer: str | None, streak: int = 0, *, seed: bool = False
+    ) -> None:
+        """Decide about a URL found on a page (or a seed): skip it with a reason, or
+        queue it, in the main tier when nothing but novel pages lead to it
+        (``streak`` 0), else in the demoted tier."""
+        crawl = self.crawl
+        try:
+            norm = crawl.triage.normalize(url)
+        except InvalidURL as exc:
+            crawl.skip(url, exc.reason, depth, referer)
+            return
+        if seed:
+            self._scope.add(norm.origin.scope_key)
+        key = crawl.triage.key(norm)
+        seen = crawl.frontier.seen
+        if not self.in_scope(url):
+            if seen.add(key):
+                crawl.skip(url, Reason.OFF_SCOPE, depth, referer)
+            return
+        work = crawl.work
+        if work is not None and not work.owns(norm.origin):
+            # Another worker's host (or nobody's yet): its owner screens the link.
+            work.offer(norm.origin, url, key, depth, referer, streak)
+            return
+        self.admit(url, norm, key, depth, referer, streak)
+
+    def admit(
+        self, url: str, norm: NormalizedURL, key: str, depth: int, referer: str | None, streak: int
+    ) -> None:
+        """Screen a URL of one of this crawler's hosts and queue it, or skip it."""
+        crawl = self.crawl
+        seen = crawl.frontier.seen
+        work = crawl.work
+        if key in seen:
+            # Report the duplicates that normalization caught (session ids,
+            # tracking parameters); a plain link seen again is not news.
+            if url != key:
+                crawl.skip(url, Reason.DUPLICATE_URL, depth, referer)
+            return
+        held = crawl.triage.screen(norm, streak, referer)
+        if held is not None:
+            seen.add(key)
+            if work is not None:
+                work.refuse(norm.origin, key)
+            if isinstance(held, GuardVerdict):
+                if held.rule in _SHAPE_RULES:
+                    crawl.signal(crawl.triage.shape_signal(norm, held.reason))
+                held = held.reason
+            crawl.skip(url, held, depth, referer)
+            return
+        crawl.triage.remember(key, streak)
+        tier = Tier.DEMOTED if streak else Tier.MAIN
+        result = crawl.frontier.add(url, key, depth, referer, host=norm.origin, tier=tier)
+        if work is not None and not result.rejected:
+            work.take(norm.origin, url, key, depth, referer, streak, tier)
+        if result.reason is not None and not (result.reason is Reason.DUPLICATE_URL and url == key):
+            crawl.skip(url, result.reason, depth, referer)
