@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
 from robotkit.frontier.events import Tier
 from robotkit.shared.connection import Namespace, connect_async
-from robotkit.shared.crawl import Offer, SharedCrawl
+from robotkit.shared.crawl import Offer, SharedCrawl, SyncResult
 from robotkit.url.parse import origin_of
 
 
@@ -89,5 +91,69 @@ def test_the_end_is_seen_only_when_no_work_is_left(any_redis_url: str, crawl_id:
         assert (await late.sync(0.5, idle=True)).finished, "a late worker exits at once"
         await a.client.aclose()
         await late.client.aclose()
+
+    asyncio.run(scenario())
+
+
+async def _work_through(a: SharedCrawl, result: SyncResult) -> None:
+    """What a crawler does with a sync's news, at once: every claimed URL finished,
+    every drained link screened (and refused)."""
+    for claim in result.claims:
+        for offer in claim.pending:
+            if offer.taken:
+                a.done(claim.host, offer.key)
+            else:
+                a.screened(claim.host, offer.key)
+                a.refuse(claim.host, offer.key)
+    for host, offers in result.drained:
+        for offer in offers:
+            a.screened(host, offer.key)
+            a.refuse(host, offer.key)
+    await a.settle()
+
+
+@pytest.mark.parametrize("step", ["sync", "settle"])
+def test_a_link_offered_during_a_round_trip_is_sent_with_its_outbox_entry(
+    any_redis_url: str, crawl_id: str, step: str
+) -> None:
+    """The crawler offers links while a sync or a settle waits for Redis. Such an
+    offer belongs to the next round: its host's outbox entry (which covers it should
+    the worker die) is written before its host script and removed after it. Taken
+    into the round already on its way, it was noted a round late and never unnoted,
+    and the crawl's end, which needs an empty outbox, never came (a SIGKILL test's
+    survivor ran until its timeout)."""
+
+    async def scenario() -> None:
+        a = await _crawl(any_redis_url, crawl_id, "a")
+        seed, other, late = (origin_of(_host(n)) for n in (1, 2, 3))
+        a.offer(seed, f"{seed}/", f"{seed}/", 0, None, 0)
+        await a.sync(0.1, idle=True)
+        [claim] = (await a.sync(0.2, idle=True)).claims
+        assert claim.host == seed
+        a.screened(seed, f"{seed}/")
+        a.take(seed, f"{seed}/", f"{seed}/", 0, None, 0, Tier.MAIN)
+        a.offer(other, f"{other}/", f"{other}/", 1, f"{seed}/", 0)  # noted first
+        trips = a.round_trips
+        on_its_way = asyncio.ensure_future(
+            a.sync(0.3, idle=False) if step == "sync" else a.settle()
+        )
+        while a.round_trips == trips:  # until the round's first call is sent
+            await asyncio.sleep(0)
+        assert not on_its_way.done()
+        a.offer(late, f"{late}/", f"{late}/", 1, f"{seed}/", 0)
+        first = await on_its_way
+        assert a.unsent == 1, "the late offer waits for the next round"
+        if isinstance(first, SyncResult):
+            await _work_through(a, first)
+        a.done(seed, f"{seed}/")
+        now, results = 0.4, list[SyncResult]()
+        while now < 2.0 and not (results and results[-1].finished):
+            results.append(await a.sync(now, idle=True))
+            await _work_through(a, results[-1])
+            now += 0.1
+        claimed = {str(c.host) for r in results for c in r.claims}
+        assert claimed == {str(other), str(late)}, "both offers reached the index"
+        assert results[-1].finished, "no outbox entry is left behind: the crawl ends"
+        await a.client.aclose()
 
     asyncio.run(scenario())

@@ -172,6 +172,19 @@ def _item(host: str, item: bytes | str) -> Offer:
 
 
 @dataclass(frozen=True)
+class _Round:
+    """The buffered actions one round sends, taken out of the buffer at once and
+    before the round's first call: the hosts offered to (noted in the outbox by the
+    crawl script that opens the round) are exactly the hosts of the offers its host
+    scripts carry. An action buffered while the round waits for Redis is the next
+    round's; sent in this one, its host was noted a round late and never unnoted."""
+
+    actions: dict[str, list[list[Any]]]
+    offered: set[str]
+    released: set[str]
+
+
+@dataclass(frozen=True)
 class _Call:
     script: str
     keys: list[str]
@@ -263,7 +276,7 @@ class SharedCrawl:
         self._offered: set[str] = set()  # hosts of the buffered offers
         self._post: list[list[str]] = []  # for the next crawl script
         self._lost: set[Origin] = set()
-        self._releasing: dict[str, bool] = {}  # hosts given back in the buffered actions
+        self._releasing: set[str] = set()  # hosts given back in the buffered actions
         self._turn = asyncio.Lock()  # one round trip at a time: Redis sees them in order
         self.round_trips = 0
 
@@ -327,7 +340,7 @@ class SharedCrawl:
         self.owned.discard(host)
         self.inherited.discard(host)
         self._add(host, ["x"])
-        self._releasing[self.host_name(host)] = True
+        self._releasing.add(self.host_name(host))
 
     @property
     def unsent(self) -> int:
@@ -335,7 +348,15 @@ class SharedCrawl:
 
     # -- round trips --------------------------------------------------------------
 
-    def _crawl_call(self, mode: str, now: float = 0.0, idle: bool = False) -> _Call:
+    def _take_round(self) -> _Round:
+        """The buffered actions, out of the buffer (:class:`_Round`)."""
+        taken = _Round(self._actions, self._offered, self._releasing)
+        self._actions, self._offered, self._releasing = {}, set(), set()
+        return taken
+
+    def _crawl_call(
+        self, mode: str, now: float = 0.0, idle: bool = False, note: set[str] | None = None
+    ) -> _Call:
         args = [
             mode,
             self.token,
@@ -349,18 +370,18 @@ class SharedCrawl:
             str(MAX_MAIL),
             str(REAP),
             json.dumps(self._post),
-            json.dumps(sorted(self._offered)),
+            json.dumps(sorted(note or ())),
         ]
-        self._post, self._offered = [], set()
+        self._post = []
         return _Call(crawl_scripts.CRAWL, self._crawl_keys, args)
 
-    def _host_calls(self) -> tuple[list[str], list[_Call]]:
-        """The buffered actions as one host script per host."""
-        actions, self._actions = self._actions, {}
-        hosts = list(actions)
+    def _host_calls(self, taken: _Round) -> tuple[list[str], list[_Call]]:
+        """A round's actions as one host script per host (under the token this
+        worker has now: the sync that opens a round may give it a new one)."""
+        hosts = list(taken.actions)
         calls = [
             _Call(crawl_scripts.HOST, self._host_keys(h, *HOST_KEYS), [self.token, json.dumps(a)])
-            for h, a in actions.items()
+            for h, a in taken.actions.items()
         ]
         return hosts, calls
 
@@ -386,11 +407,10 @@ class SharedCrawl:
             if work and owner == "":
                 self._post.append(["free", host, ""])
 
-    async def _flush(self, hosts: list[str], calls: list[_Call], offered: set[str]) -> list[Any]:
-        released = {h for h in hosts if self._releasing.pop(h, False)}
+    async def _flush(self, hosts: list[str], calls: list[_Call], taken: _Round) -> list[Any]:
         results = await self._runner.many(calls)
         for host, result in zip(hosts, results[: len(hosts)], strict=False):
-            self._after_host(host, host in offered, host in released, result)
+            self._after_host(host, host in taken.offered, host in taken.released, result)
         return results[len(hosts) :]
 
     async def settle(self) -> None:
@@ -402,14 +422,16 @@ class SharedCrawl:
     async def _send(self) -> None:
         if not self._actions:
             return
-        offered = set(self._offered)
+        taken = self._take_round()
         with talking_to(self.namespace.key("")):
-            if offered and self.token:
+            if taken.offered:
+                # Before the first sync there is no token: the crawl script puts the
+                # hosts in ``check`` instead, where any worker's sync looks at them.
                 self.round_trips += 1
-                await self._runner.one(self._crawl_call("note"))
-            hosts, calls = self._host_calls()
+                await self._runner.one(self._crawl_call("note", note=taken.offered))
+            hosts, calls = self._host_calls(taken)
             self.round_trips += 1
-            await self._flush(hosts, calls, offered)
+            await self._flush(hosts, calls, taken)
 
     async def sync(self, now: float, *, idle: bool, grace: float = GRACE) -> SyncResult:
         """Send the buffered actions, renew this worker, claim free hosts up to its
@@ -421,13 +443,14 @@ class SharedCrawl:
                 return await self._synced(now, idle)
 
     async def _synced(self, now: float, idle: bool) -> SyncResult:
-        offered = set(self._offered)
+        taken = self._take_round()
         self.round_trips += 1
-        answer = await self._runner.one(self._crawl_call("sync", now, idle))
+        answer = await self._runner.one(self._crawl_call("sync", now, idle, taken.offered))
         finished, token, lost_all, claims, checks, mails, excess = answer
         self.token = _text(token)
         if int(finished):
             self._actions.clear()
+            self._offered.clear()
             return SyncResult(True)
         lost = set(self._lost)
         self._lost.clear()
@@ -435,7 +458,7 @@ class SharedCrawl:
             lost |= self.owned
         self.owned -= lost
         self.inherited -= lost
-        hosts, calls = self._host_calls()
+        hosts, calls = self._host_calls(taken)
         claimed = [(_text(h), _text(f)) for h, f in claims]
         checked = [_text(h) for h in checks]
         mailed = [_text(h) for h in mails]
@@ -453,7 +476,7 @@ class SharedCrawl:
         ]
         if calls:
             self.round_trips += 1
-        rest = await self._flush(hosts, calls, offered)
+        rest = await self._flush(hosts, calls, taken)
         result = SyncResult(False, sorted(lost, key=str), excess=int(excess))
         for (host, _), answer in zip(claimed, rest, strict=False):
             self._claimed(host, answer, result)
