@@ -41,7 +41,8 @@ from robotkit.base.outcome import Outcome
 from robotkit.frontier.events import Tier
 from robotkit.pacing.pacer import Pacer
 from robotkit.shared.connection import Namespace, connect, connect_async
-from robotkit.shared.crawl import SharedCrawl
+from robotkit.shared.crawl import SharedCrawl, hashes
+from robotkit.shared.crawl_scripts import BLOOM_BASE_BITS, BLOOM_BASE_HASHES
 from robotkit.shared.pacing import AsyncSharedPacer
 from robotkit.url.parse import origin_of
 
@@ -49,7 +50,7 @@ from robotkit.url.parse import origin_of
 def nodes(url: str) -> list[redis.Redis]:
     client = connect(url)
     if isinstance(client, redis.cluster.RedisCluster):
-        return [n.redis_connection for n in client.get_primaries()]  # type: ignore[misc]
+        return [n.redis_connection for n in client.get_primaries()]  # type: ignore[no-untyped-call]
     return [client]
 
 
@@ -64,6 +65,34 @@ def evalsha(servers: list[redis.Redis]) -> tuple[int, int]:
         calls += int(stat.get("calls", 0))
         usec += int(stat.get("usec", 0))
     return calls, usec
+
+
+def rejected(keys: list[str]) -> set[str]:
+    """The keys a host's seen filter answers "seen" for although they are new, when
+    offered ``keys`` in this order: the Lua's filter replayed in Python (its levels,
+    its triple hashing), so each lost link is told apart as a false positive or a
+    loss elsewhere."""
+    bits: set[int] = set()
+    level = count = 0
+    wrong = set()
+    for key in keys:
+        h1, h2, h3 = hashes(key)
+
+        def spots(i: int, h1: int = h1, h2: int = h2, h3: int = h3) -> list[int]:
+            m, base = BLOOM_BASE_BITS << i, BLOOM_BASE_BITS * ((1 << i) - 1)
+            return [
+                base + ((h1 + j * h2 + j * (j - 1) // 2 * h3) % 2**32) * m // 2**32
+                for j in range(BLOOM_BASE_HASHES + i)
+            ]
+
+        if any(all(p in bits for p in spots(i)) for i in range(level + 1)):
+            wrong.add(key)
+            continue
+        if count >= int(BLOOM_BASE_BITS * 2**level * 0.6931 / (BLOOM_BASE_HASHES + level)):
+            level, count = level + 1, 0
+        bits.update(spots(level))
+        count += 1
+    return wrong
 
 
 def busy(servers: list[redis.Redis]) -> int:
@@ -114,6 +143,12 @@ async def run(url: str, hosts: int, urls: int, workers: int, syncs: int) -> dict
         quiet = quiet + 1 if got == 0 else 0
     claim_s = time.perf_counter() - t0
     taken = sum(len(p) for p in pending)
+    per_host = -(-urls // hosts)
+    offered = [
+        [f"{h}/p/{i}" for i in range(per_host) if i * hosts + n < urls] for n, h in enumerate(names)
+    ]
+    lost = {k for keys in offered for k in keys} - {key for p in pending for _, key in p}
+    false_positives = sum(len(rejected(keys) & lost) for keys in offered)
     per_pending = (memory(servers) - base) / max(1, taken)
     # 3. syncs at full size.
     for s in servers:
@@ -155,6 +190,8 @@ async def run(url: str, hosts: int, urls: int, workers: int, syncs: int) -> dict
         "hosts": hosts,
         "urls": urls,
         "taken": taken,
+        "lost": len(lost),
+        "of which false positives": false_positives,
         "offer s": round(offer_s, 1),
         "claim+take s": round(claim_s, 1),
         "sync Redis ms": round(sync_ms, 3),

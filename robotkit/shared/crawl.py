@@ -38,7 +38,7 @@ import redis.asyncio.cluster
 from redis.exceptions import NoScriptError
 
 from robotkit.frontier.events import Tier
-from robotkit.frontier.seen import digest64
+from robotkit.frontier.seen import digest96
 from robotkit.shared import crawl_scripts
 from robotkit.shared.connection import AsyncClient, Namespace, talking_to
 from robotkit.url.parse import Origin, origin_of
@@ -82,11 +82,11 @@ CRAWL_KEYS = ("workers", "idle", "load", "loadsum", "free", "from", "check", "ow
 HOST_KEYS = ("m", "s", "q", "i", "d")  # meta, seen, pending, inbox, drained
 
 
-def hashes(key: str) -> tuple[int, int]:
-    """The two 32-bit hashes the seen filter's Lua derives its bit positions from
-    (double hashing; the second odd, so it walks every bit of a level)."""
-    digest = digest64(key)
-    return digest & 0xFFFFFFFF, (digest >> 32) | 1
+def hashes(key: str) -> tuple[int, int, int]:
+    """The three 32-bit hashes the seen filter's Lua derives its bit positions from
+    (triple hashing: bit j of a key from ``h1 + j h2 + j(j-1)/2 h3``; the second odd)."""
+    digest = digest96(key)
+    return digest & 0xFFFFFFFF, (digest >> 32 & 0xFFFFFFFF) | 1, digest >> 64
 
 
 @dataclass(frozen=True, slots=True)
