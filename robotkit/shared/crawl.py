@@ -79,7 +79,21 @@ REAP = 256
 
 CRAWL_KEYS = ("workers", "idle", "load", "loadsum", "free", "from", "check", "owned", "mail",
                "outbox", "dead", "finished", "seq")  # fmt: skip
-HOST_KEYS = ("m", "s", "q", "i", "d")  # meta, seen, pending, inbox, drained
+HOST_KEYS = ("s", "q", "i", "d")  # seen (and the header: owner...), pending, inbox, drained
+
+
+def short(host: str, url: str) -> str:
+    """A URL of ``host`` as stored in its keys: its path alone (a key is a whole URL,
+    so it never starts with ``/``). Ten bytes and more saved in every pending URL,
+    inbox link and referer."""
+    if url.startswith(host) and url[len(host) : len(host) + 1] == "/":
+        return url[len(host) :]
+    return url
+
+
+def full(host: str, stored: str) -> str:
+    """The URL :func:`short` stored."""
+    return host + stored if stored.startswith("/") else stored
 
 
 def hashes(key: str) -> tuple[int, int, int]:
@@ -105,24 +119,20 @@ class Offer:
 
     def record(self, host: str) -> str:
         """Packed, without field names: ``depth streak tier taken referred``, the
-        referer (its path alone when on ``host``) and the URL (empty when it is its
-        key, which the record is stored under)."""
-        referer = self.referer or ""
-        if referer.startswith(host) and referer[len(host) : len(host) + 1] == "/":
-            referer = referer[len(host) :]
+        referer and the URL (empty when it is its key, which the record is stored
+        under), each its path alone when on ``host`` (:func:`short`)."""
         flags = f"{self.depth} {self.streak} {int(self.tier)} {int(self.taken)} "
         flags += "1" if self.referer is not None else "0"
-        return f"{flags}\0{referer}\0{'' if self.url == self.key else self.url}"
+        url = "" if self.url == self.key else short(host, self.url)
+        return f"{flags}\0{short(host, self.referer or '')}\0{url}"
 
     @classmethod
     def of_record(cls, host: str, key: bytes | str, record: bytes | str) -> Offer:
         flags, referer, url = _text(record).split("\0", 2)
         depth, streak, tier, taken, referred = flags.split(" ")
-        key = _text(key)
-        if referer.startswith("/"):
-            referer = host + referer
+        key, referer = full(host, _text(key)), full(host, referer)
         return cls(
-            url or key,
+            full(host, url) or key,
             key,
             int(depth),
             referer if referred == "1" else None,
@@ -301,13 +311,13 @@ class SharedCrawl:
 
     def done(self, host: Origin, key: str) -> None:
         """The URL ``key`` of ``host`` is finished (fetched, failed or given up)."""
-        self._add(host, ["d", key])
+        self._add(host, ["d", short(self.host_name(host), key)])
 
     def screened(self, host: Origin, key: str) -> None:
         """A link drained from ``host``'s inbox (under the finder's ``key``) was
         screened here: queued, refused or a duplicate, it is out of the inbox's
         keeping."""
-        self._add(host, ["s", key])
+        self._add(host, ["s", short(self.host_name(host), key)])
 
     def take(
         self,
@@ -320,8 +330,9 @@ class SharedCrawl:
         tier: Tier,
     ) -> None:
         """This worker took on a URL of its own host (queued or parked)."""
+        name = self.host_name(host)
         offer = Offer(url, key, depth, referer, streak, tier, taken=True)
-        self._add(host, ["t", key, *hashes(key), offer.record(self.host_name(host))])
+        self._add(host, ["t", short(name, key), *hashes(key), offer.record(name)])
 
     def refuse(self, host: Origin, key: str) -> None:
         """This worker refused a URL of its own host: seen, nothing to do."""
@@ -333,7 +344,7 @@ class SharedCrawl:
         """A link to a host this worker does not own, for its owner to screen."""
         name = self.host_name(host)
         record = Offer(url, key, depth, referer, streak).record(name)
-        self._add(host, ["o", key, *hashes(key), record])
+        self._add(host, ["o", short(name, key), *hashes(key), record])
         self._offered.add(name)
 
     def release(self, host: Origin) -> None:
@@ -360,7 +371,6 @@ class SharedCrawl:
         args = [
             mode,
             self.token,
-            self.worker,
             repr(now),
             repr(self.lease),
             "1" if idle else "0",
@@ -463,17 +473,15 @@ class SharedCrawl:
         checked = [_text(h) for h in checks]
         mailed = [_text(h) for h in mails]
         calls += [
-            _Call(crawl_scripts.CLAIM, self._host_keys(h, "m", "q", "i", "d"), [self.token, f])
+            _Call(crawl_scripts.CLAIM, self._host_keys(h, *HOST_KEYS), [self.token, f])
             for h, f in claimed
         ]
         calls += [
-            _Call(crawl_scripts.DRAIN, self._host_keys(h, "m", "i", "d"),
+            _Call(crawl_scripts.DRAIN, self._host_keys(h, "s", "i", "d"),
                   [self.token, str(self.max_drain)])
             for h in mailed
         ]  # fmt: skip
-        calls += [
-            _Call(crawl_scripts.STATUS, self._host_keys(h, "m", "q", "i", "d"), []) for h in checked
-        ]
+        calls += [_Call(crawl_scripts.STATUS, self._host_keys(h, *HOST_KEYS), []) for h in checked]
         if calls:
             self.round_trips += 1
         rest = await self._flush(hosts, calls, taken)
