@@ -51,9 +51,8 @@ local function head(s)
   local had = string.sub(h, 11, 11) == '1' and '1' or ''
   return o, had, tonumber(string.sub(h, 12, 13)), tonumber(string.sub(h, 14, 23))
 end
-local function put_head(s, o, had, lv, n)
-  redis.call('SETRANGE', s, 0, string.format('%-10s%1s%02d%010d ', o, had, lv, n))
-end
+local function header(o, had, lv, n) return string.format('%-10s%1s%02d%010d ', o, had, lv, n) end
+local function put_head(s, o, had, lv, n) redis.call('SETRANGE', s, 0, header(o, had, lv, n)) end
 """
 
 _BLOOM = f"""
@@ -83,6 +82,14 @@ local function bloom_add(s, h1, h2, h3)
   h1, h2, h3 = tonumber(h1), tonumber(h2), tonumber(h3)
   if bloom_has(s, bl, h1, h2, h3) then return false end
   if bn >= math.floor(M0 * 2 ^ bl * 0.6931 / (K0 + bl)) then bl, bn = bl + 1, 0 end
+  -- The string is written whole at each level's size: SETBIT past its end would grow
+  -- it greedily (twice what it needs, below 1 MB), and it is most of a host's memory.
+  local size = H + M0 * (2 ^ (bl + 1) - 1) / 8
+  if redis.call('STRLEN', s) < size then
+    local cur = redis.call('GET', s) or ''
+    if #cur < H then cur = header('', '', 0, 0) end
+    redis.call('SET', s, cur .. string.rep('\\0', size - #cur))
+  end
   local m, b = M0 * 2 ^ bl, 8 * H + M0 * (2 ^ bl - 1)
   for j = 0, K0 + bl - 1 do redis.call('SETBIT', s, b + at(h1, h2, h3, j, m), 1) end
   bn = bn + 1
