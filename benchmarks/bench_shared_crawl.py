@@ -279,11 +279,36 @@ def run_shared(sites: Sites, server: RedisServer, count: int, out: Path) -> dict
     return figures
 
 
+def children_cpu() -> float:
+    """CPU seconds of the children waited for so far."""
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return used.ru_utime + used.ru_stime
+
+
 def run_alone(sites: Sites, count: int, out: Path) -> dict[str, float]:
+    before = children_cpu()
     procs = workers(count, sites.seeds(), None, "", out)
     for proc in procs:
         proc.communicate(timeout=900)
-    return measure(sites.requests(), sites.count, sites.hosts)
+    figures = measure(sites.requests(), sites.count, sites.hosts)
+    figures["workers_cpu"] = children_cpu() - before
+    return figures
+
+
+def startup_cpu(sites: Sites, out: Path) -> float:
+    """CPU seconds of a worker's start and end alone: a crawl of one page, the least
+    of three. Taken off both runs' CPU, so that the CPU per page compares the pages
+    (four workers' start-ups weigh on the shared run's 1,500 pages four times as much
+    as on the lone runs' 6,000)."""
+    runs = []
+    for n in range(3):
+        before = children_cpu()
+        command = [sys.executable, "-m", "robotkit", "crawl", "--max-pages", "1",
+                   "--output", str(out / f"start{n}.jsonl"), sites.seeds()[0]]  # fmt: skip
+        subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+        runs.append(children_cpu() - before)
+    sites.requests()  # not the runs' requests
+    return min(runs)
 
 
 def run_kill(sites: Sites, server: RedisServer, count: int, out: Path) -> dict[str, float]:
@@ -316,6 +341,8 @@ def main() -> None:
         sites = Sites(root, args.pages, args.hosts)
         try:
             results = {}
+            (root / "start").mkdir()
+            start = startup_cpu(sites, root / "start")
             for name in ("shared", "alone", "kill"):
                 if name == "alone" and args.skip_alone:
                     continue
@@ -352,6 +379,13 @@ def main() -> None:
     print(f"shared: CPU seconds over {shared['seconds']:.1f} s: workers {work:.1f} "
           f"({work / shared['fetches'] * 1000:.1f} ms per page, start-up included), "
           f"site server {serve:.1f}, redis-server {red:.1f}; {os.cpu_count()} cores")  # fmt: skip
+    if "alone" in results:
+        # Each lone worker fetches every page: fetches counts all of them.
+        alone = results["alone"]
+        lone = (alone["workers_cpu"] - args.workers * start) / alone["fetches"] * 1000
+        together = (work - args.workers * start) / shared["fetches"] * 1000
+        print(f"CPU per page, a worker's start-up ({start:.2f} s) left out: alone "
+              f"{lone:.2f} ms, shared {together:.2f} ms ({together / lone:.2f}x)")  # fmt: skip
     # What the ideal rate would take: every page's CPU (workers, site server, Redis)
     # times the ideal pages per second, against the cores there are. Above them the
     # run is bound by the machine, not by the coordination.

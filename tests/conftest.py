@@ -95,6 +95,27 @@ def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         server.stop()
 
 
+@pytest.fixture(scope="session")
+def redis_cluster_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A real three-node Redis Cluster, one per test process, started only when a
+    test asks for it (its first node's URL: the client finds the others)."""
+    from support.redis_server import RedisCluster
+
+    cluster = RedisCluster(tmp_path_factory.mktemp("redis-cluster"))
+    try:
+        yield cluster.url
+    finally:
+        cluster.stop()
+
+
+@pytest.fixture(params=["single", "cluster"])
+def any_redis_url(request: pytest.FixtureRequest) -> str:
+    """The tests' Redis, once as a single server and once as a cluster: for the few
+    tests whose guarantees must hold on both (the others run on the single one)."""
+    name = "redis_url" if request.param == "single" else "redis_cluster_url"
+    return str(request.getfixturevalue(name))
+
+
 @pytest.fixture
 def crawl_id() -> str:
     """A key namespace of the test's own: tests share the server, never keys."""

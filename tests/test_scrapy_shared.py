@@ -129,8 +129,9 @@ def _shared(redis_url: str, crawl_id: str) -> dict[str, Any]:
 
 
 def test_two_scrapy_processes_share_the_pace_and_robots_txt_of_a_host(
-    site_server: HTTPServer, redis_url: str, crawl_id: str
+    site_server: HTTPServer, any_redis_url: str, crawl_id: str
 ) -> None:
+    redis_url = any_redis_url  # ROBOTKIT_REDIS_URL may name a cluster's node
     site = TimedSite(site_server, f"User-agent: *\nCrawl-delay: {DELAY}\n")
     settings = _shared(redis_url, crawl_id)
     with ThreadPoolExecutor(2) as pool:

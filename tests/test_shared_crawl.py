@@ -129,10 +129,10 @@ async def _workers(
 
 
 def test_workers_crawl_together_each_page_once_one_request_per_host(
-    sites: list[Site], redis_url: str, crawl_id: str
+    sites: list[Site], any_redis_url: str, crawl_id: str
 ) -> None:
     seeds = [f"{site.base}/p/0" for site in sites]
-    workers = asyncio.run(_workers(redis_url, crawl_id, seeds, 3))
+    workers = asyncio.run(_workers(any_redis_url, crawl_id, seeds, 3))
     for site in sites:
         paths = site.paths()
         assert paths["/robots.txt"] == 1, "one robots.txt fetch for all workers"
@@ -178,8 +178,9 @@ def _cli(redis_url: str, crawl_id: str, *args: str) -> list[str]:
 
 
 def test_a_worker_killed_mid_crawl_loses_nothing(
-    make_server: Callable[[str], HTTPServer], redis_url: str, crawl_id: str, tmp_path: Path
+    make_server: Callable[[str], HTTPServer], any_redis_url: str, crawl_id: str, tmp_path: Path
 ) -> None:
+    redis_url = any_redis_url  # a cluster's node too: --redis finds out which
     servers = [make_server(f"127.0.0.{n}") for n in (1, 2)]
     hosts = [f"http://{s.host}:{s.port}" for s in servers]
     sites = [Site(server, hosts, pause=0.02) for server in servers]
@@ -239,26 +240,32 @@ def test_redis_and_state_exclude_each_other(redis_url: str, crawl_id: str, tmp_p
     assert result.returncode == 2 and "--state" in result.stderr
 
 
+def _keys(client: redis.Redis | redis.RedisCluster, pattern: str) -> list[bytes]:
+    return list(client.scan_iter(match=pattern))
+
+
 def test_redis_clear_removes_the_crawl_and_only_it(
-    sites: list[Site], redis_url: str, crawl_id: str
+    sites: list[Site], any_redis_url: str, crawl_id: str
 ) -> None:
+    from robotkit.shared.connection import connect
+    from robotkit.shared.crawl import CRAWL_KEYS, HOST_KEYS
+
+    redis_url = any_redis_url
     seeds = [f"{sites[0].base}/p/0"]
     asyncio.run(_workers(redis_url, crawl_id, seeds, 1))
     asyncio.run(_workers(redis_url, crawl_id + "-other", seeds, 1))
-    client = redis.Redis.from_url(redis_url)
-    assert client.keys(f"robotkit:{crawl_id}:*")
+    client = connect(redis_url)  # on a cluster, SCAN walks every node
+    assert _keys(client, f"robotkit:{crawl_id}:*")
     result = subprocess.run(
         _cli(redis_url, crawl_id, "--redis-clear"), capture_output=True, text=True, timeout=60
     )
     assert result.returncode == 0, result.stderr
-    assert client.keys(f"robotkit:{crawl_id}:*") == []
-    assert client.keys(f"robotkit:{crawl_id}-other:*"), "another crawl's keys stay"
-    # Every key left without an expiry is the crawl's own frontier or seen set.
-    for key in client.keys(f"robotkit:{crawl_id}-other:*"):
+    assert _keys(client, f"robotkit:{crawl_id}:*") == []
+    assert _keys(client, f"robotkit:{crawl_id}-other:*"), "another crawl's keys stay"
+    # Every key left without an expiry is the crawl's own frontier or seen filter.
+    for key in _keys(client, f"robotkit:{crawl_id}-other:*"):
         if client.pttl(key) == -1:
-            name = key.decode().split(":")[2]
-            frontier = {"hosts", "inbox", "drained", "pending", "seen", "inboxed", "finished"}
-            assert name in frontier, key
+            assert key.decode().rsplit(":", 1)[1] in {*CRAWL_KEYS, *HOST_KEYS}, key
 
 
 def test_redis_lost_mid_crawl_stops_the_worker_without_fetching(

@@ -3,8 +3,9 @@
 :class:`SharedTurn` is the part of :class:`robotkit.crawler.loop.Crawler` that talks to
 the shared crawl (:class:`robotkit.shared.crawl.SharedCrawl`, ARCHITECTURE.md
 "Shared state") between fetches: a few times a second it renews this worker's
-hosts, takes over the hosts it claims (their unfinished URLs queued again, their
-seen keys remembered), screens the links other workers found for its hosts, and
+hosts, takes over the hosts it claims (their unfinished URLs queued again; what
+was seen of them stays in Redis, where links to an inherited host are checked),
+screens the links other workers found for its hosts, and
 gives hosts back when it holds more than its share. Like
 :class:`robotkit.crawler.fetch.FetchStep` it keeps no state of its own.
 """
@@ -71,11 +72,6 @@ class SharedTurn:
         for host, offers in result.drained:
             for offer in offers:
                 self._screen(host, offer)
-        # Only now: the keys of the links just screened are among the seen ones.
-        seen = crawler.frontier.seen
-        for claim in result.claims:
-            for key in claim.seen:
-                seen.add(key)
         if result.excess > 0:
             self._give_back(result.excess)
         return False

@@ -43,6 +43,12 @@ def digest64(key: str) -> int:
     return int.from_bytes(blake2b(_encode(key), digest_size=8).digest(), "little") or 1
 
 
+def digest96(key: str) -> int:
+    """A 96-bit BLAKE2b digest of ``key``: three 32-bit hashes for a Bloom filter's
+    triple hashing (the shared crawl's seen filters, :func:`robotkit.shared.crawl.hashes`)."""
+    return int.from_bytes(blake2b(_encode(key), digest_size=12).digest(), "little")
+
+
 def digest128(key: str) -> int:
     """A signed 128-bit BLAKE2b digest of ``key``: the range rbloom's hash_func takes."""
     return int.from_bytes(blake2b(_encode(key), digest_size=16).digest(), "little", signed=True)

@@ -19,10 +19,12 @@ same small interfaces, while every decision stays in the pure core:
   passes around (``PoliteTransport(shared=state)``, ``Crawler(shared=state)``),
   sync and async;
 * :mod:`~robotkit.shared.crawl`: :class:`~robotkit.shared.crawl.SharedCrawl`, one
-  crawl spread over workers: hosts owned under leases, inboxes, unfinished URLs.
+  crawl spread over workers: hosts owned by live workers, inboxes, unfinished URLs,
+  per-host Bloom seen filters (its Lua in :mod:`~robotkit.shared.crawl_scripts`).
 
 Time is always the injected clock's, never Redis'. Every key expires, except a
-shared crawl's frontier and seen sets, which :meth:`SharedState.clear` removes.
+shared crawl's, which :meth:`SharedState.clear` removes. Keys carry Redis Cluster
+hash tags, and :func:`connect` gives a cluster client for a cluster's node.
 This is the shell's layer: it does I/O (Redis, and the robots.txt fetch through
 :mod:`robotkit.http`); the core never imports it. Needs the ``redis`` extra
 (``pip install 'robotkit[redis]'``).

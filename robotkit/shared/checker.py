@@ -40,7 +40,6 @@ from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 import httpx
-import redis
 
 from robotkit.base.clock import Clock, system_clock
 from robotkit.base.identity import Identity
@@ -59,6 +58,7 @@ from robotkit.shared.connection import (
     Scripts,
     SharedStateTimeout,
     SharedStateUnavailable,
+    SyncClient,
 )
 from robotkit.url.parse import Origin
 
@@ -200,10 +200,11 @@ class _SharedRobots:
         """States read from Redis and found fresh (another worker's fetch)."""
 
     def state_key(self, origin: Origin) -> str:
-        return self.namespace.key("robots", str(origin))
+        # The state and its lock share the origin's hash tag: one slot on a cluster.
+        return self.namespace.host_key(str(origin), "robots")
 
     def lock_key(self, origin: Origin) -> str:
-        return self.namespace.key("robots-lock", str(origin))
+        return self.namespace.host_key(str(origin), "robots-lock")
 
     def engine_lock(self) -> contextlib.AbstractContextManager[object]:
         """The lock around the engine's cache (none on one event loop)."""
@@ -263,7 +264,7 @@ class SharedRobotsChecker(_SharedRobots, RobotsChecker):
 
     def __init__(
         self,
-        client: redis.Redis,
+        client: SyncClient,
         namespace: Namespace,
         identity: Identity | None = None,
         *,

@@ -1,9 +1,14 @@
 """How robotkit talks to Redis: one connection, one key namespace, one error.
 
-Every key a crawl writes starts with ``robotkit:{crawl id}:``, so several crawls
+Every key a crawl writes starts with ``robotkit:<crawl id>:``, so several crawls
 share one Redis without seeing each other's state, and a crawl's keys can be found
-(and removed) by their prefix. A lost or unreachable Redis is one exception,
-:class:`SharedStateUnavailable`, whatever redis-py raised: a worker that cannot
+(and removed) by their prefix. Keys carry a Redis Cluster hash tag: a host's keys
+``{<origin>}``, the crawl-wide ones ``{<crawl id>}``, so every script touches one
+slot (ARCHITECTURE.md, "The crawl shared by several workers"). The same URL reaches
+a single server or a member of a cluster: :func:`connect` asks the node which.
+
+A lost or unreachable Redis is one exception, :class:`SharedStateUnavailable`,
+whatever redis-py raised: a worker that cannot
 read the shared state must stop, never go on as if the state were empty (that
 would mean "allow" and "no delay" on a host other workers are pacing).
 """
@@ -17,6 +22,8 @@ from typing import Any
 
 import redis
 import redis.asyncio
+import redis.asyncio.cluster
+import redis.cluster
 from redis.asyncio.retry import Retry as AsyncRetry
 from redis.backoff import ExponentialBackoff
 from redis.exceptions import ConnectionError as RedisConnectionError
@@ -29,6 +36,7 @@ from robotkit.url.redact import masked
 
 __all__ = [
     "DEFAULT_SOCKET_TIMEOUT",
+    "AsyncClient",
     "AsyncClientSource",
     "AsyncScripts",
     "Namespace",
@@ -36,6 +44,7 @@ __all__ = [
     "Scripts",
     "SharedStateTimeout",
     "SharedStateUnavailable",
+    "SyncClient",
     "async_client",
     "connect",
     "connect_async",
@@ -57,18 +66,33 @@ class SharedStateTimeout(SharedStateUnavailable):
     time (it may be slow or dead); the state is still unknown."""
 
 
+SyncClient = redis.Redis | redis.cluster.RedisCluster
+"""A client of one server or of a cluster: robotkit uses only what both have."""
+
+AsyncClient = redis.asyncio.Redis | redis.asyncio.cluster.RedisCluster
+
+
 @dataclass(frozen=True)
 class Namespace:
-    """The key prefix of one crawl: ``robotkit:{crawl_id}:``."""
+    """The key prefix of one crawl: ``robotkit:<crawl_id>:``."""
 
     crawl_id: str
 
     def __post_init__(self) -> None:
-        if not self.crawl_id or any(c.isspace() or c == ":" for c in self.crawl_id):
-            raise ValueError("a crawl id is a non-empty word without spaces or ':'")
+        if not self.crawl_id or any(c.isspace() or c in ":{}" for c in self.crawl_id):
+            raise ValueError("a crawl id is a non-empty word without spaces, ':' or braces")
 
     def key(self, *parts: str) -> str:
         return ":".join(("robotkit", self.crawl_id, *parts))
+
+    def crawl_key(self, name: str) -> str:
+        """A crawl-wide key: all of them share the slot of the tag ``{<crawl id>}``."""
+        return self.key("{" + self.crawl_id + "}", name)
+
+    def host_key(self, host: str, name: str) -> str:
+        """A key of one host (an origin's text): all of them share the host's slot,
+        so one script may touch them all on a Redis Cluster."""
+        return self.key("{" + host + "}", name)
 
 
 RETRIES = 3
@@ -87,9 +111,11 @@ def _not_a_url(url: str, error: ValueError) -> SharedStateUnavailable:
     return SharedStateUnavailable(f"not a Redis URL: {masked(url)!r} ({error})")
 
 
-def connect(url: str, *, socket_timeout: float = DEFAULT_SOCKET_TIMEOUT) -> redis.Redis:
+def connect(url: str, *, socket_timeout: float = DEFAULT_SOCKET_TIMEOUT) -> SyncClient:
     """A client for ``url`` (``redis://host:port/db``), checked with a PING so that
-    an unreachable server is reported at start, not at the first request."""
+    an unreachable server is reported at start, not at the first request. When the
+    node is a member of a Redis Cluster (``INFO cluster``), a cluster client that
+    found the other nodes from it."""
     try:
         client = redis.Redis.from_url(
             url, retry=Retry(ExponentialBackoff(), RETRIES), **_options(socket_timeout)
@@ -98,16 +124,50 @@ def connect(url: str, *, socket_timeout: float = DEFAULT_SOCKET_TIMEOUT) -> redi
         raise _not_a_url(url, error) from None
     with talking_to(url):
         client.ping()
-    return client
+        clustered = is_cluster(client)
+    if not clustered:
+        return client
+    client.close()
+    with talking_to(url):
+        cluster = redis.cluster.RedisCluster.from_url(
+            _cluster_url(url),
+            retry=Retry(ExponentialBackoff(), RETRIES),
+            **_options(socket_timeout),
+        )
+        cluster.ping()
+    return cluster
+
+
+def is_cluster(client: redis.Redis) -> bool:
+    """Whether the node ``client`` talks to runs in cluster mode."""
+    return bool(int(client.info("cluster").get("cluster_enabled", 0)))
+
+
+def _cluster_url(url: str) -> str:
+    """``url`` without its database: a cluster has only database 0, and redis-py's
+    cluster client refuses the ``db`` argument even when it is 0."""
+    base, _, db = url.rpartition("/")
+    if base.count("/") >= 2 and db.isdigit():
+        if db != "0":
+            raise SharedStateUnavailable(f"a Redis Cluster has only database 0: {url!r}")
+        return base
+    return url
 
 
 def async_client(
-    url: str, *, socket_timeout: float = DEFAULT_SOCKET_TIMEOUT
-) -> redis.asyncio.Redis:
+    url: str, *, socket_timeout: float = DEFAULT_SOCKET_TIMEOUT, cluster: bool = False
+) -> AsyncClient:
     """An asyncio client for ``url`` with :func:`connect`'s timeouts and retries,
     not yet connected: redis-py binds an async client to the event loop of its
-    first call, so each loop needs its own (``SharedState.async_client``)."""
+    first call, so each loop needs its own (``SharedState.async_client``).
+    ``cluster``: the node is a cluster's (what :func:`connect` found)."""
     try:
+        if cluster:
+            return redis.asyncio.cluster.RedisCluster.from_url(
+                _cluster_url(url),
+                retry=AsyncRetry(ExponentialBackoff(), RETRIES),
+                **_options(socket_timeout),
+            )
         return redis.asyncio.Redis.from_url(
             url, retry=AsyncRetry(ExponentialBackoff(), RETRIES), **_options(socket_timeout)
         )
@@ -115,11 +175,18 @@ def async_client(
         raise _not_a_url(url, error) from None
 
 
-async def connect_async(
-    url: str, *, socket_timeout: float = DEFAULT_SOCKET_TIMEOUT
-) -> redis.asyncio.Redis:
-    """:func:`async_client`, checked with a PING like :func:`connect`."""
-    client = async_client(url, socket_timeout=socket_timeout)
+async def connect_async(url: str, *, socket_timeout: float = DEFAULT_SOCKET_TIMEOUT) -> AsyncClient:
+    """:func:`async_client`, checked with a PING like :func:`connect` (a cluster's
+    node gets a cluster client)."""
+    client: AsyncClient = async_client(url, socket_timeout=socket_timeout)
+    assert isinstance(client, redis.asyncio.Redis)
+    with talking_to(url):
+        await client.ping()
+        clustered = bool(int((await client.info("cluster")).get("cluster_enabled", 0)))
+    if not clustered:
+        return client
+    await client.aclose()
+    client = async_client(url, socket_timeout=socket_timeout, cluster=True)
     with talking_to(url):
         await client.ping()
     return client
@@ -153,7 +220,7 @@ class _Registered:
     def __init__(self) -> None:
         self._registered: dict[str, Any] = {}
 
-    def script(self, client: redis.Redis | redis.asyncio.Redis, text: str) -> Any:
+    def script(self, client: SyncClient | AsyncClient, text: str) -> Any:
         script = self._registered.get(text)
         if script is None:
             script = self._registered[text] = client.register_script(text)
@@ -163,7 +230,7 @@ class _Registered:
 class Scripts(_Registered):
     """Runs :class:`ScriptCall` s on a sync client."""
 
-    def __init__(self, client: redis.Redis) -> None:
+    def __init__(self, client: SyncClient) -> None:
         super().__init__()
         self.client = client
 
@@ -173,7 +240,7 @@ class Scripts(_Registered):
             return script(keys=list(call.keys), args=list(call.args))
 
 
-AsyncClientSource = redis.asyncio.Redis | Callable[[], redis.asyncio.Redis]
+AsyncClientSource = AsyncClient | Callable[[], AsyncClient]
 """An asyncio client, or a function giving the one of the running event loop."""
 
 
@@ -186,9 +253,11 @@ class AsyncScripts(_Registered):
         self._client = client
 
     @property
-    def client(self) -> redis.asyncio.Redis:
+    def client(self) -> AsyncClient:
         client = self._client
-        return client if isinstance(client, redis.asyncio.Redis) else client()
+        if isinstance(client, redis.asyncio.Redis | redis.asyncio.cluster.RedisCluster):
+            return client
+        return client()
 
     async def run(self, call: ScriptCall) -> Any:
         client = self.client

@@ -1,58 +1,52 @@
 """One crawl shared by several workers, on Redis: who owns which host, what is
 waiting for each host, what was seen, and when the crawl is over.
 
-Each host has one *owner* at a time, a worker holding it under a lease it renews
-at every :meth:`SharedCrawl.sync`. The owner alone fetches the host's URLs and
-decides about them with its own triage, so everything robotkit learns about a
-site (its trap regions, its learned URL rules, its copies and soft 404s, the
-automatic blacklist) decides what *all* workers fetch of it, without shipping
-that state through Redis; and one request at a time per host follows from it
-(the shared pacer enforces it as well). Hosts are spread over the live workers,
-about as many per worker; a worker that holds more than its share gives the
-idle ones back.
+Each host has one *owner* at a time, a worker alive in the worker table (it renews
+its lease at every :meth:`SharedCrawl.sync`). The owner alone fetches the host's
+URLs and decides about them with its own triage, so everything robotkit learns
+about a site (its trap regions, its learned URL rules, its copies and soft 404s,
+the automatic blacklist) decides what *all* workers fetch of it, without shipping
+that state through Redis; and one request at a time per host follows from it (the
+shared pacer enforces it as well). Hosts are spread over the live workers, about as
+many per worker; a worker that holds more than its share gives the idle ones back.
 
-What must survive a worker is in Redis (ARCHITECTURE.md, "Shared state"):
+Per host, under the host's hash tag (ARCHITECTURE.md, "The crawl shared by several
+workers"): its owner, the seen filter (a Bloom filter: a link found by any worker is
+offered once), the inbox (links found by other workers, for the owner to screen),
+the drained links (out of the inbox, not screened yet) and the pending URLs (taken
+on and not finished). Crawl-wide, under the crawl's tag: the worker table, the index
+of claimable hosts, which worker may own which host, the hosts with mail for each
+owner, the hosts each worker is offering to, and ``finished``. A host script and the
+crawl script never run as one; the order of the calls keeps every host with work
+reachable from the crawl-wide index whatever instant a worker is killed at.
 
-* ``seen:{host}``: the keys of the host's URLs ever admitted or refused, so a link
-  found by any worker is offered once, and a new owner knows what was done;
-* ``inbox:{host}``: links to the host found by other workers, waiting for its
-  owner (who screens them: the finder does not know the owner's site);
-* ``drained:{host}``: links the owner took out of the inbox and has not screened
-  yet; apart from ``pending`` so that screening a link never touches a URL the
-  owner had taken on under the same key;
-* ``pending:{host}``: the host's URLs its owner took on and has not finished
-  (queued, parked or in flight). A finished URL leaves it in the same script that
-  records the links its page gave, so a page and its links are one step;
-* ``owners``: host to ``worker until``. A worker killed with SIGKILL stops
-  renewing; once its leases run out another worker claims its hosts and takes on
-  their pending URLs (the ones in flight at the kill are fetched again).
-
-The crawl is over when every live worker is idle (nothing queued or in flight of
-its own), no inbox holds a link and no host with pending URLs is without an
-owner; the worker that sees it sets ``finished`` and every worker exits. Time is
-the injected clock's (passed into every script). The frontier, the seen sets and
-``finished`` stay until :func:`robotkit.shared.state.SharedState.clear` (``robotkit
-crawl --redis-clear``); the worker table expires by itself.
-
-Round trips: one :meth:`settle` per page (its end, its links), one :meth:`sync`
-per poll interval (renew, claim, drain), plus the pacer's two.
+Round trips per page: one host script per host the page touched (pipelined), one
+crawl script before them when the page offers links to other hosts; per sync, the
+crawl script and then the host scripts of its claims and drains.
 """
 
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-import redis.asyncio
+import redis.asyncio.cluster
+from redis.exceptions import NoScriptError
 
 from robotkit.frontier.events import Tier
-from robotkit.shared.connection import Namespace, talking_to
+from robotkit.frontier.seen import digest96
+from robotkit.shared import crawl_scripts
+from robotkit.shared.connection import AsyncClient, Namespace, talking_to
 from robotkit.url.parse import Origin, origin_of
 
 __all__ = [
+    "CRAWL_KEYS",
     "DEFAULT_OWNER_LEASE",
+    "HOST_KEYS",
     "Claim",
     "Offer",
     "SharedCrawl",
@@ -60,167 +54,53 @@ __all__ = [
 ]
 
 DEFAULT_OWNER_LEASE = 15.0
-"""Seconds a worker keeps a host without renewing (it renews at every sync, a few
-times a second): a killed worker's hosts go to others after at most this."""
+"""Seconds a worker stays alive without syncing (it syncs a few times a second): a
+killed worker's hosts go to others after at most this."""
 
 GRACE = 60.0
-"""Seconds the worker table outlives its last heartbeat before Redis drops it."""
+"""Kept for callers of :meth:`SharedCrawl.sync`; the worker table no longer expires
+(a crawl's keys go with ``SharedState.clear``)."""
 
-# Lua helpers shared by the scripts. ARGV[1] is always the key prefix.
-_COMMON = """
-local ns = ARGV[1]
-local function k(...) return ns .. table.concat({...}, ':') end
-local function owner_of(h, now)
-  local o = redis.call('HGET', k('owners'), h)
-  if not o then return nil end
-  local sp = string.find(o, ' ', 1, true)
-  if tonumber(string.sub(o, sp + 1)) < now then return nil end
-  return string.sub(o, 1, sp - 1)
-end
-"""
+MAX_CLAIMS = 32
+"""Hosts one sync may claim: a worker joining a crawl of a million hosts takes them
+a few dozen at a time, each sync's Redis time bounded."""
 
-# A worker's buffered actions, in order (``apply``):
-#   ["done", host, key]            the URL is finished: out of pending
-#   ["screened", host, key]        a drained link was screened: out of drained
-#   ["take", host, key, record]    the owner took the URL on (pending, seen)
-#   ["seen", host, key]            the owner refused it: seen, nothing to do
-#   ["offer", host, key, record]   a link to another worker's host: to its inbox,
-#                                  unless its key was seen already
-#   ["release", host]              the worker gives the host back
-_APPLY = """
-local function apply(me, actions)
-  for _, a in ipairs(cjson.decode(actions)) do
-    local op, h = a[1], a[2]
-    if op == 'done' then
-      redis.call('HDEL', k('pending', h), a[3])
-    elseif op == 'screened' then
-      redis.call('HDEL', k('drained', h), a[3])
-    elseif op == 'take' then
-      redis.call('SADD', k('seen', h), a[3])
-      redis.call('HSET', k('pending', h), a[3], a[4])
-      redis.call('SADD', k('hosts'), h)
-    elseif op == 'seen' then
-      redis.call('SADD', k('seen', h), a[3])
-    elseif op == 'offer' then
-      if redis.call('SADD', k('seen', h), a[3]) == 1 then
-        redis.call('RPUSH', k('inbox', h), a[4])
-        redis.call('INCR', k('inboxed'))
-        redis.call('SADD', k('hosts'), h)
-      end
-    elseif op == 'release' then
-      local o = redis.call('HGET', k('owners'), h)
-      if o and string.sub(o, 1, #me + 1) == me .. ' ' then redis.call('HDEL', k('owners'), h) end
-      redis.call('SREM', k('owned', me), h)
-    end
-  end
-end
-"""
+MAX_MAIL = 64
+"""Hosts whose inbox one sync drains; the rest wait for the next sync."""
 
-# ARGV: prefix, worker, actions.
-_SETTLE = _COMMON + _APPLY + "apply(ARGV[2], ARGV[3])\nreturn 1\n"
+MAX_CHECKS = 16
+"""Hosts a dead worker was offering to, looked at again per sync."""
 
-# ARGV: prefix, now, worker, lease, max drained per host, idle ('1' or '0'), grace ms,
-# actions: the worker's buffered actions first, then the sync.
-# Returns {finished, lost hosts, claims {host, pending records, seen keys}...,
-#          drained {host, records}..., hosts over the share}.
-_SYNC = (
-    _COMMON
-    + _APPLY
-    + """
-apply(ARGV[3], ARGV[8])
-local now, me, lease = tonumber(ARGV[2]), ARGV[3], tonumber(ARGV[4])
-local max_drain, idle, grace = tonumber(ARGV[5]), ARGV[6], tonumber(ARGV[7])
-if redis.call('EXISTS', k('finished')) == 1 then return {1, {}, {}, {}, 0} end
-local workers = k('workers')
-for _, w in ipairs(redis.call('ZRANGEBYSCORE', workers, '-inf', '(' .. now)) do
-  redis.call('HDEL', k('idle'), w)
-end
-redis.call('ZREMRANGEBYSCORE', workers, '-inf', '(' .. now)
-redis.call('ZADD', workers, now + lease, me)
-local mine = k('owned', me)
-local owned, lost = {}, {}
-for _, h in ipairs(redis.call('SMEMBERS', mine)) do
-  local o = redis.call('HGET', k('owners'), h)
-  if o and string.sub(o, 1, #me + 1) == me .. ' ' then
-    redis.call('HSET', k('owners'), h, me .. ' ' .. (now + lease))
-    owned[#owned + 1] = h
-  else
-    redis.call('SREM', mine, h)
-    lost[#lost + 1] = h
-  end
-end
-local live = redis.call('ZCARD', workers)
-local share = math.max(1, math.ceil(redis.call('SCARD', k('hosts')) / live))
-local claims = {}
-if #owned < share then
-  for _, h in ipairs(redis.call('SMEMBERS', k('hosts'))) do
-    if #owned >= share then break end
-    if not owner_of(h, now) and (redis.call('LLEN', k('inbox', h)) > 0
-        or redis.call('HLEN', k('pending', h)) > 0
-        or redis.call('HLEN', k('drained', h)) > 0) then
-      redis.call('HSET', k('owners'), h, me .. ' ' .. (now + lease))
-      redis.call('SADD', mine, h)
-      owned[#owned + 1] = h
-      claims[#claims + 1] = {h, redis.call('HVALS', k('pending', h)),
-                             redis.call('HVALS', k('drained', h)),
-                             redis.call('SMEMBERS', k('seen', h))}
-    end
-  end
-end
-local drained = {}
-for _, h in ipairs(owned) do
-  local inbox = k('inbox', h)
-  local items = redis.call('LRANGE', inbox, 0, max_drain - 1)
-  if #items > 0 then
-    redis.call('LTRIM', inbox, #items, -1)
-    redis.call('DECRBY', k('inboxed'), #items)
-    for _, item in ipairs(items) do
-      redis.call('HSET', k('drained', h), cjson.decode(item)[2], item)
-    end
-    drained[#drained + 1] = {h, items}
-  end
-end
-if #claims > 0 or #drained > 0 then idle = '0' end
-redis.call('HSET', k('idle'), me, idle)
-for _, key in ipairs({workers, k('idle'), mine}) do
-  redis.call('PEXPIRE', key, math.ceil((lease * 1000) + grace))
-end
-redis.call('PEXPIRE', k('owners'), math.ceil((lease * 1000) + grace))
-local finished = 0
-if idle == '1' and tonumber(redis.call('GET', k('inboxed')) or '0') <= 0 then
-  finished = 1
-  for _, w in ipairs(redis.call('ZRANGE', workers, 0, -1)) do
-    if redis.call('HGET', k('idle'), w) ~= '1' then finished = 0 break end
-  end
-  if finished == 1 then
-    for _, h in ipairs(redis.call('SMEMBERS', k('hosts'))) do
-      if not owner_of(h, now) and (redis.call('HLEN', k('pending', h)) > 0
-          or redis.call('HLEN', k('drained', h)) > 0) then
-        finished = 0 break
-      end
-    end
-  end
-  if finished == 1 then redis.call('SET', k('finished'), '1') end
-end
-return {finished, lost, claims, drained, #owned - share}
-"""
-)
+CLUSTER_CALLS = 16
+"""Host scripts in flight at once on a cluster."""
 
-# ARGV: prefix, worker: the worker leaves (its hosts are free at once).
-_LEAVE = (
-    _COMMON
-    + """
-local me = ARGV[2]
-for _, h in ipairs(redis.call('SMEMBERS', k('owned', me))) do
-  local o = redis.call('HGET', k('owners'), h)
-  if o and string.sub(o, 1, #me + 1) == me .. ' ' then redis.call('HDEL', k('owners'), h) end
-end
-redis.call('DEL', k('owned', me))
-redis.call('ZREM', k('workers'), me)
-redis.call('HDEL', k('idle'), me)
-return 1
-"""
-)
+REAP = 256
+"""Entries of dead workers moved back to the index per sync."""
+
+CRAWL_KEYS = ("workers", "idle", "load", "loadsum", "free", "from", "check", "owned", "mail",
+               "outbox", "dead", "finished", "seq")  # fmt: skip
+HOST_KEYS = ("s", "q", "i", "d")  # seen (and the header: owner...), pending, inbox, drained
+
+
+def short(host: str, url: str) -> str:
+    """A URL of ``host`` as stored in its keys: its path alone (a key is a whole URL,
+    so it never starts with ``/``). Ten bytes and more saved in every pending URL,
+    inbox link and referer."""
+    if url.startswith(host) and url[len(host) : len(host) + 1] == "/":
+        return url[len(host) :]
+    return url
+
+
+def full(host: str, stored: str) -> str:
+    """The URL :func:`short` stored."""
+    return host + stored if stored.startswith("/") else stored
+
+
+def hashes(key: str) -> tuple[int, int, int]:
+    """The three 32-bit hashes the seen filter's Lua derives its bit positions from
+    (triple hashing: bit j of a key from ``h1 + j h2 + j(j-1)/2 h3``; the second odd)."""
+    digest = digest96(key)
+    return digest & 0xFFFFFFFF, (digest >> 32 & 0xFFFFFFFF) | 1, digest >> 64
 
 
 @dataclass(frozen=True, slots=True)
@@ -237,26 +117,41 @@ class Offer:
     tier: Tier = Tier.MAIN
     taken: bool = False
 
-    def record(self) -> str:
-        # The key is second: the scripts read it with cjson to index ``pending``.
-        return json.dumps(
-            [self.url, self.key, self.depth, self.referer, self.streak, int(self.tier), self.taken]
-        )
+    def record(self, host: str) -> str:
+        """Packed, without field names: ``depth streak tier taken referred``, the
+        referer and the URL (empty when it is its key, which the record is stored
+        under), each its path alone when on ``host`` (:func:`short`)."""
+        flags = f"{self.depth} {self.streak} {int(self.tier)} {int(self.taken)} "
+        flags += "1" if self.referer is not None else "0"
+        url = "" if self.url == self.key else short(host, self.url)
+        return f"{flags}\0{short(host, self.referer or '')}\0{url}"
 
     @classmethod
-    def of_record(cls, text: bytes | str) -> Offer:
-        url, key, depth, referer, streak, tier, taken = json.loads(text)
-        return cls(url, key, int(depth), referer, int(streak), Tier(int(tier)), bool(taken))
+    def of_record(cls, host: str, key: bytes | str, record: bytes | str) -> Offer:
+        flags, referer, url = _text(record).split("\0", 2)
+        depth, streak, tier, taken, referred = flags.split(" ")
+        key, referer = full(host, _text(key)), full(host, referer)
+        return cls(
+            full(host, url) or key,
+            key,
+            int(depth),
+            referer if referred == "1" else None,
+            int(streak),
+            Tier(int(tier)),
+            taken == "1",
+        )
 
 
 @dataclass(frozen=True)
 class Claim:
     """A host this worker now owns: the URLs its last owner had taken on or had
-    not screened yet (``pending``), and every key seen of it so far."""
+    not screened yet (``pending``). ``inherited``: the host had an owner before, so
+    what was seen of it is known in Redis only (links to it go through its seen
+    filter there, :meth:`SharedCrawl.owns`)."""
 
     host: Origin
     pending: list[Offer]
-    seen: list[str]
+    inherited: bool = False
 
 
 @dataclass(frozen=True)
@@ -277,6 +172,84 @@ def _text(value: bytes | str) -> str:
     return value.decode() if isinstance(value, bytes) else value
 
 
+def _pairs(host: str, flat: Sequence[bytes | str]) -> list[Offer]:
+    return [Offer.of_record(host, flat[i], flat[i + 1]) for i in range(0, len(flat), 2)]
+
+
+def _item(host: str, item: bytes | str) -> Offer:
+    key, _, record = _text(item).partition("\0")
+    return Offer.of_record(host, key, record)
+
+
+@dataclass(frozen=True)
+class _Round:
+    """The buffered actions one round sends, taken out of the buffer at once and
+    before the round's first call: the hosts offered to (noted in the outbox by the
+    crawl script that opens the round) are exactly the hosts of the offers its host
+    scripts carry. An action buffered while the round waits for Redis is the next
+    round's; sent in this one, its host was noted a round late and never unnoted."""
+
+    actions: dict[str, list[list[Any]]]
+    offered: set[str]
+    released: set[str]
+
+
+@dataclass(frozen=True)
+class _Call:
+    script: str
+    keys: list[str]
+    args: list[str]
+
+
+class _Runner:
+    """Runs script calls by SHA, loading a script the server does not know yet.
+    Several host scripts at once: one pipeline on a single server (in order), calls
+    in parallel on a cluster (redis-py's cluster pipeline refuses EVALSHA; each call
+    names one slot's keys, so order matters only per host, and a host's ops are one
+    call)."""
+
+    def __init__(self, client: AsyncClient) -> None:
+        self.client = client
+        self.cluster = isinstance(client, redis.asyncio.cluster.RedisCluster)
+        self._shas: dict[str, str] = {}
+
+    def sha(self, script: str) -> str:
+        sha = self._shas.get(script)
+        if sha is None:
+            sha = self._shas[script] = hashlib.sha1(script.encode()).hexdigest()
+        return sha
+
+    async def one(self, call: _Call) -> Any:
+        sha, words = self.sha(call.script), [*call.keys, *call.args]
+        try:
+            return await self.client.evalsha(sha, len(call.keys), *words)
+        except NoScriptError:
+            await self.client.script_load(call.script)
+            return await self.client.evalsha(sha, len(call.keys), *words)
+
+    async def many(self, calls: list[_Call]) -> list[Any]:
+        if not calls:
+            return []
+        if self.cluster or len(calls) == 1:
+            # At most CLUSTER_CALLS at once: redis-py's cluster client has a bounded
+            # pool per node, and a burst past it fails rather than waits.
+            results: list[Any] = []
+            for at in range(0, len(calls), CLUSTER_CALLS):
+                batch = calls[at : at + CLUSTER_CALLS]
+                results += await asyncio.gather(*(self.one(call) for call in batch))
+            return results
+        pipe = self.client.pipeline(transaction=False)
+        for call in calls:
+            pipe.evalsha(self.sha(call.script), len(call.keys), *call.keys, *call.args)
+        results = await pipe.execute(raise_on_error=False)
+        for n, result in enumerate(results):
+            if isinstance(result, NoScriptError):  # not run: safe to send again
+                results[n] = await self.one(calls[n])
+            elif isinstance(result, Exception):
+                raise result
+        return list(results)
+
+
 class SharedCrawl:
     """One worker's view of a crawl shared on Redis (module docstring).
 
@@ -288,26 +261,32 @@ class SharedCrawl:
 
     def __init__(
         self,
-        client: redis.asyncio.Redis,
+        client: AsyncClient,
         namespace: Namespace,
         worker: str,
         *,
         lease: float = DEFAULT_OWNER_LEASE,
         max_drain: int = 500,
+        max_claims: int = MAX_CLAIMS,
     ) -> None:
-        if lease <= 0 or max_drain < 1:
-            raise ValueError("lease must be > 0 and max_drain >= 1")
+        if lease <= 0 or max_drain < 1 or max_claims < 1:
+            raise ValueError("lease must be > 0, max_drain and max_claims >= 1")
         self.client = client
         self.namespace = namespace
         self.worker = worker
         self.lease = lease
         self.max_drain = max_drain
+        self.max_claims = max_claims
         self.owned: set[Origin] = set()
-        self._prefix = namespace.key("")
-        self._sync = client.register_script(_SYNC)
-        self._settle = client.register_script(_SETTLE)
-        self._leave = client.register_script(_LEAVE)
-        self._actions: list[list[Any]] = []
+        self.inherited: set[Origin] = set()
+        self.token = ""  # this life's name in the worker table (given by the first sync)
+        self._runner = _Runner(client)
+        self._crawl_keys = [namespace.crawl_key(name) for name in CRAWL_KEYS]
+        self._actions: dict[str, list[list[Any]]] = {}  # per host, in order
+        self._offered: set[str] = set()  # hosts of the buffered offers
+        self._post: list[list[str]] = []  # for the next crawl script
+        self._lost: set[Origin] = set()
+        self._releasing: set[str] = set()  # hosts given back in the buffered actions
         self._turn = asyncio.Lock()  # one round trip at a time: Redis sees them in order
         self.round_trips = 0
 
@@ -315,20 +294,30 @@ class SharedCrawl:
     def host_name(origin: Origin) -> str:
         return str(origin)
 
+    def _host_keys(self, host: str, *names: str) -> list[str]:
+        return [self.namespace.host_key(host, name) for name in names]
+
     # -- buffered actions ---------------------------------------------------------
 
     def owns(self, origin: Origin) -> bool:
-        return origin in self.owned
+        """Whether links to ``origin`` are screened here at once: it is this worker's
+        and it knows everything seen of it. A host inherited from another owner is
+        this worker's too, but its links go through its seen filter in Redis first
+        (as offers, coming back with the next sync)."""
+        return origin in self.owned and origin not in self.inherited
+
+    def _add(self, host: Origin, action: list[Any]) -> None:
+        self._actions.setdefault(self.host_name(host), []).append(action)
 
     def done(self, host: Origin, key: str) -> None:
         """The URL ``key`` of ``host`` is finished (fetched, failed or given up)."""
-        self._actions.append(["done", self.host_name(host), key])
+        self._add(host, ["d", short(self.host_name(host), key)])
 
     def screened(self, host: Origin, key: str) -> None:
         """A link drained from ``host``'s inbox (under the finder's ``key``) was
         screened here: queued, refused or a duplicate, it is out of the inbox's
         keeping."""
-        self._actions.append(["screened", self.host_name(host), key])
+        self._add(host, ["s", short(self.host_name(host), key)])
 
     def take(
         self,
@@ -341,91 +330,204 @@ class SharedCrawl:
         tier: Tier,
     ) -> None:
         """This worker took on a URL of its own host (queued or parked)."""
+        name = self.host_name(host)
         offer = Offer(url, key, depth, referer, streak, tier, taken=True)
-        self._actions.append(["take", self.host_name(host), key, offer.record()])
+        self._add(host, ["t", short(name, key), *hashes(key), offer.record(name)])
 
     def refuse(self, host: Origin, key: str) -> None:
         """This worker refused a URL of its own host: seen, nothing to do."""
-        self._actions.append(["seen", self.host_name(host), key])
+        self._add(host, ["r", *hashes(key)])
 
     def offer(
         self, host: Origin, url: str, key: str, depth: int, referer: str | None, streak: int
     ) -> None:
         """A link to a host this worker does not own, for its owner to screen."""
-        offer = Offer(url, key, depth, referer, streak)
-        self._actions.append(["offer", self.host_name(host), key, offer.record()])
+        name = self.host_name(host)
+        record = Offer(url, key, depth, referer, streak).record(name)
+        self._add(host, ["o", short(name, key), *hashes(key), record])
+        self._offered.add(name)
 
     def release(self, host: Origin) -> None:
         self.owned.discard(host)
-        self._actions.append(["release", self.host_name(host)])
+        self.inherited.discard(host)
+        self._add(host, ["x"])
+        self._releasing.add(self.host_name(host))
 
     @property
     def unsent(self) -> int:
-        return len(self._actions)
+        return sum(len(actions) for actions in self._actions.values())
 
     # -- round trips --------------------------------------------------------------
 
+    def _take_round(self) -> _Round:
+        """The buffered actions, out of the buffer (:class:`_Round`)."""
+        taken = _Round(self._actions, self._offered, self._releasing)
+        self._actions, self._offered, self._releasing = {}, set(), set()
+        return taken
+
+    def _crawl_call(
+        self, mode: str, now: float = 0.0, idle: bool = False, note: set[str] | None = None
+    ) -> _Call:
+        args = [
+            mode,
+            self.token,
+            repr(now),
+            repr(self.lease),
+            "1" if idle else "0",
+            str(len(self.owned)),
+            str(self.max_claims),
+            str(MAX_CHECKS),
+            str(MAX_MAIL),
+            str(REAP),
+            json.dumps(self._post),
+            json.dumps(sorted(note or ())),
+        ]
+        self._post = []
+        return _Call(crawl_scripts.CRAWL, self._crawl_keys, args)
+
+    def _host_calls(self, taken: _Round) -> tuple[list[str], list[_Call]]:
+        """A round's actions as one host script per host (under the token this
+        worker has now: the sync that opens a round may give it a new one)."""
+        hosts = list(taken.actions)
+        calls = [
+            _Call(crawl_scripts.HOST, self._host_keys(h, *HOST_KEYS), [self.token, json.dumps(a)])
+            for h, a in taken.actions.items()
+        ]
+        return hosts, calls
+
+    def _after_host(self, host: str, offered: bool, released: bool, result: Any) -> None:
+        """What the crawl-wide index must learn from one host script (sent with the
+        next crawl script; until then the host is in this worker's outbox or owned
+        entries, which a reaper turns back into index entries)."""
+        owner, first, work = _text(result[0]), int(result[1]), int(result[2])
+        origin = origin_of(host)
+        if origin in self.owned and owner != self.token:
+            self._lost.add(origin)  # another worker took it over
+        if first:
+            if owner == "":
+                self._post.append(["free", host, ""])
+            elif owner == self.token:
+                self._post.append(["remail", host])
+            else:
+                self._post.append(["mail", host, owner])
+        if offered:
+            self._post.append(["unout", host])
+        if released:
+            self._post.append(["unown", host])
+            if work and owner == "":
+                self._post.append(["free", host, ""])
+
+    async def _flush(self, hosts: list[str], calls: list[_Call], taken: _Round) -> list[Any]:
+        results = await self._runner.many(calls)
+        for host, result in zip(hosts, results[: len(hosts)], strict=False):
+            self._after_host(host, host in taken.offered, host in taken.released, result)
+        return results[len(hosts) :]
+
     async def settle(self) -> None:
-        """Send the buffered actions (one round trip; none if there are none)."""
+        """Send the buffered actions: the crawl script noting the hosts offered to
+        (when there are offers), then the host scripts."""
         async with self._turn:
             await self._send()
 
     async def _send(self) -> None:
         if not self._actions:
             return
-        self.round_trips += 1
-        with talking_to(self._prefix):
-            await self._settle(keys=[], args=[self._prefix, self.worker, self._take_actions()])
-
-    def _take_actions(self) -> str:
-        actions, self._actions = self._actions, []
-        return json.dumps(actions)
+        taken = self._take_round()
+        with talking_to(self.namespace.key("")):
+            if taken.offered:
+                # Before the first sync there is no token: the crawl script puts the
+                # hosts in ``check`` instead, where any worker's sync looks at them.
+                self.round_trips += 1
+                await self._runner.one(self._crawl_call("note", note=taken.offered))
+            hosts, calls = self._host_calls(taken)
+            self.round_trips += 1
+            await self._flush(hosts, calls, taken)
 
     async def sync(self, now: float, *, idle: bool, grace: float = GRACE) -> SyncResult:
-        """Send the buffered actions, renew this worker and its hosts, claim free
-        hosts up to its share, take in the links other workers left for its hosts,
+        """Send the buffered actions, renew this worker, claim free hosts up to its
+        share (a few per sync), take in the links other workers left for its hosts,
         and see whether the crawl is over (it is, only when this worker is ``idle``
-        too): one round trip."""
+        too): the crawl script, then one round of host scripts."""
         async with self._turn:
-            self.round_trips += 1
-            return await self._synced(now, idle, grace)
+            with talking_to(self.namespace.key("")):
+                return await self._synced(now, idle)
 
-    async def _synced(self, now: float, idle: bool, grace: float) -> SyncResult:
-        args = [
-            self._prefix,
-            repr(now),
-            self.worker,
-            repr(self.lease),
-            str(self.max_drain),
-            "1" if idle else "0",
-            str(int(grace * 1000)),
-            self._take_actions(),
+    async def _synced(self, now: float, idle: bool) -> SyncResult:
+        taken = self._take_round()
+        self.round_trips += 1
+        answer = await self._runner.one(self._crawl_call("sync", now, idle, taken.offered))
+        finished, token, lost_all, claims, checks, mails, excess = answer
+        self.token = _text(token)
+        if int(finished):
+            self._actions.clear()
+            self._offered.clear()
+            return SyncResult(True)
+        lost = set(self._lost)
+        self._lost.clear()
+        if int(lost_all):
+            lost |= self.owned
+        self.owned -= lost
+        self.inherited -= lost
+        hosts, calls = self._host_calls(taken)
+        claimed = [(_text(h), _text(f)) for h, f in claims]
+        checked = [_text(h) for h in checks]
+        mailed = [_text(h) for h in mails]
+        calls += [
+            _Call(crawl_scripts.CLAIM, self._host_keys(h, *HOST_KEYS), [self.token, f])
+            for h, f in claimed
         ]
-        with talking_to(self._prefix):
-            finished, lost, claims, drained, excess = await self._sync(keys=[], args=args)
-        result = SyncResult(
-            bool(int(finished)),
-            [origin_of(_text(h)) for h in lost],
-            [
-                Claim(
-                    origin_of(_text(h)),
-                    [Offer.of_record(r) for r in (*pending, *drained_before)],
-                    [_text(s) for s in seen],
-                )
-                for h, pending, drained_before, seen in claims
-            ],
-            [(origin_of(_text(h)), [Offer.of_record(r) for r in items]) for h, items in drained],
-            int(excess),
-        )
-        self.owned.difference_update(result.lost)
-        self.owned.update(claim.host for claim in result.claims)
+        calls += [
+            _Call(crawl_scripts.DRAIN, self._host_keys(h, "s", "i", "d"),
+                  [self.token, str(self.max_drain)])
+            for h in mailed
+        ]  # fmt: skip
+        calls += [_Call(crawl_scripts.STATUS, self._host_keys(h, *HOST_KEYS), []) for h in checked]
+        if calls:
+            self.round_trips += 1
+        rest = await self._flush(hosts, calls, taken)
+        result = SyncResult(False, sorted(lost, key=str), excess=int(excess))
+        for (host, _), answer in zip(claimed, rest, strict=False):
+            self._claimed(host, answer, result)
+        rest = rest[len(claimed) :]
+        for host, answer in zip(mailed, rest, strict=False):
+            if int(answer[0]) == 1:
+                offers = [_item(host, item) for item in answer[1]]
+                if offers:
+                    result.drained.append((origin_of(host), offers))
+                if int(answer[2]) > 0:
+                    self._post.append(["remail", host])
+        for host, answer in zip(checked, rest[len(mailed) :], strict=False):
+            owner, inbox, work = _text(answer[0]), int(answer[1]), int(answer[2])
+            if owner == "" and work:
+                self._post.append(["free", host, ""])
+            elif owner and inbox:
+                mine = owner == self.token
+                self._post.append(["remail", host] if mine else ["mail", host, owner])
+            self._post.append(["unout", host])
         return result
 
+    def _claimed(self, host: str, answer: Any, result: SyncResult) -> None:
+        state = int(answer[0])
+        if state == 1:
+            origin = origin_of(host)
+            pending = _pairs(host, answer[2]) + _pairs(host, answer[3])
+            inherited = bool(int(answer[1]))
+            self.owned.add(origin)
+            if inherited:
+                self.inherited.add(origin)
+            result.claims.append(Claim(origin, pending, inherited))
+        elif state == 0:
+            owner = _text(answer[1])
+            self._post.append(["verify", host, owner] if owner else ["unown", host])
+
     async def leave(self) -> None:
-        """Send what is buffered and give every host back at once."""
+        """Send what is buffered and leave the worker table: this worker's hosts go
+        back to the index at the next sync of any other worker."""
         async with self._turn:
             await self._send()
-            self.round_trips += 1
-            with talking_to(self._prefix):
-                await self._leave(keys=[], args=[self._prefix, self.worker])
+            if self.token:
+                self.round_trips += 1
+                with talking_to(self.namespace.key("")):
+                    await self._runner.one(self._crawl_call("leave"))
         self.owned.clear()
+        self.inherited.clear()

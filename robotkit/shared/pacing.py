@@ -32,8 +32,6 @@ import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-import redis
-
 from robotkit.base.outcome import Outcome
 from robotkit.base.reasons import Reason
 from robotkit.pacing.pacer import HostKey, Pacer, failures_after
@@ -43,6 +41,7 @@ from robotkit.shared.connection import (
     Namespace,
     ScriptCall,
     Scripts,
+    SyncClient,
 )
 
 __all__ = [
@@ -229,7 +228,7 @@ class SharedPacer(_Plans):
     def __init__(
         self,
         pacer: Pacer,
-        client: redis.Redis,
+        client: SyncClient,
         namespace: Namespace,
         *,
         lease: float = DEFAULT_LEASE,

@@ -21,14 +21,20 @@ import threading
 import weakref
 from typing import Any
 
-import redis
-import redis.asyncio
+import redis.cluster
 
 from robotkit.base.identity import Identity
 from robotkit.http.core import PolitenessCore
 from robotkit.pacing.pacer import Pacer
 from robotkit.shared.checker import AsyncSharedRobotsChecker, SharedRobotsChecker
-from robotkit.shared.connection import Namespace, async_client, connect, talking_to
+from robotkit.shared.connection import (
+    AsyncClient,
+    Namespace,
+    SyncClient,
+    async_client,
+    connect,
+    talking_to,
+)
 from robotkit.shared.pacing import DEFAULT_LEASE, AsyncSharedPacer, SharedPacer
 from robotkit.shared.slots import SharedAsyncSlots, SharedSyncSlots
 from robotkit.url.redact import masked
@@ -42,24 +48,26 @@ crawl's keys go without blocking Redis for long on one command."""
 
 class SharedState:
     """A crawl's politeness state in Redis: ``url``, ``namespace`` (the crawl
-    id's key prefix), the sync ``client`` and the pacers' in-flight ``lease``
-    (seconds a dead worker's reservation holds its host)."""
+    id's key prefix), the sync ``client`` (of one server or of a cluster: the async
+    clients follow it) and the pacers' in-flight ``lease`` (seconds a dead worker's
+    reservation holds its host)."""
 
     def __init__(
         self,
         url: str,
         namespace: Namespace,
-        client: redis.Redis,
+        client: SyncClient,
         *,
         lease: float | None = None,
     ) -> None:
         self.url = url
         self.namespace = namespace
         self.client = client
+        self.cluster = isinstance(client, redis.cluster.RedisCluster)
         self.lease = DEFAULT_LEASE if lease is None else lease
         if self.lease <= 0:
             raise ValueError("lease must be > 0")
-        self._loops: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, redis.asyncio.Redis]
+        self._loops: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, AsyncClient]
         self._loops = weakref.WeakKeyDictionary()
         self._loops_lock = threading.Lock()
 
@@ -76,14 +84,14 @@ class SharedState:
         line, rather than at the first request."""
         return cls(url, Namespace(crawl_id), connect(url), lease=lease)
 
-    def async_client(self) -> redis.asyncio.Redis:
+    def async_client(self) -> AsyncClient:
         """The asyncio client of the running event loop (made at its first use,
         with :func:`~robotkit.shared.connection.connect`'s timeouts and retries)."""
         loop = asyncio.get_running_loop()
         with self._loops_lock:
             client = self._loops.get(loop)
             if client is None:
-                client = self._loops[loop] = async_client(self.url)
+                client = self._loops[loop] = async_client(self.url, cluster=self.cluster)
             return client
 
     # -- what the transports and the crawler are made of ------------------------
