@@ -91,9 +91,11 @@ def is_robots(request: SeenRequest) -> bool:
     return request.target == "/robots.txt" or request.target.startswith("/robots-moved-")
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def address() -> Iterator[str]:
-    """``robotkit frontier serve`` as a process, on a free loopback port."""
+    """``robotkit frontier serve`` as a process, on a free loopback port: one per site, so
+    that no robots.txt cached for an earlier site on the same address and port (ports are
+    reused) stands for this one."""
     command = [sys.executable, "-m", "robotkit", "frontier", "serve", "--listen", "127.0.0.1:0"]
     command += ["--delay", str(DELAY), "--user-agent", "FrontierBot/1.0", "--lease", "10"]
     command += ["--from", "bot@example.org", "--robots-min-ttl", str(ROBOTS_MIN_TTL)]
