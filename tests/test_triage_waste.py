@@ -235,7 +235,12 @@ def crawl_and_check(site: TrapSite, max_pages: int = 600) -> Checked:
     return Checked(trap, bound, events)
 
 
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(
+    max_examples=12,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 @given(
     kind=st.sampled_from(KINDS),
     seed=st.integers(0, 10**6),

@@ -23,6 +23,10 @@ reachable from the crawl-wide index whatever instant a worker is killed at.
 Round trips per page: one host script per host the page touched (pipelined), one
 crawl script before them when the page offers links to other hosts; per sync, the
 crawl script and then the host scripts of its claims and drains.
+
+(Why this module is a little over 500 lines: it is one concept, a worker's side of the
+shared crawl, whose rounds, buffers and claims share its state; the Lua lives apart in
+:mod:`robotkit.shared.crawl_scripts`.)
 """
 
 from __future__ import annotations
