@@ -1,0 +1,19 @@
+"""A second held-out set of crawler-trap sites, written blind (see README.md).
+
+Run: python -m traps.blind2.run [--only NAME ...] [-- CRAWLER_CMD ...]
+"""
+
+from __future__ import annotations
+
+from traps.blind.kit import Site
+
+from .sites_a import PhpBB, Trac, Wiki, WordPress
+
+SITES: list[type[Site]] = [
+    Wiki,
+    WordPress,
+    PhpBB,
+    Trac,
+]
+
+__all__ = ["SITES", "Site"]
