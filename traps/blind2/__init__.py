@@ -8,12 +8,17 @@ from __future__ import annotations
 from traps.blind.kit import Site
 
 from .sites_a import PhpBB, Trac, Wiki, WordPress
+from .sites_b import Cgit, Events, Grafana, Magento
 
 SITES: list[type[Site]] = [
     Wiki,
     WordPress,
     PhpBB,
     Trac,
+    Cgit,
+    Grafana,
+    Magento,
+    Events,
 ]
 
 __all__ = ["SITES", "Site"]
