@@ -9,6 +9,7 @@ from traps.blind.kit import Site
 
 from .sites_a import PhpBB, Trac, Wiki, WordPress
 from .sites_b import Cgit, Events, Grafana, Magento
+from .sites_c import Control, Drupal, FileManager, Spellings, Tracking
 
 SITES: list[type[Site]] = [
     Wiki,
@@ -19,6 +20,11 @@ SITES: list[type[Site]] = [
     Grafana,
     Magento,
     Events,
+    Spellings,
+    Tracking,
+    Drupal,
+    FileManager,
+    Control,
 ]
 
 __all__ = ["SITES", "Site"]
