@@ -17,6 +17,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -103,11 +104,12 @@ def run_site(
     max_pages: int,
     timeout: float,
     log_dir: Path | None,
+    addrs: list[str] | None = None,
 ) -> Score:
     site = factory()
     with (
         tempfile.TemporaryDirectory(prefix=f"blind-{site.name}-") as tmp,
-        Servers(site, addresses(index)),
+        Servers(site, addrs if addrs is not None else addresses(index)),
     ):
         output = os.path.join(tmp, "crawl.jsonl")
         argv = expand(cmd, site.seeds(), max_pages, output)
@@ -168,15 +170,24 @@ def table(scores: list[Score]) -> str:
     return "\n".join(lines)
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(
+    argv: list[str] | None = None,
+    *,
+    sites: list[type[Site]] | None = None,
+    prog: str = "python -m traps.blind.run",
+    description: str | None = __doc__,
+    address_fn: Callable[[int], list[str]] = addresses,
+) -> int:
+    """Run the crawler on `sites` (default: this set), one site at a time, and score it."""
+    sites = SITES if sites is None else sites
     argv = list(sys.argv[1:] if argv is None else argv)
     cmd: list[str] | None = None
     if "--" in argv:
         i = argv.index("--")
         argv, cmd = argv[:i], argv[i + 1 :]
     ap = argparse.ArgumentParser(
-        prog="python -m traps.blind.run",
-        description=__doc__,
+        prog=prog,
+        description=description,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     ap.add_argument("--only", nargs="+", action="extend", default=[], metavar="NAME")
@@ -186,9 +197,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--log-dir", default=None, help="write each site's request log here")
     ap.add_argument("--list", action="store_true", help="list the sites and exit")
     args = ap.parse_args(argv)
-    names = [f.name for f in SITES]
+    names = [f.name for f in sites]
     if args.list:
-        for f in SITES:
+        for f in sites:
             print(f"{f.name:<12} {f.kind}")
         return 0
     unknown = [n for n in args.only if n not in names]
@@ -207,7 +218,7 @@ def main(argv: list[str] | None = None) -> int:
             "--output",
             "{output}",
         ]
-    chosen = [(i, f) for i, f in enumerate(SITES) if not args.only or f.name in args.only]
+    chosen = [(i, f) for i, f in enumerate(sites) if not args.only or f.name in args.only]
     scores: list[Score] = []
     for i, factory in chosen:
         s = run_site(
@@ -217,6 +228,7 @@ def main(argv: list[str] | None = None) -> int:
             args.max_pages,
             args.timeout,
             Path(args.log_dir) if args.log_dir else None,
+            address_fn(i),
         )
         scores.append(s)
         print(
