@@ -172,7 +172,9 @@ class ExactSeenSet(_FreshLog):
                 i = 0
 
     def add(self, key: str) -> bool:
-        return self._add(digest64(key))
+        # digest64 written out: the frontier adds every URL it is offered.
+        raw = blake2b(key.encode("utf-8", "surrogatepass"), digest_size=8).digest()
+        return self._add(int.from_bytes(raw, "little") or 1)
 
     def _add(self, digest: int) -> bool:
         old = self._old
@@ -180,8 +182,17 @@ class ExactSeenSet(_FreshLog):
             if self._find(old, digest):
                 return False
             self._migrate()
-        if not self._insert(digest):
-            return False
+        # _insert written out, as add is, for the same reason.
+        table = self._table
+        capacity = len(table)
+        i = (digest * capacity) >> 64
+        while (slot := table[i]) != 0:
+            if slot == digest:
+                return False
+            i += 1
+            if i == capacity:
+                i = 0
+        table[i] = digest
         self._count += 1
         if self._fresh is not None:
             self._fresh += digest.to_bytes(8, "little")
