@@ -26,7 +26,7 @@ from collections.abc import Iterable, Iterator
 from typing import Final
 
 from robotkit.frontier.events import FrontierEntry
-from robotkit.frontier.store import entry_of, entry_record
+from robotkit.frontier.store import entry_of, entry_records
 from robotkit.url.parse import Origin
 
 __all__ = ["Lane", "LaneRows", "SpillLane", "first", "remove_key"]
@@ -66,7 +66,7 @@ class LaneRows:
 
     def put(self, lane: int, seq: int, entries: Iterable[FrontierEntry]) -> int:
         """Buffer ``entries`` as block ``seq`` of ``lane``; how many there were."""
-        records = [entry_record(entry) for entry in entries]
+        records = entry_records(entries)
         block = _JSON.encode(records).encode("utf-8", "surrogatepass")
         self.pending.append((lane, seq, len(records), block))
         if len(self.pending) >= FLUSH_AT:
