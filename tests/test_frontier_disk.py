@@ -137,6 +137,23 @@ def test_a_checkpoint_writes_only_the_rows_that_changed(tmp_path: Path) -> None:
     g.close()
 
 
+def test_a_host_named_by_two_equal_origins_is_one_host_row(tmp_path: Path) -> None:
+    """The hosts of queued URLs are noted by object until the checkpoint, which
+    makes equal origins one host again."""
+    path = tmp_path / "f"
+    f = Frontier()
+    f.open_journal(path, window=2)
+    for i in range(6):
+        origin = Origin("http", "h0.example", 80)  # a new object each time
+        f.add(f"http://h0.example/{i}", f"http://h0.example/{i}", 0, host=origin)
+    f.checkpoint(path)
+    f.close()
+    assert sqlite3.connect(path).execute("SELECT count(*) FROM hosts").fetchone() == (1,)
+    g = Frontier.restore(path)
+    assert served(g) == [f"http://h0.example/{i}" for i in range(6)]
+    g.close()
+
+
 def test_restored_between_any_two_operations_it_serves_as_memory_does(tmp_path: Path) -> None:
     """One host (so which host goes next is not in question): adds at four depths,
     URLs served, put back, demoted, the host parked and unparked, checkpoints and
