@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from array import array
 
 import pytest
@@ -390,6 +391,22 @@ def test_exact_seen_set_probes_past_the_end_and_across_slot_boundaries() -> None
         seen.add_digests(_digests(*values))
         assert len(seen) == 3
         assert seen.snapshot().blobs[0] == _linear_probing_image(values, 11)
+
+
+def test_exact_seen_set_agrees_with_a_set_on_digests_full_of_zero_bytes() -> None:
+    """Digests with many zero bytes (runs that look like empty slots, and like
+    other digests across two slots), in a set that grows (two tables at once)."""
+    rng = random.Random(7)
+    seen = ExactSeenSet(expected_items=8)
+    reference: set[int] = set()
+    for _ in range(6_000):
+        value = int.from_bytes(bytes(rng.choice((0, 0, 0, 1, 255)) for _ in range(8)), "little")
+        value = value or 1
+        before = len(seen)
+        seen.add_digests(_digests(value))
+        assert (len(seen) > before) == (value not in reference)
+        reference.add(value)
+    assert len(seen) == len(reference)
 
 
 @pytest.mark.parametrize(("rate", "n"), [(0.01, 100_000), (0.05, 20_000)])
