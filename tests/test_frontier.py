@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import random
+from array import array
+
 import pytest
 
 from robotkit.base.clock import ManualClock
@@ -14,6 +17,7 @@ from robotkit.frontier.frontier import (
     FrontierEntry,
     SeenSet,
 )
+from robotkit.frontier.seen import digest64
 from robotkit.pacing.pacer import Pacer
 from robotkit.pacing.readiness import PacerReadiness
 from robotkit.url.parse import InvalidURL, Origin, origin_of
@@ -348,6 +352,61 @@ def test_exact_seen_set_presized_is_about_ten_bytes_per_url() -> None:
     for i in range(50_000):
         seen.add(f"u{i}")
     assert seen.nbytes / len(seen) == pytest.approx(10.0, abs=0.01)
+
+
+def _linear_probing_image(digests: list[int], capacity: int) -> bytes:
+    """The table an exact seen set has always stored: ``array('Q')`` slots, linear
+    probing from ``digest * capacity >> 64``, written out slot by slot."""
+    table = array("Q", [0]) * capacity
+    for digest in digests:
+        i = (digest * capacity) >> 64
+        while table[i] not in (0, digest):
+            i = (i + 1) % capacity
+        table[i] = digest
+    return table.tobytes()
+
+
+def test_exact_seen_set_stores_the_linear_probing_table_it_always_has() -> None:
+    """Probing searches the run of full slots in C; the table, and so a
+    checkpoint's image, is the one a slot-by-slot probe builds."""
+    keys = [f"https://h{i % 7}.example/p/{i}" for i in range(40_000)]
+    seen = ExactSeenSet(expected_items=len(keys))  # filled to a load of 0.8
+    assert all(seen.add(k) for k in keys)
+    assert not any(seen.add(k) for k in keys)
+    image = seen.snapshot().blobs[0]
+    assert image == _linear_probing_image([digest64(k) for k in keys], len(image) // 8)
+
+
+def _digests(*values: int) -> bytes:
+    return b"".join(v.to_bytes(8, "little") for v in values)
+
+
+def test_exact_seen_set_probes_past_the_end_and_across_slot_boundaries() -> None:
+    last = (1 << 64) - 1  # slot 10 of 11 (digest * 11 >> 64): the run goes on at 0
+    # 1 is 01 00 00 00 00 00 00 00: eight zero bytes start inside its slot, not at
+    # an empty one; 2 << 32 is the eight bytes that stand across the slots of 1 and 2.
+    for values in ([last, last - 1, last - 2], [1, 2, 2 << 32]):
+        seen = ExactSeenSet(expected_items=8)  # 11 slots
+        seen.add_digests(_digests(*values))
+        seen.add_digests(_digests(*values))
+        assert len(seen) == 3
+        assert seen.snapshot().blobs[0] == _linear_probing_image(values, 11)
+
+
+def test_exact_seen_set_agrees_with_a_set_on_digests_full_of_zero_bytes() -> None:
+    """Digests with many zero bytes (runs that look like empty slots, and like
+    other digests across two slots), in a set that grows (two tables at once)."""
+    rng = random.Random(7)
+    seen = ExactSeenSet(expected_items=8)
+    reference: set[int] = set()
+    for _ in range(6_000):
+        value = int.from_bytes(bytes(rng.choice((0, 0, 0, 1, 255)) for _ in range(8)), "little")
+        value = value or 1
+        before = len(seen)
+        seen.add_digests(_digests(value))
+        assert (len(seen) > before) == (value not in reference)
+        reference.add(value)
+    assert len(seen) == len(reference)
 
 
 @pytest.mark.parametrize(("rate", "n"), [(0.01, 100_000), (0.05, 20_000)])

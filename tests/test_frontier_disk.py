@@ -137,6 +137,23 @@ def test_a_checkpoint_writes_only_the_rows_that_changed(tmp_path: Path) -> None:
     g.close()
 
 
+def test_a_host_named_by_two_equal_origins_is_one_host_row(tmp_path: Path) -> None:
+    """The hosts of queued URLs are noted by object until the checkpoint, which
+    makes equal origins one host again."""
+    path = tmp_path / "f"
+    f = Frontier()
+    f.open_journal(path, window=2)
+    for i in range(6):
+        origin = Origin("http", "h0.example", 80)  # a new object each time
+        f.add(f"http://h0.example/{i}", f"http://h0.example/{i}", 0, host=origin)
+    f.checkpoint(path)
+    f.close()
+    assert sqlite3.connect(path).execute("SELECT count(*) FROM hosts").fetchone() == (1,)
+    g = Frontier.restore(path)
+    assert served(g) == [f"http://h0.example/{i}" for i in range(6)]
+    g.close()
+
+
 def test_restored_between_any_two_operations_it_serves_as_memory_does(tmp_path: Path) -> None:
     """One host (so which host goes next is not in question): adds at four depths,
     URLs served, put back, demoted, the host parked and unparked, checkpoints and
@@ -202,6 +219,37 @@ def test_a_database_of_version_1_is_read(tmp_path: Path) -> None:
     g = Frontier.restore(path)
     assert len(served(g)) == 30
     g.close()
+
+
+def test_blocks_go_in_a_table_with_rowids_and_one_without_is_read(tmp_path: Path) -> None:
+    """Blocks are written in the order they come (a rowid table, the lane and
+    block its index); a database whose rows are keyed by lane and block alone, as
+    robotkit wrote them before, is restored and goes on the same."""
+    path, expected = tmp_path / "f", tmp_path / "g"
+    for where in (path, expected):
+        f = on_disk(where, 60)
+        served(f, 10)
+        f.checkpoint(where)
+        f.close()
+    db = sqlite3.connect(path)
+    (schema,) = db.execute("SELECT sql FROM sqlite_master WHERE name = 'rows'").fetchone()
+    assert "WITHOUT ROWID" not in schema
+    db.executescript(
+        f"BEGIN; ALTER TABLE rows RENAME TO old; {schema} WITHOUT ROWID; "
+        "INSERT INTO rows SELECT * FROM old; DROP TABLE old; COMMIT;"
+    )
+    db.close()
+    out = []
+    for where in (path, expected):
+        g = Frontier.restore(where)
+        got = served(g, 20)
+        fill(g, 30, start=100)
+        g.checkpoint(where)
+        g.close()
+        h = Frontier.restore(where)
+        out.append(got + served(h))
+        h.close()
+    assert out[0] == out[1] and len(out[0]) == 80
 
 
 def test_the_seen_set_is_stored_as_the_digests_added_since(tmp_path: Path) -> None:

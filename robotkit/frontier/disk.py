@@ -91,6 +91,10 @@ class DiskStore:
         self.rows = rows
         self.journal: Journal | None = None
         self.dirty: set[Origin] = set()
+        # The hosts of URLs queued, by id(): an Origin hashes in Python (a frozen
+        # dataclass), an int in C, and a queued URL is the change made most often.
+        # The dict holds each origin, so no id is reused while it is there.
+        self.queued_to: dict[int, Origin] = {}
         self.all_dirty = False
         self._lanes: dict[Origin, list[int]] = {}  # lane ids each host row names
         self._delta_keys = 0  # seen digests stored since the last image
@@ -210,7 +214,8 @@ class DiskStore:
     def record(self, event: FrontierEvent) -> None:
         """Note the host ``event`` changed, and journal it if a journal is open."""
         if isinstance(event, Queued):  # the most frequent first: an add
-            self.dirty.add(event.entry.host)
+            host = event.entry.host
+            self.queued_to[id(host)] = host
         elif isinstance(event, BudgetSet):
             if event.host is None:
                 self.all_dirty = True
@@ -242,7 +247,7 @@ class DiskStore:
         it compacts."""
         db = self.db
         hosts = table.hosts
-        dirty = set(hosts) if self.all_dirty else self.dirty
+        dirty = set(hosts) if self.all_dirty else self.dirty.union(self.queued_to.values())
         upserts: list[tuple[str, str, int, str]] = []
         gone: list[tuple[str, str, int]] = []
         for origin in dirty:
@@ -296,6 +301,7 @@ class DiskStore:
         except sqlite3.Error as exc:
             raise CheckpointError(f"cannot write frontier database {self.path!r}: {exc}") from None
         self.dirty.clear()
+        self.queued_to.clear()
         self.all_dirty = False
         if self._pending_rename is not None:
             self._move_into_place()

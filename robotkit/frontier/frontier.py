@@ -184,7 +184,7 @@ class Frontier(Persistence):
         if state.park_reason is not None:
             table.park(state, entry)
             return AddResult(AddOutcome.PARKED, state.park_reason)
-        budget = self._budget(state)
+        budget = self.host_budget if state.budget is None else self._budget(state)
         if budget is not None and state.admitted >= budget:
             table.park(state, entry)
             return AddResult(AddOutcome.PARKED, Reason.HOST_BUDGET)

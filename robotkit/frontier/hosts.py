@@ -192,9 +192,10 @@ class HostTable:
         as the URL that was in flight."""
         queues = host.queues
         slot = entry.depth + TIER_STEP if entry.tier else entry.depth
-        was_head = min(queues) if queues else None
         bucket = queues.get(slot)
+        was_head: int | None = slot  # a queue of its own slot already: not a new head
         if bucket is None:
+            was_head = min(queues) if queues else None
             bucket = queues[slot] = deque() if self.spill is None else self.spill.lane(host.origin)
         if front:
             bucket.appendleft(entry)

@@ -26,7 +26,7 @@ from collections.abc import Iterable, Iterator
 from typing import Final
 
 from robotkit.frontier.events import FrontierEntry
-from robotkit.frontier.store import entry_of, entry_record
+from robotkit.frontier.store import entry_of, entry_records
 from robotkit.url.parse import Origin
 
 __all__ = ["Lane", "LaneRows", "SpillLane", "first", "remove_key"]
@@ -42,11 +42,18 @@ class LaneRows:
     with the buffer of rows not yet written. A row is a block of up to ``window``
     entries of one lane (one SQLite row per block: a row per URL cost 4 µs, a
     block under 1 µs per URL). ``window``: entries of each lane kept in memory at
-    its head, and as many at its tail until they fill a block."""
+    its head, and as many at its tail until they fill a block.
+
+    A table with rowids, the key ``(lane, seq)`` its index: blocks go at the end of
+    the table as they are written, and only the small index entries go in the
+    middle of a B-tree, where a lane's blocks are. Keyed by ``(lane, seq)`` alone
+    (``WITHOUT ROWID``, as robotkit wrote it before; still read, the queries are
+    the same) each block split the pages of its neighbours' lanes, and at ten
+    million URLs a block cost 17 µs to write instead of 8."""
 
     SCHEMA: Final = (
         "CREATE TABLE IF NOT EXISTS rows (lane INTEGER, seq INTEGER, n INTEGER, "
-        "block BLOB, PRIMARY KEY (lane, seq)) WITHOUT ROWID"
+        "block BLOB, PRIMARY KEY (lane, seq))"
     )
 
     def __init__(self, db: sqlite3.Connection, window: int, next_id: int = 0) -> None:
@@ -66,7 +73,7 @@ class LaneRows:
 
     def put(self, lane: int, seq: int, entries: Iterable[FrontierEntry]) -> int:
         """Buffer ``entries`` as block ``seq`` of ``lane``; how many there were."""
-        records = [entry_record(entry) for entry in entries]
+        records = entry_records(entries)
         block = _JSON.encode(records).encode("utf-8", "surrogatepass")
         self.pending.append((lane, seq, len(records), block))
         if len(self.pending) >= FLUSH_AT:

@@ -127,6 +127,11 @@ class ExactSeenSet(_FreshLog):
     Slots are chosen by the digest's high bits (``digest * capacity >> 64``), which
     works for any capacity, not only powers of two.
 
+    The table is a ``bytearray`` seen as 64-bit slots (a ``memoryview``), so that
+    the run of full slots a probe meets is searched in C (:func:`_probe`), not
+    slot by slot in Python: near a load of 0.8 the run is a dozen slots on
+    average. Its bytes are those of an ``array('Q')``, as a checkpoint stores them.
+
     Growth is spread over the adds that follow it: the old table is kept, read-only,
     and each add moves ``MIGRATE`` of its slots into the new one (lookups read both
     until it is empty). The old table is gone well before the new one is full
@@ -143,7 +148,7 @@ class ExactSeenSet(_FreshLog):
             raise ValueError("expected_items must be at least 1")
         self._expected = expected_items
         self._table = self._empty(self._capacity_for(expected_items))
-        self._old: array[int] | None = None  # the table being moved out, if any
+        self._old: memoryview | None = None  # the table being moved out, if any
         self._moved = 0  # slots of the old table moved so far
         self._count = 0
         self._limit = int(len(self._table) * self.MAX_LOAD)
@@ -153,35 +158,27 @@ class ExactSeenSet(_FreshLog):
         return max(8, math.ceil(items / cls.MAX_LOAD) + 1)
 
     @staticmethod
-    def _empty(capacity: int) -> array[int]:
-        return array("Q", [0]) * capacity
-
-    def _insert(self, digest: int) -> bool:
-        table = self._table
-        capacity = len(table)
-        i = (digest * capacity) >> 64
-        while True:
-            slot = table[i]
-            if slot == 0:
-                table[i] = digest
-                return True
-            if slot == digest:
-                return False
-            i += 1
-            if i == capacity:
-                i = 0
+    def _empty(capacity: int) -> memoryview:
+        return memoryview(bytearray(8 * capacity)).cast("Q")
 
     def add(self, key: str) -> bool:
-        return self._add(digest64(key))
+        # digest64 written out: the frontier adds every URL it is offered.
+        raw = blake2b(key.encode("utf-8", "surrogatepass"), digest_size=8).digest()
+        return self._add(int.from_bytes(raw, "little") or 1)
 
     def _add(self, digest: int) -> bool:
         old = self._old
         if old is not None:
-            if self._find(old, digest):
+            if _probe(old, digest) < 0:
                 return False
             self._migrate()
-        if not self._insert(digest):
-            return False
+        table = self._table
+        i = (digest * len(table)) >> 64
+        if table[i]:  # its own slot is taken (a call saved while most are empty)
+            i = _probe(table, digest)
+            if i < 0:
+                return False
+        table[i] = digest
         self._count += 1
         if self._fresh is not None:
             self._fresh += digest.to_bytes(8, "little")
@@ -200,12 +197,13 @@ class ExactSeenSet(_FreshLog):
         """Move the next ``slots`` slots of the old table into the new one."""
         old = self._old
         assert old is not None
+        table = self._table
         start = self._moved
         end = min(len(old), start + slots)
-        insert = self._insert
-        for i in range(start, end):
-            if old[i]:
-                insert(old[i])
+        for digest in old[start:end]:
+            i = _probe(table, digest) if digest else -1
+            if i >= 0:  # always, for a digest: the new table cannot hold it yet
+                table[i] = digest
         self._moved = end
         if end == len(old):
             self._old = None
@@ -226,23 +224,9 @@ class ExactSeenSet(_FreshLog):
         if not isinstance(key, str):
             return False
         digest = digest64(key)
-        return self._find(self._table, digest) or (
-            self._old is not None and self._find(self._old, digest)
+        return _probe(self._table, digest) < 0 or (
+            self._old is not None and _probe(self._old, digest) < 0
         )
-
-    @staticmethod
-    def _find(table: array[int], digest: int) -> bool:
-        capacity = len(table)
-        i = (digest * capacity) >> 64
-        while True:
-            slot = table[i]
-            if slot == digest:
-                return True
-            if slot == 0:
-                return False
-            i += 1
-            if i == capacity:
-                i = 0
 
     def __len__(self) -> int:
         return self._count
@@ -253,7 +237,7 @@ class ExactSeenSet(_FreshLog):
 
     @property
     def nbytes(self) -> int:
-        return len(self._table) * self._table.itemsize
+        return self._table.nbytes
 
     def snapshot(self) -> SeenSnapshot:
         self._finish_migration()
@@ -265,10 +249,13 @@ class ExactSeenSet(_FreshLog):
     def from_snapshot(cls, snap: SeenSnapshot) -> ExactSeenSet:
         if snap.kind != "exact" or len(snap.blobs) != 1 or len(snap.blobs[0]) % 8:
             raise ValueError("not an exact seen set snapshot")
-        table: array[int] = array("Q")
-        table.frombytes(snap.blobs[0])
+        data = bytearray(snap.blobs[0])
         if snap.byteorder != sys.byteorder:
-            table.byteswap()
+            words: array[int] = array("Q")
+            words.frombytes(data)
+            words.byteswap()
+            data = bytearray(words)
+        table = memoryview(data).cast("Q")
         if not 0 <= snap.count < len(table):
             raise ValueError("exact seen set snapshot: count does not fit its table")
         seen = cls.__new__(cls)
@@ -278,6 +265,45 @@ class ExactSeenSet(_FreshLog):
         seen._count = snap.count
         seen._limit = int(len(table) * cls.MAX_LOAD)
         return seen
+
+
+_EMPTY: Final = bytes(8)
+_REACH: Final = 2048
+"""Bytes searched for an empty slot at first: CPython searches a long span in a
+slower way (it prepares the pattern first), and a run of full slots is short."""
+
+
+def _probe(table: memoryview, digest: int) -> int:
+    """Linear probing for ``digest`` (never 0) in ``table`` from its slot: the
+    empty slot it would take, or -1 if a slot holds it. The run of full slots
+    from its own is searched in C: its end (the first empty slot), then the
+    digest's bytes before it, a match that does not start a slot passed over."""
+    i = (digest * len(table)) >> 64
+    slot = table[i]
+    if slot == 0:
+        return i
+    if slot == digest:
+        return -1
+    data: bytearray = table.obj  # type: ignore[assignment]
+    raw = digest.to_bytes(8, sys.byteorder)
+    start = 8 * i
+    end = data.find(_EMPTY, start, start + _REACH)
+    if end < 0:
+        end = data.find(_EMPTY, start)
+    while True:
+        while end > 0 and end & 7:  # zeros across two slots, not an empty slot
+            end = data.find(_EMPTY, (end | 7) + 1)
+        stop = len(data) if end < 0 else end
+        at = data.find(raw, start, stop)
+        while at > 0 and at & 7:
+            at = data.find(raw, at + 1, stop)
+        if at >= 0:
+            return -1
+        if end >= 0:
+            return end >> 3
+        if start == 0:
+            raise ValueError("an exact seen set's table has no empty slot")
+        start, end = 0, data.find(_EMPTY)  # no slot is empty up to the end: from slot 0
 
 
 class BloomSeenSet(_FreshLog):

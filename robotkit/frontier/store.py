@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any, Final, Protocol
 
 from robotkit.base.reasons import Reason
@@ -67,6 +67,7 @@ __all__ = [
     "encode_event",
     "entry_of",
     "entry_record",
+    "entry_records",
     "journal_path",
     "load_checkpoint",
     "write_checkpoint",
@@ -104,6 +105,17 @@ def entry_record(entry: FrontierEntry) -> list[Any]:
     if entry.tier is not Tier.MAIN:
         out.append(int(entry.tier))
     return out
+
+
+def entry_records(entries: Iterable[FrontierEntry]) -> list[list[Any]]:
+    """:func:`entry_record` of each entry; a main-tier one written out, with no
+    call, since a frontier on disk stores every URL it queues this way."""
+    return [
+        [e.url, None if e.key == e.url else e.key, e.depth, e.referer]
+        if e.tier is Tier.MAIN
+        else entry_record(e)
+        for e in entries
+    ]
 
 
 def entry_of(origin: Origin, data: list[Any]) -> FrontierEntry:
@@ -209,8 +221,8 @@ def _encode(snap: FrontierSnapshot, journal: str | None, replaced: str | None) -
                 host.done,
                 None if host.park_reason is None else str(host.park_reason),
                 host.budget,
-                [entry_record(entry) for entry in host.queued],
-                [entry_record(entry) for entry in host.parked],
+                entry_records(host.queued),
+                entry_records(host.parked),
                 host.busy,
             ]
         )
