@@ -10,6 +10,10 @@ state, so a resumed crawl judges as an uninterrupted one would):
   a page is news with ``min_new_words`` of them and a tenth of its own, or with
   ``min_own_words`` however long it is (a product or a post drawn by a long
   template has a name and a few terms of its own);
+- *new passages*: whether a page has ``min_passage`` runs of ``passage_words``
+  words in a row that its region never showed: a new sentence is news even in the
+  words the site always uses (a forum's posts, a listing's README), where known
+  items re-sorted or filtered make new runs only where two items meet;
 - *link-farm shape*: a page that links many hosts its origin never linked before
   while saying almost nothing new.
 
@@ -19,7 +23,7 @@ ARCHITECTURE.md's trap policy table gives the reason for each limit.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from robotkit.base.snapshot import listed, pairs, typed
@@ -42,6 +46,7 @@ class PageNews:
         self.recent: dict[str, deque[int]] = {}
         self.linked_hosts: dict[str, set[str]] = {}
         self.vocabulary: dict[str, set[str]] = {}
+        self.passages: dict[str, set[int]] = {}
 
     def like_others(self, url: str, referer: str | None, simhash: int) -> bool:
         """A page within ``similar_distance`` bits of the page that linked it, or of
@@ -72,13 +77,29 @@ class PageNews:
             vocabulary.update(new_words)
         return len(new_words)
 
-    def says_more(self, region: str, words: set[str]) -> tuple[bool, bool]:
+    def new_passage(self, region: str, shingles: Sequence[int]) -> bool:
+        """Whether ``shingles`` (a page's runs of words, in order) hold
+        ``min_passage`` in a row that ``region`` never showed, remembering them."""
+        known = self.passages.setdefault(region, set())
+        run = longest = 0
+        for shingle in shingles:
+            run = run + 1 if shingle not in known else 0
+            longest = max(longest, run)
+        if len(known) < self.config.max_vocabulary:
+            known.update(shingles)
+        return longest >= self.config.min_passage
+
+    def says_more(
+        self, region: str, words: set[str], shingles: Sequence[int] = ()
+    ) -> tuple[bool, bool]:
         """Whether a page brings words its region has not shown yet (at least
         ``min_new_words`` and a tenth of its own, or ``min_own_words`` however long
-        it is), and whether the latter holds: words enough of its own to be a record
-        of a template, however many words the template has."""
+        it is) or a passage it has not shown, and whether one of the latter two
+        holds: text enough of its own to be a record of a template, however many
+        words the template has."""
         new = self.new_words(region, words)
-        own = new >= max(self.config.min_new_words, self.config.min_own_words)
+        passage = self.new_passage(region, shingles)
+        own = passage or new >= max(self.config.min_new_words, self.config.min_own_words)
         return own or (new >= self.config.min_new_words and 10 * new >= len(words)), own
 
     def farm_page(
@@ -120,6 +141,7 @@ class PageNews:
             "recent": [[t, list(values)] for t, values in self.recent.items()],
             "linked_hosts": [[o, sorted(hosts)] for o, hosts in self.linked_hosts.items()],
             "vocabulary": [[scope, sorted(words)] for scope, words in self.vocabulary.items()],
+            "passages": [[scope, sorted(runs)] for scope, runs in self.passages.items()],
         }
 
     def restore(self, data: dict[str, Any]) -> None:
@@ -134,4 +156,9 @@ class PageNews:
         }
         self.vocabulary = {
             k: set(listed(v, "word", str)) for k, v in pairs(data, "vocabulary", str)
+        }
+        # A snapshot from before passages were counted has none.
+        self.passages = {
+            k: set(listed(v, "shingle", int))
+            for k, v in (pairs(data, "passages", str) if "passages" in data else ())
         }

@@ -78,6 +78,8 @@ from robotkit.content import (
     Soft404Detector,
     echo_free_reading,
     fingerprint_readings,
+    passage_shingles,
+    prose_words,
 )
 from robotkit.triage.guard import Guard
 from robotkit.triage.news import PageNews
@@ -251,7 +253,12 @@ class Triage(Screening):
         # look-alikes is still fetched whole, but such pages cannot keep a growing
         # region alive.
         region = self._region(norm)
-        says_more, own = self.news.says_more(region, words)
+        # A new passage is news in a region of documents (a path); in a query space,
+        # a program's view of its parameters, a page may write text made up for the
+        # query (a search's babble), so there new words are asked for.
+        prose = () if norm.query else prose_words(page.text)
+        shingles = passage_shingles(prose, self.config.passage_words)
+        says_more, own = self.news.says_more(region, words, shingles)
         if self.news.farm_page(norm, words, parsed, in_scope) and action is LinkAction.FOLLOW:
             action = LinkAction.DEPRIORITIZE
             reason = Reason.TRAP_HOST
@@ -270,7 +277,7 @@ class Triage(Screening):
                 proof = 2  # the site itself says so (RFC 6596)
             else:
                 proof = 1 if self._same(copy_of, page.referer) else 0
-            self.copies.record(norm, page.referer, copy, proof)
+            self.copies.record(norm, page.referer, copy, proof, copy_of is not None)
         grows, hub = self._news(region, parsed, seen, in_scope)
         # A hub (a list whose items are new) restarts the count of copies in a row,
         # however alike the list pages look.
