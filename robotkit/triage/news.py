@@ -89,17 +89,13 @@ class PageNews:
             known.update(shingles)
         return longest >= self.config.min_passage
 
-    def says_more(
-        self, region: str, words: set[str], shingles: Sequence[int] = ()
-    ) -> tuple[bool, bool]:
+    def says_more(self, region: str, words: set[str]) -> tuple[bool, bool]:
         """Whether a page brings words its region has not shown yet (at least
         ``min_new_words`` and a tenth of its own, or ``min_own_words`` however long
-        it is) or a passage it has not shown, and whether one of the latter two
-        holds: text enough of its own to be a record of a template, however many
-        words the template has."""
+        it is), and whether the latter holds: words enough of its own to be a record
+        of a template, however many words the template has."""
         new = self.new_words(region, words)
-        passage = self.new_passage(region, shingles)
-        own = passage or new >= max(self.config.min_new_words, self.config.min_own_words)
+        own = new >= max(self.config.min_new_words, self.config.min_own_words)
         return own or (new >= self.config.min_new_words and 10 * new >= len(words)), own
 
     def farm_page(

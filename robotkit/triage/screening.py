@@ -205,6 +205,29 @@ class Screening:
             self._streak[key] = streak
         self.waste.offered(key, referer)
 
+    def linked_again(self, url: str, key: str, referer: str | None) -> Waiting | None:
+        """A known URL linked again: vouched for if ``referer`` taught something; the
+        waiting record to queue again if it waited (:meth:`WasteLedger.linked_again`)."""
+        norm = self._parse(url)
+        return None if norm is None else self.waste.linked_again(str(norm.origin), key, referer)
+
+    def leave(self, host: str) -> tuple[list[Waiting], list[Waiting]]:
+        """What still waits on ``host`` once it has nothing else queued: the URLs to
+        queue again, those whose key under the rules learned since they waited
+        (a session parameter dropped) a page that taught something linked and no
+        fetch covered; and those left for good (``waste-budget``)."""
+        again: list[Waiting] = []
+        left: list[Waiting] = []
+        for waiting in self.waste.abandon(host):
+            norm = self._parse(waiting.url)
+            key = self.key(norm) if norm is not None else waiting.key
+            if key not in self._fetched_keys and self.waste.vouched(key):
+                self.waste.vouch(waiting.key)
+                again.append(waiting)
+            else:
+                left.append(waiting)
+        return again, left
+
     def must_wait(self, url: str, key: str) -> bool:
         """Whether a queued URL waits instead of being fetched now: no novel page
         vouched for it and its host spent the waste budget."""

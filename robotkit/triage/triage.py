@@ -258,7 +258,8 @@ class Triage(Screening):
         # query (a search's babble), so there new words are asked for.
         prose = () if norm.query else prose_words(page.text)
         shingles = passage_shingles(prose, self.config.passage_words)
-        says_more, own = self.news.says_more(region, words, shingles)
+        says_more, own = self.news.says_more(region, words)
+        passage = self.news.new_passage(region, shingles)
         if self.news.farm_page(norm, words, parsed, in_scope) and action is LinkAction.FOLLOW:
             action = LinkAction.DEPRIORITIZE
             reason = Reason.TRAP_HOST
@@ -270,8 +271,13 @@ class Triage(Screening):
         # SimHash; with words of its own it is still news, and only its links are
         # demoted. Exact copies, soft 404s, farm pages and non-canonical forms never.
         alike = action is LinkAction.DEPRIORITIZE and canonical is None
-        novel = says_more and (not copy or (own and alike and reason is not Reason.TRAP_HOST))
+        farm = reason is Reason.TRAP_HOST
+        novel = says_more and (not copy or (own and alike and not farm))
         novel = novel or (canonical_member and not copy)
+        # A slow answer is excused by words of its own, as before passages counted:
+        # a tarpit's stalled reports write a sentence each.
+        excused = novel
+        novel = novel or (passage and (not copy or (alike and not farm)))
         if page.referer is not None:
             if canonical is not None and self._same(canonical, page.referer):
                 proof = 2  # the site itself says so (RFC 6596)
@@ -293,12 +299,15 @@ class Triage(Screening):
         assert asked is not None
         host = str(asked.origin)
         shown = self.waste.shown_before(host, text.words)
-        wasted = shown or soft is not None or copy_of is not None or canonical is not None
+        # A non-canonical form showing text the host never showed taught it (its
+        # links are the first sight of the pages it lists); its canonical form,
+        # fetched next, shows nothing new.
+        wasted = shown or soft is not None or copy_of is not None
         # Novelty is not asked: it is counted per region, and a copy in a region
         # of its own (``/DOCUMENTATION/one``) brings words new to that region only.
         taught = not (wasted or reason is Reason.TRAP_HOST)
         self.waste.fetched(host, self._region(asked), final, page.key, taught)
-        signals += self._slow(page, asked, novel)
+        signals += self._slow(page, asked, excused)
         return PageVerdict(reason, action, novel, streak, follow, tuple(signals), canonical, taught)
 
     def _slow(self, page: PageFacts, asked: NormalizedURL, novel: bool) -> list[str]:
