@@ -161,3 +161,20 @@ def test_a_link_form_proven_a_copy_is_known_on_other_pages_of_the_template() -> 
     restored = Copies()
     restored.restore(snapshot)
     assert restored.known_copy(later, "http://forum.example/thread/3/reply/4/")
+
+
+def test_children_that_copy_other_pages_do_not_demote_a_listings_other_children() -> None:
+    """A news index whose ticker links (``/live?_=...``) were copies of other pages,
+    not of the index: its articles keep their turn. An article whose print and AMP
+    links were copies of itself has its other children served last."""
+    copies = Copies()
+    index = "http://news.example/news/"
+    for n in range(3):
+        ticker = normalize(f"http://news.example/live?_={n}")
+        copies.record(ticker, index, copy=True, proof=0, exact=True)
+    assert not copies.demote(index)
+    article = "http://news.example/news/harbour"
+    for form in ("print", "amp"):
+        own = normalize(f"http://news.example/{form}/news/harbour")
+        copies.record(own, article, copy=True, proof=1, exact=True)
+    assert copies.demote(article)
