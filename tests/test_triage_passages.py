@@ -163,18 +163,24 @@ def test_a_link_form_proven_a_copy_is_known_on_other_pages_of_the_template() -> 
     assert restored.known_copy(later, "http://forum.example/thread/3/reply/4/")
 
 
-def test_children_that_copy_other_pages_do_not_demote_a_listings_other_children() -> None:
-    """A news index whose ticker links (``/live?_=...``) were copies of other pages,
-    not of the index: its articles keep their turn. An article whose print and AMP
-    links were copies of itself has its other children served last."""
+def test_children_merely_like_other_pages_do_not_demote_a_listings_other_children() -> None:
+    """A news index whose ticker links (``/live?_=...``) were near copies of other
+    pages: its articles keep their turn. An article whose print and AMP links were
+    copies of itself, or a page whose links were exact copies of other pages, has
+    its other children served last."""
     copies = Copies()
     index = "http://news.example/news/"
     for n in range(3):
         ticker = normalize(f"http://news.example/live?_={n}")
-        copies.record(ticker, index, copy=True, proof=0, exact=True)
+        copies.record(ticker, index, copy=True, proof=0, exact=False)
     assert not copies.demote(index)
     article = "http://news.example/news/harbour"
     for form in ("print", "amp"):
         own = normalize(f"http://news.example/{form}/news/harbour")
-        copies.record(own, article, copy=True, proof=1, exact=True)
+        copies.record(own, article, copy=True, proof=1, exact=False)
     assert copies.demote(article)
+    products = "http://shop.example/Products/"
+    for name in ("gizmo", "widget"):
+        spelled = normalize(f"http://shop.example/products/{name}.aspx")
+        copies.record(spelled, products, copy=True, proof=0, exact=True)
+    assert copies.demote(products)

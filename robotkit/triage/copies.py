@@ -17,9 +17,10 @@ Part of the trap policy (ARCHITECTURE.md, "Trap policy"); pure, no I/O.
   every page of that template: a forum whose relative "other posts" links nest
   each permalink under another. One target of the form that is no exact copy
   vetoes it for good, so the form a site uses for its real pages is never learned.
-- **Siblings.** A page whose fetched children were mostly copies of itself has
-  its other children served after everything else (only the order changes).
-  Copies of *other* pages (a news index's ticker links, ``/live?_=...``) do not
+- **Siblings.** A page whose fetched children were mostly copies (of itself, or
+  exact copies of any page) has its other children served after everything else
+  (only the order changes). A child merely *like* another page (a news ticker
+  ``/live?_=...`` whose "most read" box changes on every response) does not
   count: the index's articles keep their turn instead of waiting behind an
   endless ticker.
 """
@@ -146,7 +147,7 @@ class Copies:
         return counts is not None and counts[0] >= FORM_COPIES and counts[1] == 0
 
     def demote(self, referer: str | None) -> bool:
-        """Whether the children of ``referer`` fetched so far were mostly copies of it (an
+        """Whether the children of ``referer`` fetched so far were mostly copies (an
         article linking its own print and AMP forms): its other children wait until
         everything else was fetched, and meanwhile the forms learned elsewhere may
         rule them out. Only the order changes; nothing is dropped."""
@@ -164,7 +165,7 @@ class Copies:
         some page fetched before (``exact``), and how strongly it was proven a copy
         of the referer itself (2 by ``rel=canonical``, 1 by its text, 0 not at
         all)."""
-        self._child(referer, copy and proof > 0)
+        self._child(referer, exact or (copy and proof > 0))
         form = form_of(norm, referer) if proof else None
         if form is not None:
             self._forms[form] += proof

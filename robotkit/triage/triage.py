@@ -20,7 +20,9 @@ evidence that its region *grows*, never on likeness alone.
   then it is novel even when only *like* its siblings. One template writes most
   of a catalog's product, a blog's post or a Q&A site's question; the name and
   terms of its own are few, yet it is a record of its own, where a calendar's next
-  month or another facet order brings none.
+  month or another facet order brings none. In a path region, a new passage (a
+  sentence outside links the region never showed) makes it novel too, as five new
+  words do: a site written in few words still says new things.
 - Links of a page that is no copy go to the main tier. An exact copy keeps only the
   links its original did not have at the same place (:mod:`robotkit.triage.copies`); a
   soft 404 leads nowhere. Links of a page that is only *like* another are demoted,
