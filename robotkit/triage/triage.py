@@ -80,8 +80,6 @@ from robotkit.content import (
     Soft404Detector,
     echo_free_reading,
     fingerprint_readings,
-    passage_shingles,
-    prose_words,
 )
 from robotkit.triage.guard import Guard
 from robotkit.triage.news import PageNews
@@ -255,13 +253,8 @@ class Triage(Screening):
         # look-alikes is still fetched whole, but such pages cannot keep a growing
         # region alive.
         region = self._region(norm)
-        # A new passage is news in a region of documents (a path); in a query space,
-        # a program's view of its parameters, a page may write text made up for the
-        # query (a search's babble), so there new words are asked for.
-        prose = () if norm.query else prose_words(page.text)
-        shingles = passage_shingles(prose, self.config.passage_words)
         says_more, own = self.news.says_more(region, words)
-        passage = self.news.new_passage(region, shingles)
+        passage = self.news.new_passage(region, norm, page.text)
         if self.news.farm_page(norm, words, parsed, in_scope) and action is LinkAction.FOLLOW:
             action = LinkAction.DEPRIORITIZE
             reason = Reason.TRAP_HOST
@@ -276,9 +269,7 @@ class Triage(Screening):
         farm = reason is Reason.TRAP_HOST
         novel = says_more and (not copy or (own and alike and not farm))
         novel = novel or (canonical_member and not copy)
-        # A slow answer is excused by words of its own, as before passages counted:
-        # a tarpit's stalled reports write a sentence each.
-        excused = novel
+        excused = novel  # by words: a tarpit's stalled reports write a sentence each
         novel = novel or (passage and (not copy or (alike and not farm)))
         if page.referer is not None:
             if canonical is not None and self._same(canonical, page.referer):
@@ -301,9 +292,7 @@ class Triage(Screening):
         assert asked is not None
         host = str(asked.origin)
         shown = self.waste.shown_before(host, text.words)
-        # A non-canonical form showing text the host never showed taught it (its
-        # links are the first sight of the pages it lists); its canonical form,
-        # fetched next, shows nothing new.
+        # A non-canonical form fetched first with new text taught; its canonical did not.
         wasted = shown or soft is not None or copy_of is not None
         # Novelty is not asked: it is counted per region, and a copy in a region
         # of its own (``/DOCUMENTATION/one``) brings words new to that region only.
