@@ -39,6 +39,8 @@ from robotkit.content.fingerprints import (
     fingerprint_readings,
     hamming,
     page_title,
+    passage_shingles,
+    prose_words,
     visible_text,
 )
 from robotkit.content.shingles import simhash
@@ -61,6 +63,8 @@ __all__ = [
     "fingerprint_readings",
     "hamming",
     "page_title",
+    "passage_shingles",
+    "prose_words",
     "simhash",
     "soft404_probe_url",
     "visible_text",

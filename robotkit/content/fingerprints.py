@@ -14,7 +14,13 @@ from itertools import pairwise
 import numpy as np
 import numpy.typing as npt
 
-from robotkit.content.shingles import shingle_hashes, simhash_of, text_simhash, word_hashes
+from robotkit.content.shingles import (
+    ordered_shingles,
+    shingle_hashes,
+    simhash_of,
+    text_simhash,
+    word_hashes,
+)
 from robotkit.url.normalization import NormalizedURL, normalize_or_none
 
 _Hashes = npt.NDArray[np.uint64]
@@ -341,3 +347,35 @@ def path_words(url: str | NormalizedURL) -> frozenset[str]:
         return frozenset()
     echoed = f"{norm.path} {norm.query or ''}"
     return frozenset(visible_words(echoed))
+
+
+_ANCHOR = re.compile(r"<(/?)a\b[^<>]*>", re.IGNORECASE)
+
+
+def prose_words(markup: str, max_chars: int = MAX_TEXT_CHARS) -> list[str]:
+    """The visible words of markup outside its links (``<a>`` elements): what a page
+    says in its own sentences, not the names of the pages it lists. One pass over
+    the link tags; an unclosed link hides the rest, as the text a reader would click."""
+    markup = markup[:max_chars]
+    pieces: list[str] = []
+    pos = 0
+    inside = False
+    for tag in _ANCHOR.finditer(markup):
+        if not inside:
+            pieces.append(markup[pos : tag.start()])
+        inside = not tag.group(1)
+        pos = tag.end()
+    if not inside:
+        pieces.append(markup[pos:])
+    return visible_words(" ".join(pieces), max_chars)
+
+
+def passage_shingles(words: Sequence[str], size: int) -> list[int]:
+    """The hashes of the runs of ``size`` of ``words``, digits masked, in text
+    order: where a page says something its site has not said, these are new several
+    in a row (a new sentence); where a page lists known items in another order or
+    subset, only the few that straddle two items are."""
+    joined = " ".join(words)
+    data = joined.encode("utf-8", "surrogatepass")
+    hashes = ordered_shingles(word_hashes(masked_digits(joined, data)), size)
+    return [int(h) for h in hashes]

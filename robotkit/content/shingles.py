@@ -101,6 +101,13 @@ def word_hashes(joined: str | bytes) -> _U64:
 def shingle_hashes(words: _U64, size: int) -> _U64:
     """The distinct hashes of the runs of ``size`` consecutive words; fewer words
     than that make one shingle of all of them."""
+    return distinct(ordered_shingles(words, size)) if len(words) else words
+
+
+def ordered_shingles(words: _U64, size: int) -> _U64:
+    """The hash of every run of ``size`` consecutive words, in text order, repeats
+    kept (where a new passage stands is read from them); fewer words than that make
+    one shingle of all of them."""
     count = len(words)
     if count == 0:
         return words
@@ -111,7 +118,7 @@ def shingle_hashes(words: _U64, size: int) -> _U64:
     combined = words[:runs].copy()
     for offset in range(1, width):
         combined = combined * np.uint64(_SHINGLE_BASE) + words[offset : offset + runs]
-    return distinct(mix64(combined ^ np.uint64(width)))
+    return mix64(combined ^ np.uint64(width))
 
 
 def distinct(values: _U64) -> _U64:

@@ -76,6 +76,12 @@ class Admission:
         seen = crawl.frontier.seen
         work = crawl.work
         if key in seen:
+            back = crawl.triage.linked_again(url, key, referer)
+            if back is not None:
+                # It waited on the waste bound; a page that taught vouches for it now.
+                crawl.frontier.add(
+                    back.url, key, back.depth, back.referer, host=norm.origin, again=True
+                )
             # Report the duplicates that normalization caught (session ids,
             # tracking parameters); a plain link seen again is not news.
             if url != key:
@@ -115,7 +121,12 @@ class Admission:
             url, key, depth, referer = going.url, going.key, going.depth, going.referer
             crawl.frontier.add(url, key, depth, referer, host=host, tier=Tier.DEMOTED, again=True)
         if crawl.frontier.queued_of(host) == 0:
-            for left in ledger.abandon(name):
+            again, gone = crawl.triage.leave(name)
+            for back in again:
+                crawl.frontier.add(
+                    back.url, back.key, back.depth, back.referer, host=host, again=True
+                )
+            for left in gone:
                 crawl.skip(left.url, Reason.WASTE_BUDGET, left.depth, left.referer)
 
     def report_waiting(self) -> None:

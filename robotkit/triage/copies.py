@@ -11,8 +11,18 @@ Part of the trap policy (ARCHITECTURE.md, "Trap policy"); pure, no I/O.
   same place relative to itself: a loop's copies link ``b/`` again and again, each
   one level deeper, and those are dropped, while two unrelated sections that say the
   same words still lead to their own pages.
-- **Siblings.** A page whose fetched children were mostly copies has its other
-  children served after everything else (only the order changes).
+- **Link forms of a template.** A link seen from its page (``./reply/{n}/`` on a
+  page of ``/thread/{n}/reply/{n}/``) whose fetched targets were exact copies of
+  other pages ``FORM_COPIES`` times, and never anything else, is a known copy on
+  every page of that template: a forum whose relative "other posts" links nest
+  each permalink under another. One target of the form that is no exact copy
+  vetoes it for good, so the form a site uses for its real pages is never learned.
+- **Siblings.** A page whose fetched children were mostly copies (of itself, or
+  exact copies of any page) has its other children served after everything else
+  (only the order changes). A child merely *like* another page (a news ticker
+  ``/live?_=...`` whose "most read" box changes on every response) does not
+  count: the index's articles keep their turn instead of waiting behind an
+  endless ticker.
 """
 
 from __future__ import annotations
@@ -38,6 +48,22 @@ def _masked(match: re.Match[str]) -> str:
 
 
 Form = tuple[str, str, str]
+TemplateForm = tuple[str, str]
+"""A page's URL template and the form of one of its links (:func:`link_form`)."""
+
+FORM_COPIES = 3
+"""Exact copies a link form of a template led to, and nothing else, before other
+links of that form on pages of that template are known copies."""
+
+
+def template_form(norm: NormalizedURL, referer: str) -> TemplateForm | None:
+    """The form of a link as seen from the page that linked it, beside that page's
+    URL template; ``None`` across origins."""
+    page = normalize_or_none(referer)
+    if page is None or page.origin != norm.origin:
+        return None
+    template = url_template(page)
+    return None if template is None else (template, link_form(str(norm), page))
 
 
 def form_of(norm: NormalizedURL, referer: str) -> Form | None:
@@ -98,17 +124,27 @@ class Copies:
         self._forms: Counter[Form] = Counter()
         self._link_forms: dict[str, frozenset[str]] = {}
         self._children: dict[str, list[int]] = {}
+        self._template_forms: dict[TemplateForm, list[int]] = {}
 
     def known_copy(self, norm: NormalizedURL, referer: str | None) -> bool:
         """Whether a link of ``referer`` has a form proven to be a copy of its page
         (counted as a copy among the referer's children)."""
-        if referer is None or not self._forms:
+        if referer is None or not (self._forms or self._template_forms):
             return False
-        form = form_of(norm, referer)
-        if form is None or self._forms[form] < 2:
+        form = form_of(norm, referer) if self._forms else None
+        if (form is None or self._forms[form] < 2) and not self._copy_form(norm, referer):
             return False
         self._child(referer, copy=True)
         return True
+
+    def _copy_form(self, norm: NormalizedURL, referer: str) -> bool:
+        """Whether the link's form on its page's template led only to exact copies,
+        ``FORM_COPIES`` times at least."""
+        if not self._template_forms:
+            return False
+        form = template_form(norm, referer)
+        counts = self._template_forms.get(form) if form is not None else None
+        return counts is not None and counts[0] >= FORM_COPIES and counts[1] == 0
 
     def demote(self, referer: str | None) -> bool:
         """Whether the children of ``referer`` fetched so far were mostly copies (an
@@ -122,14 +158,23 @@ class Copies:
         counts = self._children.setdefault(referer, [0, 0])
         counts[0 if copy else 1] += 1
 
-    def record(self, norm: NormalizedURL, referer: str, copy: bool, proof: int) -> None:
-        """A fetched child of ``referer``: a copy or not, and how strongly it was
-        proven a copy of the referer itself (2 by ``rel=canonical``, 1 by its text,
-        0 not at all)."""
-        self._child(referer, copy)
+    def record(
+        self, norm: NormalizedURL, referer: str, copy: bool, proof: int, exact: bool = False
+    ) -> None:
+        """A fetched child of ``referer``: a copy or not, whether an exact copy of
+        some page fetched before (``exact``), and how strongly it was proven a copy
+        of the referer itself (2 by ``rel=canonical``, 1 by its text, 0 not at
+        all)."""
+        self._child(referer, exact or (copy and proof > 0))
         form = form_of(norm, referer) if proof else None
         if form is not None:
             self._forms[form] += proof
+        shape = template_form(norm, referer)
+        if shape is not None and (
+            shape in self._template_forms or len(self._template_forms) < self.max_pages
+        ):
+            counts = self._template_forms.setdefault(shape, [0, 0])
+            counts[0 if exact else 1] += 1
 
     def follow(
         self, url: str, norm: NormalizedURL, links: Sequence[str], copy_of: str | None
@@ -166,6 +211,7 @@ class Copies:
             "forms": [[*form, n] for form, n in self._forms.items()],
             "link_forms": [[url, sorted(forms)] for url, forms in self._link_forms.items()],
             "children": [[ref, *counts] for ref, counts in self._children.items()],
+            "template_forms": [[*form, *counts] for form, counts in self._template_forms.items()],
         }
 
     def restore(self, data: Any) -> None:
@@ -189,4 +235,13 @@ class Copies:
                 typed(ref, str, "url"): [typed(c, int, "count"), typed(n, int, "count")]
                 for ref, c, n in data["children"]
             }
+            template_forms = {
+                (typed(template, str, "form"), typed(link, str, "form")): [
+                    typed(c, int, "count"),
+                    typed(n, int, "count"),
+                ]
+                # A snapshot from before template forms were counted has none.
+                for template, link, c, n in listed(data.get("template_forms", []), "forms", list)
+            }
         self._forms, self._link_forms, self._children = forms, link_forms, children
+        self._template_forms = template_forms

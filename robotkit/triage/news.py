@@ -10,6 +10,10 @@ state, so a resumed crawl judges as an uninterrupted one would):
   a page is news with ``min_new_words`` of them and a tenth of its own, or with
   ``min_own_words`` however long it is (a product or a post drawn by a long
   template has a name and a few terms of its own);
+- *new passages*: whether a page has ``min_passage`` runs of ``passage_words``
+  words in a row that its region never showed: a new sentence is news even in the
+  words the site always uses (a forum's posts, a listing's README), where known
+  items re-sorted or filtered make new runs only where two items meet;
 - *link-farm shape*: a page that links many hosts its origin never linked before
   while saying almost nothing new.
 
@@ -23,7 +27,7 @@ from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 from robotkit.base.snapshot import listed, pairs, typed
-from robotkit.content import hamming
+from robotkit.content import hamming, passage_shingles, prose_words
 from robotkit.url.normalization import NormalizedURL
 from robotkit.url.template import url_template
 
@@ -42,6 +46,7 @@ class PageNews:
         self.recent: dict[str, deque[int]] = {}
         self.linked_hosts: dict[str, set[str]] = {}
         self.vocabulary: dict[str, set[str]] = {}
+        self.passages: dict[str, set[int]] = {}
 
     def like_others(self, url: str, referer: str | None, simhash: int) -> bool:
         """A page within ``similar_distance`` bits of the page that linked it, or of
@@ -71,6 +76,24 @@ class PageNews:
         if len(vocabulary) < self.config.max_vocabulary:
             vocabulary.update(new_words)
         return len(new_words)
+
+    def new_passage(self, region: str, norm: NormalizedURL, markup: str | None) -> bool:
+        """Whether a page's text outside its links holds ``min_passage`` runs of
+        ``passage_words`` in a row that ``region`` never showed, remembering them.
+        Asked in a region of documents (a path) only: in a query space, a
+        program's view of its parameters, a page may write text made up for its
+        query (a search's babble), so there new words are asked for."""
+        if norm.query or not markup:
+            return False
+        shingles = passage_shingles(prose_words(markup), self.config.passage_words)
+        known = self.passages.setdefault(region, set())
+        run = longest = 0
+        for shingle in shingles:
+            run = run + 1 if shingle not in known else 0
+            longest = max(longest, run)
+        if len(known) < self.config.max_vocabulary:
+            known.update(shingles)
+        return longest >= self.config.min_passage
 
     def says_more(self, region: str, words: set[str]) -> tuple[bool, bool]:
         """Whether a page brings words its region has not shown yet (at least
@@ -120,6 +143,7 @@ class PageNews:
             "recent": [[t, list(values)] for t, values in self.recent.items()],
             "linked_hosts": [[o, sorted(hosts)] for o, hosts in self.linked_hosts.items()],
             "vocabulary": [[scope, sorted(words)] for scope, words in self.vocabulary.items()],
+            "passages": [[scope, sorted(runs)] for scope, runs in self.passages.items()],
         }
 
     def restore(self, data: dict[str, Any]) -> None:
@@ -134,4 +158,9 @@ class PageNews:
         }
         self.vocabulary = {
             k: set(listed(v, "word", str)) for k, v in pairs(data, "vocabulary", str)
+        }
+        # A snapshot from before passages were counted has none.
+        self.passages = {
+            k: set(listed(v, "shingle", int))
+            for k, v in (pairs(data, "passages", str) if "passages" in data else ())
         }

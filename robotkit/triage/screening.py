@@ -51,6 +51,14 @@ class TriageConfig:
       post or question drawn by a long template has a name and a few terms of its
       own, far under a tenth of its words; it is news even when it is *like* its
       siblings by SimHash (likeness only demotes its links).
+    - ``min_passage`` 8 runs of ``passage_words`` 2: a page of a path region whose
+      text outside its links has eight pairs of words in a row that its region
+      never showed (a new sentence of nine words, digits masked) is novel, whatever
+      its vocabulary: a forum post or a README written in the words of its site
+      says something new, where a list of known items re-sorted or cut to another
+      subset makes a new pair only where two items meet. In a query space (a
+      program's view of its parameters) new words are still asked for: a search
+      page may write text made up for its query.
     - ``farm_hosts`` 8, ``farm_novelty`` 0.3: a page linking at least this many hosts
       that no earlier page of its origin linked, with fewer than 30% words new to
       the origin and fewer than ``min_own_words`` of them, is a link-farm page. A
@@ -77,6 +85,8 @@ class TriageConfig:
     max_remembered_pages: int = 200_000
     template_window: int = 20
     max_vocabulary: int = 50_000
+    passage_words: int = 2
+    min_passage: int = 8
     waste_budget: int = 20
     slow_response: float = 1.0
 
@@ -194,6 +204,29 @@ class Screening:
         if streak:
             self._streak[key] = streak
         self.waste.offered(key, referer)
+
+    def linked_again(self, url: str, key: str, referer: str | None) -> Waiting | None:
+        """A known URL linked again: vouched for if ``referer`` taught something; the
+        waiting record to queue again if it waited (:meth:`WasteLedger.linked_again`)."""
+        norm = self._parse(url)
+        return None if norm is None else self.waste.linked_again(str(norm.origin), key, referer)
+
+    def leave(self, host: str) -> tuple[list[Waiting], list[Waiting]]:
+        """What still waits on ``host`` once it has nothing else queued: the URLs to
+        queue again, those whose key under the rules learned since they waited
+        (a session parameter dropped) a page that taught something linked and no
+        fetch covered; and those left for good (``waste-budget``)."""
+        again: list[Waiting] = []
+        left: list[Waiting] = []
+        for waiting in self.waste.abandon(host):
+            norm = self._parse(waiting.url)
+            key = self.key(norm) if norm is not None else waiting.key
+            if key not in self._fetched_keys and self.waste.vouched(key):
+                self.waste.vouch(waiting.key)
+                again.append(waiting)
+            else:
+                left.append(waiting)
+        return again, left
 
     def must_wait(self, url: str, key: str) -> bool:
         """Whether a queued URL waits instead of being fetched now: no novel page

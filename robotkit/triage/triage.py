@@ -20,7 +20,9 @@ evidence that its region *grows*, never on likeness alone.
   then it is novel even when only *like* its siblings. One template writes most
   of a catalog's product, a blog's post or a Q&A site's question; the name and
   terms of its own are few, yet it is a record of its own, where a calendar's next
-  month or another facet order brings none.
+  month or another facet order brings none. In a path region, a new passage (a
+  sentence outside links the region never showed) makes it novel too, as five new
+  words do: a site written in few words still says new things.
 - Links of a page that is no copy go to the main tier. An exact copy keeps only the
   links its original did not have at the same place (:mod:`robotkit.triage.copies`); a
   soft 404 leads nowhere. Links of a page that is only *like* another are demoted,
@@ -252,6 +254,7 @@ class Triage(Screening):
         # region alive.
         region = self._region(norm)
         says_more, own = self.news.says_more(region, words)
+        passage = self.news.new_passage(region, norm, page.text)
         if self.news.farm_page(norm, words, parsed, in_scope) and action is LinkAction.FOLLOW:
             action = LinkAction.DEPRIORITIZE
             reason = Reason.TRAP_HOST
@@ -263,14 +266,17 @@ class Triage(Screening):
         # SimHash; with words of its own it is still news, and only its links are
         # demoted. Exact copies, soft 404s, farm pages and non-canonical forms never.
         alike = action is LinkAction.DEPRIORITIZE and canonical is None
-        novel = says_more and (not copy or (own and alike and reason is not Reason.TRAP_HOST))
+        farm = reason is Reason.TRAP_HOST
+        novel = says_more and (not copy or (own and alike and not farm))
         novel = novel or (canonical_member and not copy)
+        excused = novel  # by words: a tarpit's stalled reports write a sentence each
+        novel = novel or (passage and (not copy or (alike and not farm)))
         if page.referer is not None:
             if canonical is not None and self._same(canonical, page.referer):
                 proof = 2  # the site itself says so (RFC 6596)
             else:
                 proof = 1 if self._same(copy_of, page.referer) else 0
-            self.copies.record(norm, page.referer, copy, proof)
+            self.copies.record(norm, page.referer, copy, proof, copy_of is not None)
         grows, hub = self._news(region, parsed, seen, in_scope)
         # A hub (a list whose items are new) restarts the count of copies in a row,
         # however alike the list pages look.
@@ -286,12 +292,13 @@ class Triage(Screening):
         assert asked is not None
         host = str(asked.origin)
         shown = self.waste.shown_before(host, text.words)
-        wasted = shown or soft is not None or copy_of is not None or canonical is not None
+        # A non-canonical form fetched first with new text taught; its canonical did not.
+        wasted = shown or soft is not None or copy_of is not None
         # Novelty is not asked: it is counted per region, and a copy in a region
         # of its own (``/DOCUMENTATION/one``) brings words new to that region only.
         taught = not (wasted or reason is Reason.TRAP_HOST)
         self.waste.fetched(host, self._region(asked), final, page.key, taught)
-        signals += self._slow(page, asked, novel)
+        signals += self._slow(page, asked, excused)
         return PageVerdict(reason, action, novel, streak, follow, tuple(signals), canonical, taught)
 
     def _slow(self, page: PageFacts, asked: NormalizedURL, novel: bool) -> list[str]:

@@ -10,8 +10,9 @@ waste bound"):
   or an error status, a timeout, an oversize body. Every other fetch taught
   something: a page whose text differs from every earlier one, if only by a
   number, is a record of its own (``numbered-pages``), however like its siblings.
-- A URL is *vouched for* when the page that first linked it taught something (or
-  it is a seed). A link first found on a wasted page is *unvouched*.
+- A URL is *vouched for* when a page that linked it taught something (or it is a
+  seed). A link found only on wasted pages is *unvouched*; linked again by a page
+  that taught, it is vouched for from then on (and no longer waits).
 - Per host, a balance: each wasted fetch adds one, each fetch that taught
   something takes one off (never below zero). While the balance is at ``budget``
   or above, an unvouched URL is not fetched: it waits. A fetch that teaches
@@ -77,6 +78,10 @@ class WasteLedger:
         self._wasted_pages: set[str] = set()
         """URLs of fetched pages that taught nothing: their links are unvouched."""
         self._unvouched: set[str] = set()
+        self._vouched: set[str] = set()
+        """Keys some page that taught something linked (under the rules of the
+        moment): a URL waiting under an older key is given back when its key now is
+        one of them."""
         self._word_bags: dict[str, set[str]] = {}
 
     # -- vouching ---------------------------------------------------------------------
@@ -88,11 +93,29 @@ class WasteLedger:
 
     def offered(self, key: str, referer: str | None) -> None:
         """A URL queued under ``key``, first linked from ``referer``."""
-        if not self.vouches(referer) and len(self._unvouched) < self.max_remembered:
-            self._unvouched.add(key)
+        if not self.vouches(referer):
+            if len(self._unvouched) < self.max_remembered:
+                self._unvouched.add(key)
+        elif len(self._vouched) < self.max_remembered:
+            self._vouched.add(key)
 
     def unvouched(self, key: str) -> bool:
         return key in self._unvouched
+
+    def linked_again(self, host: str, key: str, referer: str | None) -> Waiting | None:
+        """A URL already known under ``key`` linked again from ``referer``: when that
+        page taught something, the URL is vouched for from now on (a story first
+        met through a copy, then listed by its section), and if it waits, it is
+        given back (returned) to be queued again."""
+        if not self.vouches(referer):
+            return None
+        if len(self._vouched) < self.max_remembered:
+            self._vouched.add(key)
+        if key not in self._unvouched:
+            return None
+        self._unvouched.discard(key)
+        book = self._hosts.get(host)
+        return None if book is None else book.waiting.pop(key, None)
 
     # -- fetches ----------------------------------------------------------------------
 
@@ -164,6 +187,14 @@ class WasteLedger:
         book.waiting.clear()
         return left
 
+    def vouched(self, key: str) -> bool:
+        """Whether a page that taught something linked the URL of ``key``."""
+        return key in self._vouched
+
+    def vouch(self, key: str) -> None:
+        """The URL queued under ``key`` is vouched for from now on."""
+        self._unvouched.discard(key)
+
     def waiting_hosts(self) -> list[str]:
         return [host for host, book in self._hosts.items() if book.waiting]
 
@@ -192,6 +223,7 @@ class WasteLedger:
             "regions": sorted(self.regions.items()),
             "wasted_pages": sorted(self._wasted_pages),
             "unvouched": sorted(self._unvouched),
+            "vouched": sorted(self._vouched),
             "word_bags": [[host, sorted(bags)] for host, bags in self._word_bags.items()],
         }
 
@@ -219,9 +251,11 @@ class WasteLedger:
             )
             wasted_pages = set(listed(data["wasted_pages"], "url", str))
             unvouched = set(listed(data["unvouched"], "key", str))
+            # A snapshot from before links were vouched for again has none.
+            vouched = set(listed(data.get("vouched", []), "key", str))
             bags = {
                 typed(host, str, "host"): set(listed(b, "bag", str))
                 for host, b in listed(data["word_bags"], "word_bags", list)
             }
         self._hosts, self.regions, self._word_bags = hosts, regions, bags
-        self._wasted_pages, self._unvouched = wasted_pages, unvouched
+        self._wasted_pages, self._unvouched, self._vouched = wasted_pages, unvouched, vouched

@@ -1,0 +1,78 @@
+"""The waste bound's vouching, where a real page is first met through a copy: a
+story first fetched under a spelling with a fresh token (``?_ck=...``, naming its
+canonical form) shows text the host never showed, so its links are vouched for;
+and a URL that waits, linked again by a page that taught something, is vouched
+for from then on. The pure core, fed the facts a crawl would feed it; the crawls
+are the blind ``churn`` site's (traps/README.md)."""
+
+from __future__ import annotations
+
+from robotkit.traps.base import prose
+from robotkit.triage.screening import TriageConfig
+from robotkit.triage.triage import PageFacts, Triage
+from robotkit.triage.waste import Waiting, WasteLedger
+from robotkit.url.normalization import normalize
+
+SITE = "http://news.example"
+
+
+def test_a_first_sight_under_a_non_canonical_spelling_taught_and_its_copy_did_not() -> None:
+    """Before anything tells the crawl that ``_ck`` changes nothing, a story fetched
+    as ``/story/1?_ck=...`` names ``/story/1`` as canonical and shows text the host
+    never showed: it taught (the stories it links are vouched for). The canonical
+    form, fetched next, shows the same text and did not."""
+    triage = Triage()
+    body = (
+        '<html><head><title>Story</title><link rel="canonical" href="/story/1"></head>'
+        f'<body><p>{prose("story one", 8)}</p><a href="/story/2?_ck=77aa">next</a></body></html>'
+    )
+    spelled = f"{SITE}/story/1?_ck=5e1f0c2a"
+    first = triage.judge(
+        PageFacts(spelled, spelled, 200, body, (f"{SITE}/story/2?_ck=77aa",), f"{SITE}/story/1"),
+        set(),
+    )
+    assert first.canonical == f"{SITE}/story/1" and first.taught
+    again = triage.judge(
+        PageFacts(f"{SITE}/story/1", f"{SITE}/story/1", 200, body, (), None, referer=spelled),
+        set(),
+    )
+    assert not again.taught
+
+
+def test_a_url_waiting_under_an_older_key_goes_back_once_a_page_that_taught_links_it() -> None:
+    """A URL held under the key it had when it waited (``?_ck=`` kept); since then
+    ``_ck`` is known to change nothing, and a page that taught linked the story
+    under its new key: once the host has nothing else queued, it is queued again
+    (and vouched for), not left. A URL no such page linked is left."""
+    triage = Triage(config=TriageConfig(waste_budget=1))
+    old, other = f"{SITE}/story/2?_ck=77aa", f"{SITE}/story/3?_ck=88bb"
+    triage.waste.fetched(SITE, "r", f"{SITE}/copy", None, taught=False)
+    for url in (old, other):
+        triage.remember(url, 0, f"{SITE}/copy")
+        triage.wait(url, url, 2, f"{SITE}/copy")
+    assert triage.rules.learn_canonical(normalize(old), normalize(f"{SITE}/story/2"))
+    new = triage.key(normalize(old))
+    assert new != old
+    triage.waste.fetched(SITE, "r", f"{SITE}/news", None, taught=True)
+    assert triage.linked_again(f"{SITE}/story/2", new, f"{SITE}/news") is None
+    again, left = triage.leave(SITE)
+    assert [w.url for w in again] == [old] and [w.url for w in left] == [other]
+    assert not triage.waste.unvouched(old) and triage.waste.unvouched(other)
+
+
+def test_a_waiting_url_linked_again_by_a_page_that_taught_goes_back() -> None:
+    ledger = WasteLedger(budget=1)
+    ledger.fetched("h", "h/a", "http://h/copy", "k0", taught=False)
+    ledger.offered("k1", "http://h/copy")
+    assert ledger.must_wait("h", "k1")
+    waiting = Waiting("http://h/1", "k1", 2, "http://h/copy", "h/a")
+    ledger.hold("h", waiting)
+    assert ledger.linked_again("h", "k1", "http://h/copy") is None  # a wasted page again
+    assert ledger.waiting("h") == 1
+    ledger.fetched("h", "h/b", "http://h/news", "k2", taught=True)
+    assert ledger.linked_again("h", "k1", "http://h/news") == waiting
+    assert ledger.waiting("h") == 0 and not ledger.unvouched("k1")
+    assert ledger.vouched("k1")
+    copy = WasteLedger(budget=1)
+    copy.restore(ledger.snapshot())
+    assert copy.vouched("k1") and copy.snapshot() == ledger.snapshot()
