@@ -19,7 +19,7 @@ from robotkit.triage.copies import Copies
 from robotkit.triage.guard import Guard, GuardVerdict, Rule, find_repeated_run, path_segments
 from robotkit.triage.regions import FailureKind, Regions, region_of
 from robotkit.triage.waste import Waiting, WasteLedger
-from robotkit.url.families import path_info_tail
+from robotkit.url.families import path_info_tail, waste_family
 from robotkit.url.learned import LearnedRules
 from robotkit.url.normalization import NormalizedURL, normalize, normalize_or_none
 from robotkit.url.parse import InvalidURL
@@ -199,7 +199,7 @@ class Screening:
         """Whether a queued URL waits instead of being fetched now: no novel page
         vouched for it and its host spent the waste budget."""
         norm = self._parse(url)
-        return norm is not None and self.waste.must_wait(str(norm.origin), key)
+        return norm is not None and self.waste.must_wait(str(norm.origin), key, waste_family(norm))
 
     def wait(self, url: str, key: str, depth: int, referer: str | None) -> None:
         """Hold a URL :meth:`must_wait` said waits; the ledger gives it back."""
@@ -270,5 +270,20 @@ class Screening:
         norm = self._parse(url)
         if norm is None:
             return None
-        self.waste.fetched(str(norm.origin), self._region(norm), url, key, taught=False)
+        self.count_waste(norm, url, key, False, evidence=False)
         return self.regions.failed(norm, kind)
+
+    def count_waste(
+        self, asked: NormalizedURL, url: str, key: str | None, taught: bool, evidence: bool
+    ) -> None:
+        """A fetch of ``asked`` (``url`` as fetched, under ``key``) for the waste
+        bound: ``taught`` or not, and ``evidence`` about its family or not (an
+        error, a page only like its siblings)."""
+        family = waste_family(asked)
+        region = self._region(asked)
+        self.waste.fetched(str(asked.origin), region, url, key, taught, family, evidence)
+
+    def _same_path(self, url: str | None, norm: NormalizedURL) -> bool:
+        """Whether ``url`` has ``norm``'s origin and path (under another query)."""
+        other = self._parse(url) if url else None
+        return other is not None and (other.origin, other.path) == (norm.origin, norm.path)

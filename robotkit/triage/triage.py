@@ -177,8 +177,9 @@ class Triage(Screening):
         callable on a URL) says which links are the crawl's own."""
         final = page.final_url
         norm = self._parse(final)
-        self._note_fetched(final, norm)
         asked = self._parse(page.url) or norm
+        variant = asked is not None and self.waste.variant(asked)
+        self._note_fetched(final, norm)
         signals: list[str] = []
         if page.text is None or not 200 <= page.status < 300 or norm is None:
             # Error pages, bodies cut at the cap and non-HTML carry no evidence
@@ -186,7 +187,7 @@ class Triage(Screening):
             # nothing; a body cut at the cap was counted as it failed.
             error = not 200 <= page.status < 300
             if asked is not None and error:
-                self.waste.fetched(str(asked.origin), self._region(asked), final, page.key, False)
+                self.count_waste(asked, final, page.key, False, evidence=False)
                 signals += self._slow(page, asked, False)
             follow = tuple(page.links)
             return PageVerdict(
@@ -206,7 +207,7 @@ class Triage(Screening):
         plain, echo = fingerprint_readings(text, [self.content.reading, echo_free_reading(norm)])
         reason: Reason | None = None
         copy_of: str | None = None
-        canonical_member = False
+        canonical_member = near = False
         if soft is not None:
             reason, action = soft, LinkAction.DROP
         else:
@@ -238,6 +239,7 @@ class Triage(Screening):
                 copy_of = first
             elif match.kind is MatchKind.NEAR:
                 reason, action = Reason.DUPLICATE_CONTENT, LinkAction.DEPRIORITIZE
+                near = self._same_path(match.duplicate_of, norm)  # a toggle, a cache-buster
             elif self.news.like_others(final, page.referer, echo.simhash):
                 action = LinkAction.DEPRIORITIZE
             else:
@@ -287,10 +289,13 @@ class Triage(Screening):
         host = str(asked.origin)
         shown = self.waste.shown_before(host, text.words)
         wasted = shown or soft is not None or copy_of is not None or canonical is not None
-        # Novelty is not asked: it is counted per region, and a copy in a region
-        # of its own (``/DOCUMENTATION/one``) brings words new to that region only.
-        taught = not (wasted or reason is Reason.TRAP_HOST)
-        self.waste.fetched(host, self._region(asked), final, page.key, taught)
+        # Novelty per region is not enough (a copy in a region of its own). A page
+        # only like its siblings with no words of its own (an empty month) taught
+        # nothing, but proves nothing of its family unless it is a variant of a page
+        # (ARCHITECTURE.md, "The waste bound").
+        alone = not (wasted or near or novel or action is LinkAction.FOLLOW)
+        taught = not (wasted or near or alone or reason is Reason.TRAP_HOST)
+        self.count_waste(asked, final, page.key, taught, evidence=variant or not alone)
         signals += self._slow(page, asked, novel)
         return PageVerdict(reason, action, novel, streak, follow, tuple(signals), canonical, taught)
 

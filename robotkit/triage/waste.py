@@ -5,23 +5,29 @@ the ones they do not know, by construction (ARCHITECTURE.md, "Trap policy", "The
 waste bound"):
 
 - A fetch *taught nothing* (is *waste*) when it showed no text its host had not
-  shown: an exact or echoed copy, the same words as an earlier page in another
-  order (a re-sorted listing), a soft 404, a link-farm page, a non-canonical form;
-  or an error status, a timeout, an oversize body. Every other fetch taught
-  something: a page whose text differs from every earlier one, if only by a
-  number, is a record of its own (``numbered-pages``), however like its siblings.
+  shown: an exact, near (SimHash) or echoed copy, the same words as an earlier page
+  in another order (a re-sorted listing), a page only like its siblings with no
+  words of its own, a soft 404, a link-farm page, a non-canonical form; or an error
+  status, a timeout, an oversize body. Every other fetch taught something.
 - A URL is *vouched for* when the page that first linked it taught something (or
-  it is a seed). A link first found on a wasted page is *unvouched*.
-- Per host, a balance: each wasted fetch adds one, each fetch that taught
-  something takes one off (never below zero). While the balance is at ``budget``
-  or above, an unvouched URL is not fetched: it waits. A fetch that teaches
-  brings the balance down and lets waiting URLs go (the least wasteful region's
-  first); once the host has nothing else queued, what still waits is left for
-  good (``waste-budget``).
+  it is a seed), and its *family* (:func:`robotkit.url.families.waste_family`: the
+  URLs of one directory with the same parameter names) is not *barren*. A family
+  is barren while the last ``BARREN`` of its pages fetched taught nothing: a
+  cache-buster, a toggle or a sort switch that every page links is vouched for
+  only until it has proven itself a copy that many times.
+- Per host, a balance: each unvouched fetch that taught nothing adds one, each
+  unvouched fetch that taught something takes one off (never below zero). While
+  the balance is at ``budget`` or above, an unvouched URL is not fetched: it waits.
+  An unvouched fetch that teaches brings the balance down and lets waiting URLs go
+  (the least wasteful region's first); once the host has nothing else queued,
+  what still waits is left for good (``waste-budget``). Vouched fetches neither
+  spend nor earn: a real page linked by a real page says nothing about the pages
+  only wasted ones link.
 
 So on every host, unvouched fetches that taught nothing are at most ``budget``
-plus the fetches that taught something (the invariant a property test checks
-from the trap sites' own logs).
+plus the unvouched fetches that taught something (the invariant a property test
+checks), and vouched ones that taught nothing at most ``BARREN`` per family plus
+those a family with a page that taught something links.
 
 Pure: the crawler owns the queue; the ledger keeps the waiting URLs as plain
 records so that the frontier layer stays above it.
@@ -36,8 +42,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from robotkit.base.snapshot import header, listed, opened, reading, typed
+from robotkit.url.normalization import NormalizedURL
 
-__all__ = ["Waiting", "WasteLedger"]
+__all__ = ["BARREN", "Waiting", "WasteLedger"]
+
+BARREN = 3
+"""Pages of one family fetched in a row that taught nothing, before the family's
+other URLs are vouched for by nothing (as many as a parameter's values asked to
+prove a copy family, :data:`robotkit.url.families.PARAM_VALUES`)."""
 
 
 @dataclass(frozen=True)
@@ -54,7 +66,8 @@ class Waiting:
 @dataclass
 class _Host:
     balance: int = 0
-    """Wasted fetches less fetches that taught something, never below zero."""
+    """Unvouched wasted fetches less unvouched fetches that taught something, never
+    below zero."""
     wasted: int = 0
     taught: int = 0
     unvouched_wasted: int = 0
@@ -78,6 +91,10 @@ class WasteLedger:
         """URLs of fetched pages that taught nothing: their links are unvouched."""
         self._unvouched: set[str] = set()
         self._word_bags: dict[str, set[str]] = {}
+        self._families: dict[str, int] = {}
+        """A family to its pages fetched since the last that taught something."""
+        self._paths: set[str] = set()
+        """The origins and paths fetched, under any query."""
 
     # -- vouching ---------------------------------------------------------------------
 
@@ -91,8 +108,14 @@ class WasteLedger:
         if not self.vouches(referer) and len(self._unvouched) < self.max_remembered:
             self._unvouched.add(key)
 
-    def unvouched(self, key: str) -> bool:
-        return key in self._unvouched
+    def unvouched(self, key: str, family: str | None = None) -> bool:
+        """Whether the URL under ``key`` (of ``family``) is vouched for by nothing:
+        first linked from a wasted page, or of a barren family."""
+        return key in self._unvouched or self.barren(family)
+
+    def barren(self, family: str | None) -> bool:
+        """Whether the last ``BARREN`` pages of ``family`` fetched taught nothing."""
+        return family is not None and self._families.get(family, 0) >= BARREN
 
     # -- fetches ----------------------------------------------------------------------
 
@@ -108,26 +131,53 @@ class WasteLedger:
             bags.add(bag)
         return False
 
-    def fetched(self, host: str, region: str, url: str, key: str | None, taught: bool) -> None:
+    def variant(self, norm: NormalizedURL) -> bool:
+        """Whether a page about to be judged is a variant of a page: another query
+        on a path fetched before (remembering the path)."""
+        path = f"{norm.origin}{norm.path}"
+        before = path in self._paths
+        if len(self._paths) < self.max_remembered:
+            self._paths.add(path)
+        return before and bool(norm.query)
+
+    def fetched(
+        self,
+        host: str,
+        region: str,
+        url: str,
+        key: str | None,
+        taught: bool,
+        family: str | None = None,
+        evidence: bool = True,
+    ) -> None:
         """Count one fetch of ``host``: ``taught`` or not. ``url`` is the page its links
-        name as their referer; ``key`` the key it was fetched under."""
+        name as their referer; ``key`` the key it was fetched under; ``family`` its
+        family, which a page is ``evidence`` about (an error or a timeout is not)."""
         book = self._hosts.setdefault(host, _Host())
-        unvouched = key is not None and key in self._unvouched
+        unvouched = key is not None and self.unvouched(key, family)
+        if (
+            evidence
+            and family is not None
+            and (family in self._families or len(self._families) < self.max_remembered)
+        ):
+            self._families[family] = 0 if taught else self._families.get(family, 0) + 1
         if taught:
             book.taught += 1
             book.unvouched_taught += unvouched
-            book.balance = max(0, book.balance - 1)
+            if unvouched:
+                book.balance = max(0, book.balance - 1)
             return
         book.wasted += 1
         book.unvouched_wasted += unvouched
-        book.balance += 1
+        book.balance += unvouched
         self.regions[region] += 1
         if len(self._wasted_pages) < self.max_remembered:
             self._wasted_pages.add(url)
 
-    def must_wait(self, host: str, key: str) -> bool:
-        """Whether the URL under ``key`` is to wait instead of being fetched now."""
-        if key not in self._unvouched:
+    def must_wait(self, host: str, key: str, family: str | None = None) -> bool:
+        """Whether the URL under ``key`` (of ``family``) is to wait instead of being
+        fetched now."""
+        if not self.unvouched(key, family):
             return False
         book = self._hosts.get(host)
         return book is not None and book.balance >= self.budget
@@ -193,6 +243,8 @@ class WasteLedger:
             "wasted_pages": sorted(self._wasted_pages),
             "unvouched": sorted(self._unvouched),
             "word_bags": [[host, sorted(bags)] for host, bags in self._word_bags.items()],
+            "families": sorted([f, n] for f, n in self._families.items()),
+            "paths": sorted(self._paths),
         }
 
     def restore(self, data: Any) -> None:
@@ -223,5 +275,12 @@ class WasteLedger:
                 typed(host, str, "host"): set(listed(b, "bag", str))
                 for host, b in listed(data["word_bags"], "word_bags", list)
             }
+            families = {
+                typed(f, str, "family"): typed(n, int, "count")
+                for f, n in listed(data.get("families", []), "families", list)
+            }
+            paths = set(listed(data.get("paths", []), "path", str))
         self._hosts, self.regions, self._word_bags = hosts, regions, bags
+        self._families = families
+        self._paths = paths
         self._wasted_pages, self._unvouched = wasted_pages, unvouched
