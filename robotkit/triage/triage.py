@@ -178,7 +178,6 @@ class Triage(Screening):
         final = page.final_url
         norm = self._parse(final)
         asked = self._parse(page.url) or norm
-        variant = asked is not None and self.waste.variant(asked)
         self._note_fetched(final, norm)
         signals: list[str] = []
         if page.text is None or not 200 <= page.status < 300 or norm is None:
@@ -207,7 +206,7 @@ class Triage(Screening):
         plain, echo = fingerprint_readings(text, [self.content.reading, echo_free_reading(norm)])
         reason: Reason | None = None
         copy_of: str | None = None
-        canonical_member = near = False
+        canonical_member = near = echoed = False
         if soft is not None:
             reason, action = soft, LinkAction.DROP
         else:
@@ -236,7 +235,7 @@ class Triage(Screening):
             elif match.is_novel and first != final:
                 # Only the echoed URL differs: ``Index of /a/b/c/a/``.
                 reason, action = Reason.DUPLICATE_CONTENT, LinkAction.DROP
-                copy_of = first
+                copy_of, echoed = first, True
             elif match.kind is MatchKind.NEAR:
                 reason, action = Reason.DUPLICATE_CONTENT, LinkAction.DEPRIORITIZE
                 near = self._same_path(match.duplicate_of, norm)  # a toggle, a cache-buster
@@ -290,12 +289,14 @@ class Triage(Screening):
         shown = self.waste.shown_before(host, text.words)
         wasted = shown or soft is not None or copy_of is not None or canonical is not None
         # Novelty per region is not enough (a copy in a region of its own). A page
-        # only like its siblings with no words of its own (an empty month) taught
-        # nothing, but proves nothing of its family unless it is a variant of a page
-        # (ARCHITECTURE.md, "The waste bound").
-        alone = not (wasted or near or novel or action is LinkAction.FOLLOW)
-        taught = not (wasted or near or alone or reason is Reason.TRAP_HOST)
-        self.count_waste(asked, final, page.key, taught, evidence=variant or not alone)
+        # only like its siblings, or echoing its URL's number, taught nothing but
+        # proves nothing of its family unless it is a variant (ARCHITECTURE.md).
+        variant, repeats = self.waste.variant(asked, text.words)
+        wasted = wasted or near or repeats
+        alone = not (wasted or novel or action is LinkAction.FOLLOW)
+        taught = not (wasted or alone or reason is Reason.TRAP_HOST)
+        evidence = variant or not (alone or echoed)
+        self.count_waste(asked, final, page.key, taught, evidence)
         signals += self._slow(page, asked, novel)
         return PageVerdict(reason, action, novel, streak, follow, tuple(signals), canonical, taught)
 

@@ -44,12 +44,16 @@ from typing import Any
 from robotkit.base.snapshot import header, listed, opened, reading, typed
 from robotkit.url.normalization import NormalizedURL
 
-__all__ = ["BARREN", "Waiting", "WasteLedger"]
+__all__ = ["BARREN", "PATH_WORDS", "Waiting", "WasteLedger"]
 
 BARREN = 3
 """Pages of one family fetched in a row that taught nothing, before the family's
 other URLs are vouched for by nothing (as many as a parameter's values asked to
 prove a copy family, :data:`robotkit.url.families.PARAM_VALUES`)."""
+
+
+PATH_WORDS = 5_000
+"""Words remembered per path for :meth:`WasteLedger.variant` (a bound on memory)."""
 
 
 @dataclass(frozen=True)
@@ -93,8 +97,9 @@ class WasteLedger:
         self._word_bags: dict[str, set[str]] = {}
         self._families: dict[str, int] = {}
         """A family to its pages fetched since the last that taught something."""
-        self._paths: set[str] = set()
-        """The origins and paths fetched, under any query."""
+        self._paths: dict[str, set[str]] = {}
+        """The origins and paths of the pages judged, under any query, to the words
+        they showed (up to ``PATH_WORDS``)."""
 
     # -- vouching ---------------------------------------------------------------------
 
@@ -131,14 +136,22 @@ class WasteLedger:
             bags.add(bag)
         return False
 
-    def variant(self, norm: NormalizedURL) -> bool:
-        """Whether a page about to be judged is a variant of a page: another query
-        on a path fetched before (remembering the path)."""
+    def variant(self, norm: NormalizedURL, words: Iterable[str]) -> tuple[bool, bool]:
+        """Whether a page is a *variant* (another query on a path judged before)
+        and whether it then only *repeats* its path: every word of it was shown
+        under the path's other queries (a print form, a re-sorted or re-sized list,
+        a cache-buster with a shuffled sidebar; a translation or the next page of a
+        list brings words). Remembers the page's words."""
         path = f"{norm.origin}{norm.path}"
-        before = path in self._paths
-        if len(self._paths) < self.max_remembered:
-            self._paths.add(path)
-        return before and bool(norm.query)
+        shown = self._paths.get(path)
+        mine = set(words)
+        variant = shown is not None and bool(norm.query)
+        repeats = variant and shown is not None and mine <= shown
+        if shown is None and len(self._paths) < self.max_remembered:
+            shown = self._paths[path] = set()
+        if shown is not None and len(shown) < PATH_WORDS:
+            shown |= mine
+        return variant, repeats
 
     def fetched(
         self,
@@ -244,7 +257,7 @@ class WasteLedger:
             "unvouched": sorted(self._unvouched),
             "word_bags": [[host, sorted(bags)] for host, bags in self._word_bags.items()],
             "families": sorted([f, n] for f, n in self._families.items()),
-            "paths": sorted(self._paths),
+            "paths": [[path, sorted(words)] for path, words in self._paths.items()],
         }
 
     def restore(self, data: Any) -> None:
@@ -279,7 +292,10 @@ class WasteLedger:
                 typed(f, str, "family"): typed(n, int, "count")
                 for f, n in listed(data.get("families", []), "families", list)
             }
-            paths = set(listed(data.get("paths", []), "path", str))
+            paths = {
+                typed(path, str, "path"): set(listed(words, "word", str))
+                for path, words in listed(data.get("paths", []), "paths", list)
+            }
         self._hosts, self.regions, self._word_bags = hosts, regions, bags
         self._families = families
         self._paths = paths
