@@ -77,7 +77,7 @@ class TriageConfig:
     max_remembered_pages: int = 200_000
     template_window: int = 20
     max_vocabulary: int = 50_000
-    waste_budget: int = 8
+    waste_budget: int = 10
     slow_response: float = 1.0
 
     def __post_init__(self) -> None:

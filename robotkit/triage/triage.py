@@ -285,8 +285,7 @@ class Triage(Screening):
         # taught something; an exact copy, a soft 404, a farm page, a non-canonical
         # form, the same words re-sorted did not.
         assert asked is not None
-        host = str(asked.origin)
-        shown = self.waste.shown_before(host, text.words)
+        shown = self.waste.shown_before(str(asked.origin), text.words)
         wasted = shown or soft is not None or copy_of is not None or canonical is not None
         # Novelty per region is not enough (a copy in a region of its own). A page
         # only like its siblings, or echoing its URL's number, taught nothing but
@@ -295,8 +294,7 @@ class Triage(Screening):
         wasted = wasted or near or repeats
         alone = not (wasted or novel or action is LinkAction.FOLLOW)
         taught = not (wasted or alone or reason is Reason.TRAP_HOST)
-        evidence = variant or not (alone or echoed)
-        self.count_waste(asked, final, page.key, taught, evidence)
+        self.count_waste(asked, final, page.key, taught, variant or not (alone or echoed))
         signals += self._slow(page, asked, novel)
         return PageVerdict(reason, action, novel, streak, follow, tuple(signals), canonical, taught)
 

@@ -37,14 +37,15 @@ from __future__ import annotations
 
 import hashlib
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from itertools import pairwise
 from typing import Any
 
 from robotkit.base.snapshot import header, listed, opened, reading, typed
 from robotkit.url.normalization import NormalizedURL
 
-__all__ = ["BARREN", "PATH_WORDS", "Waiting", "WasteLedger"]
+__all__ = ["BARREN", "PATH_WORDS", "VARIANT_NEW", "Waiting", "WasteLedger"]
 
 BARREN = 3
 """Pages of one family fetched in a row that taught nothing, before the family's
@@ -52,8 +53,11 @@ other URLs are vouched for by nothing (as many as a parameter's values asked to
 prove a copy family, :data:`robotkit.url.families.PARAM_VALUES`)."""
 
 
-PATH_WORDS = 5_000
-"""Words remembered per path for :meth:`WasteLedger.variant` (a bound on memory)."""
+VARIANT_NEW = 5
+"""Pairs of adjacent words new to its path a variant must show to teach something."""
+PATH_WORDS = 10_000
+"""Pairs of words remembered per path for :meth:`WasteLedger.variant` (a bound on
+memory)."""
 
 
 @dataclass(frozen=True)
@@ -136,17 +140,19 @@ class WasteLedger:
             bags.add(bag)
         return False
 
-    def variant(self, norm: NormalizedURL, words: Iterable[str]) -> tuple[bool, bool]:
+    def variant(self, norm: NormalizedURL, words: Sequence[str]) -> tuple[bool, bool]:
         """Whether a page is a *variant* (another query on a path judged before)
-        and whether it then only *repeats* its path: every word of it was shown
-        under the path's other queries (a print form, a re-sorted or re-sized list,
-        a cache-buster with a shuffled sidebar; a translation or the next page of a
-        list brings words). Remembers the page's words."""
+        and whether it then *repeats* its path: fewer than ``VARIANT_NEW`` of its
+        pairs of adjacent words were not shown under the path's other queries (a
+        print form, whose only new pairs are where the navigation was cut out; a
+        re-sized list). Pairs, not words: a translation, the next page of a list,
+        another version's notes or a product under ``?id=`` say new things in words
+        a site uses everywhere. Remembers the page's pairs."""
         path = f"{norm.origin}{norm.path}"
         shown = self._paths.get(path)
-        mine = set(words)
+        mine = {f"{a} {b}" for a, b in pairwise(words)}
         variant = shown is not None and bool(norm.query)
-        repeats = variant and shown is not None and mine <= shown
+        repeats = variant and shown is not None and len(mine - shown) < VARIANT_NEW
         if shown is None and len(self._paths) < self.max_remembered:
             shown = self._paths[path] = set()
         if shown is not None and len(shown) < PATH_WORDS:
