@@ -56,10 +56,12 @@ class TriageConfig:
       the origin and fewer than ``min_own_words`` of them, is a link-farm page. A
       documentation page that links thirty projects and brings words of its own is
       not.
-    - ``waste_budget`` 20: fetches of a host that taught nothing (net of those that
-      taught something) before the URLs no novel page vouched for wait
-      (:mod:`robotkit.triage.waste`). A real site wastes a few fetches on error
-      pages and print forms; a trap the rules do not know wastes one per URL.
+    - ``waste_budget`` 10: fetches of a host that nothing vouched for and that
+      taught nothing (net of those that taught something) before the URLs nothing
+      vouches for wait (:mod:`robotkit.triage.waste`). A real site wastes a few
+      fetches on error pages and print forms; a trap the rules do not know wastes
+      one per URL. The pass rule of a trap site allows 20 trap fetches in all, so
+      the budget leaves room for the copies real pages link.
     - ``slow_response`` 1 s: a response that took this long is slow; a slow one
       that is not novel counts against its path family as a timeout does. A
       healthy server answers in milliseconds, and an honest slow page (an archive

@@ -55,8 +55,9 @@ evidence that its region *grows*, never on likeness alone.
   ``min_own_words``), is a link-farm page: not novel. A page that brings new text
   is no farm page, however many hosts it links (a library's documentation).
 - Whatever kind of trap it is, its waste is bounded (:mod:`robotkit.triage.waste`):
-  past ``waste_budget`` fetches of a host that taught nothing, the URLs no page
-  that taught something vouched for wait, and are left once nothing else is queued.
+  past ``waste_budget`` unvouched fetches of a host that taught nothing, the URLs
+  nothing vouches for (no page that taught linked them first, or their family's
+  last pages were all copies) wait, and are left once nothing else is queued.
 - A path family whose answers are slow and not novel is broken off as a family
   of timeouts is (``slow_response``).
 """

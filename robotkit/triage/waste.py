@@ -5,10 +5,12 @@ the ones they do not know, by construction (ARCHITECTURE.md, "Trap policy", "The
 waste bound"):
 
 - A fetch *taught nothing* (is *waste*) when it showed no text its host had not
-  shown: an exact, near (SimHash) or echoed copy, the same words as an earlier page
-  in another order (a re-sorted listing), a page only like its siblings with no
-  words of its own, a soft 404, a link-farm page, a non-canonical form; or an error
-  status, a timeout, an oversize body. Every other fetch taught something.
+  shown: an exact or echoed copy, a near (SimHash) copy of its own path under other
+  parameters, a *variant* that repeats its path (:meth:`WasteLedger.variant`), the
+  same words as an earlier page in another order (a re-sorted listing), a page only
+  like its siblings with no words of its own, a soft 404, a link-farm page, a
+  non-canonical form; or an error status, a timeout, an oversize body. Every other
+  fetch taught something. The triage judges which; the ledger counts.
 - A URL is *vouched for* when the page that first linked it taught something (or
   it is a seed), and its *family* (:func:`robotkit.url.families.waste_family`: the
   URLs of one directory with the same parameter names) is not *barren*. A family
