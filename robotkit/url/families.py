@@ -91,11 +91,16 @@ def waste_family(norm: NormalizedURL) -> str:
     (:mod:`robotkit.triage.waste`): its origin, its directory with numbers and ids
     masked, and its parameter names (``/news/*?v`` for ``/news/a-story?v=8f3a``,
     ``/cal/{n}/*`` for ``/cal/2027/03/``). A cache-buster, toggle or sort switch
-    appended to every page of a directory is one family, whichever page it is on."""
+    appended to every page of a directory is one family, whichever page it is on.
+    Without a query, the directory's own name is masked too (``/section/*/*`` for
+    ``/section/ferry/6f672f``): a token segment appended to the pages of every
+    section is one family, whichever section it is in."""
     origin = str(norm.origin)
     template = url_template(norm) or origin + norm.path
     path, _, query = template[len(origin) :].partition("?")
     directory = path.rstrip("/").rpartition("/")[0]
+    if not query and directory:
+        return f"{origin}{directory.rpartition('/')[0]}/*/*"
     names = sorted({pair.partition("=")[0] for pair in query.split("&")} if query else ())
     return f"{origin}{directory}/*" + (f"?{'&'.join(names)}" if names else "")
 
