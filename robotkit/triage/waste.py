@@ -47,7 +47,7 @@ from typing import Any
 from robotkit.base.snapshot import header, listed, opened, reading, typed
 from robotkit.url.normalization import NormalizedURL
 
-__all__ = ["BARREN", "PATH_WORDS", "VARIANT_NEW", "Waiting", "WasteLedger"]
+__all__ = ["BARREN", "PATH_BITS", "VARIANT_NEW", "Waiting", "WasteLedger"]
 
 BARREN = 3
 """Pages of one family fetched in a row that taught nothing, before the family's
@@ -57,9 +57,11 @@ prove a copy family, :data:`robotkit.url.families.PARAM_VALUES`)."""
 
 VARIANT_NEW = 5
 """Pairs of adjacent words new to its path a variant must show to teach something."""
-PATH_WORDS = 10_000
-"""Pairs of words remembered per path for :meth:`WasteLedger.variant` (a bound on
-memory)."""
+PATH_BITS = 4096
+"""Bits of the set, per path, of the pairs of words shown under it (each pair sets
+one bit by its hash): 512 bytes a path, whatever its pages. A pair whose bit a
+different pair set counts as shown, so new pairs are undercounted a little on a
+path with many variants, never overcounted."""
 
 
 @dataclass(frozen=True)
@@ -103,9 +105,9 @@ class WasteLedger:
         self._word_bags: dict[str, set[str]] = {}
         self._families: dict[str, int] = {}
         """A family to its pages fetched since the last that taught something."""
-        self._paths: dict[str, set[str]] = {}
-        """The origins and paths of the pages judged, under any query, to the words
-        they showed (up to ``PATH_WORDS``)."""
+        self._paths: dict[str, int] = {}
+        """The origins and paths of the pages judged, under any query, to the pairs
+        of words they showed (a set of ``PATH_BITS`` bits)."""
 
     # -- vouching ---------------------------------------------------------------------
 
@@ -152,13 +154,14 @@ class WasteLedger:
         a site uses everywhere. Remembers the page's pairs."""
         path = f"{norm.origin}{norm.path}"
         shown = self._paths.get(path)
-        mine = {f"{a} {b}" for a, b in pairwise(words)}
+        mine = 0
+        for a, b in pairwise(words):
+            pair = hashlib.blake2b(f"{a} {b}".encode(), digest_size=4).digest()
+            mine |= 1 << (int.from_bytes(pair, "big") % PATH_BITS)
         variant = shown is not None and bool(norm.query)
-        repeats = variant and shown is not None and len(mine - shown) < VARIANT_NEW
-        if shown is None and len(self._paths) < self.max_remembered:
-            shown = self._paths[path] = set()
-        if shown is not None and len(shown) < PATH_WORDS:
-            shown |= mine
+        repeats = variant and (mine & ~(shown or 0)).bit_count() < VARIANT_NEW
+        if shown is not None or len(self._paths) < self.max_remembered:
+            self._paths[path] = (shown or 0) | mine
         return variant, repeats
 
     def fetched(
@@ -265,7 +268,7 @@ class WasteLedger:
             "unvouched": sorted(self._unvouched),
             "word_bags": [[host, sorted(bags)] for host, bags in self._word_bags.items()],
             "families": sorted([f, n] for f, n in self._families.items()),
-            "paths": [[path, sorted(words)] for path, words in self._paths.items()],
+            "paths": sorted([path, format(bits, "x")] for path, bits in self._paths.items()),
         }
 
     def restore(self, data: Any) -> None:
@@ -301,8 +304,8 @@ class WasteLedger:
                 for f, n in listed(data.get("families", []), "families", list)
             }
             paths = {
-                typed(path, str, "path"): set(listed(words, "word", str))
-                for path, words in listed(data.get("paths", []), "paths", list)
+                typed(path, str, "path"): int(typed(bits, str, "bits"), 16)
+                for path, bits in listed(data.get("paths", []), "paths", list)
             }
         self._hosts, self.regions, self._word_bags = hosts, regions, bags
         self._families = families
