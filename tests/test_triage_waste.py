@@ -41,7 +41,7 @@ from robotkit.traps.base import (
 from robotkit.traps.score import page_links
 from robotkit.traps.server import RunningSite
 from robotkit.triage.screening import TriageConfig
-from robotkit.triage.waste import Waiting, WasteLedger
+from robotkit.triage.waste import BARREN, Waiting, WasteLedger
 
 W = TriageConfig().waste_budget
 KINDS = ("token", "case", "param", "links", "host", "scatter")
@@ -50,35 +50,68 @@ WORDS = prose("copy-maze words", 40).lower().replace(".", "").split()
 # -- the ledger -----------------------------------------------------------------------
 
 
-def test_unvouched_urls_wait_once_the_budget_is_spent_and_a_novel_page_frees_one() -> None:
+def test_unvouched_urls_wait_once_the_budget_is_spent_and_an_unvouched_lesson_frees_one() -> None:
     ledger = WasteLedger(budget=2)
     ledger.offered("k-vouched", None)
-    ledger.fetched("h", "h/a", "http://h/copy", "k0", taught=False)
-    ledger.offered("k1", "http://h/copy")
-    ledger.offered("k2", "http://h/copy")
+    ledger.fetched("h", "h/a", "http://h/copy", "k-vouched", taught=False)
+    for n in range(4):
+        ledger.offered(f"k{n}", "http://h/copy")
     assert ledger.unvouched("k1") and not ledger.unvouched("k-vouched")
-    assert not ledger.must_wait("h", "k1")  # one wasted fetch: under the budget
-    ledger.fetched("h", "h/a", "http://h/copy2", "k1", taught=False)
+    # A vouched copy spends nothing: two unvouched ones spend the budget.
+    ledger.fetched("h", "h/a", "http://h/copy2", "k0", taught=False)
+    assert not ledger.must_wait("h", "k2")
+    ledger.fetched("h", "h/a", "http://h/copy3", "k1", taught=False)
     assert ledger.must_wait("h", "k2") and not ledger.must_wait("h", "k-vouched")
     ledger.hold("h", Waiting("http://h/2", "k2", 1, "http://h/copy", "h/a"))
     assert ledger.release("h") == []
-    ledger.fetched("h", "h/b", "http://h/news", "k-vouched", taught=True)
+    # A vouched page that taught something earns nothing back for unvouched ones...
+    ledger.offered("k-news", None)
+    ledger.fetched("h", "h/b", "http://h/news", "k-news", taught=True)
+    assert ledger.release("h") == []
+    # ...an unvouched one does: the pages only wasted ones link proved worth it.
+    ledger.fetched("h", "h/b", "http://h/found", "k3", taught=True)
     assert [w.key for w in ledger.release("h")] == ["k2"]
-    assert not ledger.must_wait("h", "k2")
-    assert ledger.counts("h") == (2, 1, 1, 0)
+    assert ledger.counts("h") == (3, 2, 2, 1)
+
+
+def test_a_family_whose_last_pages_taught_nothing_is_vouched_for_by_nothing() -> None:
+    ledger = WasteLedger(budget=1)
+    family = "http://h/news/*?v"
+    for n in range(BARREN):
+        assert not ledger.unvouched(f"v{n}", family)
+        ledger.offered(f"v{n}", None)
+        ledger.fetched("h", "h/news?", f"http://h/news/a?v={n}", f"v{n}", False, family)
+    # Linked from a page that taught something, yet unvouched: the budget decides.
+    ledger.offered("v9", None)
+    assert ledger.unvouched("v9", family) and not ledger.must_wait("h", "v9", family)
+    ledger.fetched("h", "h/news?", "http://h/news/b?v=9", "v9", False, family)
+    assert ledger.must_wait("h", "v10", family)
+    assert not ledger.must_wait("h", "x", "http://h/news/*")  # another family
+    # An error proves nothing of its family; a page of it that teaches ends the run.
+    ledger.fetched("h", "h/news?", "http://h/news/c?v=1", "v11", False, family, evidence=False)
+    assert ledger.barren(family)
+    ledger.fetched("h", "h/news?", "http://h/news/d?v=1", "v12", True, family)
+    assert not ledger.barren(family) and not ledger.must_wait("h", "v13", family)
+
+
+def _spend(ledger: WasteLedger, region: str, n: int) -> None:
+    for i in range(n):
+        ledger.offered(f"{region}{i}", "http://h/copy")
+        ledger.fetched("h", region, f"http://h/{region}{i}", f"{region}{i}", taught=False)
 
 
 def test_the_least_wasteful_region_goes_first_and_the_rest_is_abandoned() -> None:
     ledger = WasteLedger(budget=1)
-    for n in range(3):
-        ledger.fetched("h", "h/trap", f"http://h/t{n}", None, taught=False)
-    ledger.fetched("h", "h/list", "http://h/l", None, taught=False)
+    ledger.fetched("h", "h/trap", "http://h/copy", None, taught=False)
+    _spend(ledger, "h/trap", 3)
+    _spend(ledger, "h/list", 1)
     trap = Waiting("http://h/t9", "t9", 1, "http://h/t0", "h/trap")
     item = Waiting("http://h/item", "item", 3, "http://h/l", "h/list")
     ledger.hold("h", trap)
     ledger.hold("h", item)
-    for _ in range(4):
-        ledger.fetched("h", "h/x", "http://h/x", None, taught=True)
+    for n in range(4):
+        ledger.offered(f"found{n}", "http://h/copy")
+        ledger.fetched("h", "h/x", f"http://h/x{n}", f"found{n}", taught=True)
     assert ledger.release("h") == [item]
     assert ledger.abandon("h") == [trap]
     assert ledger.waiting_hosts() == []
@@ -86,7 +119,7 @@ def test_the_least_wasteful_region_goes_first_and_the_rest_is_abandoned() -> Non
 
 def test_the_ledger_survives_a_snapshot() -> None:
     ledger = WasteLedger(budget=3)
-    ledger.fetched("h", "h/a", "http://h/c", "k", taught=False)
+    ledger.fetched("h", "h/a", "http://h/c", "k", False, "http://h/*")
     ledger.offered("k2", "http://h/c")
     ledger.hold("h", Waiting("http://h/2", "k2", 1, None, "h/a"))
     copy = WasteLedger(budget=3)
@@ -95,23 +128,34 @@ def test_the_ledger_survives_a_snapshot() -> None:
     assert copy.unvouched("k2") and copy.waiting("h") == 1
 
 
-@given(st.lists(st.tuples(st.booleans(), st.booleans(), st.booleans()), max_size=300))
+@given(
+    st.lists(
+        st.tuples(st.booleans(), st.booleans(), st.booleans(), st.integers(0, 3)), max_size=300
+    )
+)
 def test_the_ledger_bounds_unvouched_waste_by_construction(
-    steps: list[tuple[bool, bool, bool]],
+    steps: list[tuple[bool, bool, bool, int]],
 ) -> None:
-    """Whatever pages come, fetched only when ``must_wait`` allows: unvouched fetches
-    that taught nothing <= budget + fetches that taught something."""
+    """Whatever pages come (of four families, some errors), fetched only when
+    ``must_wait`` allows: unvouched fetches that taught nothing <= budget +
+    unvouched fetches that taught something, and a family stops being vouched for
+    after ``BARREN`` pages in a row that taught nothing."""
     ledger = WasteLedger(budget=5)
     wasted_page = "http://h/copy"
     ledger.fetched("h", "h/r", wasted_page, None, taught=False)
-    for n, (unvouched, taught, _) in enumerate(steps):
-        key = f"k{n}"
+    run: Counter[str] = Counter()
+    for n, (unvouched, taught, page, f) in enumerate(steps):
+        key, family = f"k{n}", f"http://h/f{f}/*"
         ledger.offered(key, wasted_page if unvouched else None)
-        if ledger.must_wait("h", key):
+        assert ledger.unvouched(key, family) == (unvouched or run[family] >= BARREN)
+        if ledger.must_wait("h", key, family):
             continue
-        ledger.fetched("h", "h/r", f"http://h/{n}", key, taught)
-    _wasted, taught_all, unvouched_wasted, _ = ledger.counts("h")
-    assert unvouched_wasted <= 5 + taught_all
+        taught = taught and page
+        ledger.fetched("h", "h/r", f"http://h/{n}", key, taught, family, evidence=page)
+        if page:
+            run[family] = 0 if taught else run[family] + 1
+    _wasted, _taught, unvouched_wasted, unvouched_taught = ledger.counts("h")
+    assert unvouched_wasted <= 5 + unvouched_taught
 
 
 # -- trap sites the rules do not know -------------------------------------------------

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 
-from robotkit.url.families import reduces
+from robotkit.url.families import reduces, waste_family
 from robotkit.url.learned import LearnedRules
 from robotkit.url.normalization import normalize
 
@@ -138,3 +138,25 @@ def test_what_was_learned_survives_a_snapshot() -> None:
         assert key(back, url) == key(rules, url) != normalize(url).key
     # The evidence came back too: one more value of w proves it.
     assert seen(back, {f"{SITE}/m?w=3": 7}) == seen(rules, {f"{SITE}/m?w=3": 7}) != []
+
+
+def test_the_waste_family_of_a_url_is_its_directory_and_parameter_names() -> None:
+    """One family for a cache-buster on every page of a directory, whatever the
+    page; for a token segment under every section, whatever the section; none
+    shared by a query family and a path family (robotkit.triage.waste)."""
+
+    def family(url: str) -> str:
+        return waste_family(normalize(url))
+
+    assert (
+        family("http://h/news/a-story?v=8f3a")
+        == family("http://h/news/other?v=1")
+        == ("http://h/news/*?v")
+    )
+    assert family("http://h/live?_=1") == family("http://h/?_=2") == "http://h/*?_"
+    assert family("http://h/x?b=1&a=2&b=3") == "http://h/*?a&b"
+    assert family("http://h/cal/2027/03/") == family("http://h/cal/1999/12/")
+    assert family("http://h/section/ferry/6f672f") == family("http://h/section/valley/af42a0")
+    assert family("http://h/section/ferry/6f672f") != family("http://h/section/ferry")
+    assert family("http://h/about") == "http://h/*"
+    assert family("http://h/releases/notes?v=2.1") != family("http://h/news/a-story?v=1")

@@ -19,7 +19,7 @@ from robotkit.triage.copies import Copies
 from robotkit.triage.guard import Guard, GuardVerdict, Rule, find_repeated_run, path_segments
 from robotkit.triage.regions import FailureKind, Regions, region_of
 from robotkit.triage.waste import Waiting, WasteLedger
-from robotkit.url.families import path_info_tail
+from robotkit.url.families import path_info_tail, waste_family
 from robotkit.url.learned import LearnedRules
 from robotkit.url.normalization import NormalizedURL, normalize, normalize_or_none
 from robotkit.url.parse import InvalidURL
@@ -64,10 +64,12 @@ class TriageConfig:
       the origin and fewer than ``min_own_words`` of them, is a link-farm page. A
       documentation page that links thirty projects and brings words of its own is
       not.
-    - ``waste_budget`` 20: fetches of a host that taught nothing (net of those that
-      taught something) before the URLs no novel page vouched for wait
-      (:mod:`robotkit.triage.waste`). A real site wastes a few fetches on error
-      pages and print forms; a trap the rules do not know wastes one per URL.
+    - ``waste_budget`` 10: fetches of a host that nothing vouched for and that
+      taught nothing (net of those that taught something) before the URLs nothing
+      vouches for wait (:mod:`robotkit.triage.waste`). A real site wastes a few
+      fetches on error pages and print forms; a trap the rules do not know wastes
+      one per URL. The pass rule of a trap site allows 20 trap fetches in all, so
+      the budget leaves room for the copies real pages link.
     - ``slow_response`` 1 s: a response that took this long is slow; a slow one
       that is not novel counts against its path family as a timeout does. A
       healthy server answers in milliseconds, and an honest slow page (an archive
@@ -87,7 +89,7 @@ class TriageConfig:
     max_vocabulary: int = 50_000
     passage_words: int = 2
     min_passage: int = 8
-    waste_budget: int = 20
+    waste_budget: int = 10
     slow_response: float = 1.0
 
     def __post_init__(self) -> None:
@@ -232,7 +234,7 @@ class Screening:
         """Whether a queued URL waits instead of being fetched now: no novel page
         vouched for it and its host spent the waste budget."""
         norm = self._parse(url)
-        return norm is not None and self.waste.must_wait(str(norm.origin), key)
+        return norm is not None and self.waste.must_wait(str(norm.origin), key, waste_family(norm))
 
     def wait(self, url: str, key: str, depth: int, referer: str | None) -> None:
         """Hold a URL :meth:`must_wait` said waits; the ledger gives it back."""
@@ -303,5 +305,20 @@ class Screening:
         norm = self._parse(url)
         if norm is None:
             return None
-        self.waste.fetched(str(norm.origin), self._region(norm), url, key, taught=False)
+        self.count_waste(norm, url, key, False, evidence=False)
         return self.regions.failed(norm, kind)
+
+    def count_waste(
+        self, asked: NormalizedURL, url: str, key: str | None, taught: bool, evidence: bool
+    ) -> None:
+        """A fetch of ``asked`` (``url`` as fetched, under ``key``) for the waste
+        bound: ``taught`` or not, and ``evidence`` about its family or not (an
+        error, a page only like its siblings)."""
+        family = waste_family(asked)
+        region = self._region(asked)
+        self.waste.fetched(str(asked.origin), region, url, key, taught, family, evidence)
+
+    def _same_path(self, url: str | None, norm: NormalizedURL) -> bool:
+        """Whether ``url`` has ``norm``'s origin and path (under another query)."""
+        other = self._parse(url) if url else None
+        return other is not None and (other.origin, other.path) == (norm.origin, norm.path)

@@ -57,8 +57,9 @@ evidence that its region *grows*, never on likeness alone.
   ``min_own_words``), is a link-farm page: not novel. A page that brings new text
   is no farm page, however many hosts it links (a library's documentation).
 - Whatever kind of trap it is, its waste is bounded (:mod:`robotkit.triage.waste`):
-  past ``waste_budget`` fetches of a host that taught nothing, the URLs no page
-  that taught something vouched for wait, and are left once nothing else is queued.
+  past ``waste_budget`` unvouched fetches of a host that taught nothing, the URLs
+  nothing vouches for (no page that taught linked them first, or their family's
+  last pages were all copies) wait, and are left once nothing else is queued.
 - A path family whose answers are slow and not novel is broken off as a family
   of timeouts is (``slow_response``).
 """
@@ -179,8 +180,8 @@ class Triage(Screening):
         callable on a URL) says which links are the crawl's own."""
         final = page.final_url
         norm = self._parse(final)
-        self._note_fetched(final, norm)
         asked = self._parse(page.url) or norm
+        self._note_fetched(final, norm)
         signals: list[str] = []
         if page.text is None or not 200 <= page.status < 300 or norm is None:
             # Error pages, bodies cut at the cap and non-HTML carry no evidence
@@ -188,7 +189,7 @@ class Triage(Screening):
             # nothing; a body cut at the cap was counted as it failed.
             error = not 200 <= page.status < 300
             if asked is not None and error:
-                self.waste.fetched(str(asked.origin), self._region(asked), final, page.key, False)
+                self.count_waste(asked, final, page.key, False, evidence=False)
                 signals += self._slow(page, asked, False)
             follow = tuple(page.links)
             return PageVerdict(
@@ -208,7 +209,7 @@ class Triage(Screening):
         plain, echo = fingerprint_readings(text, [self.content.reading, echo_free_reading(norm)])
         reason: Reason | None = None
         copy_of: str | None = None
-        canonical_member = False
+        canonical_member = near = echoed = False
         if soft is not None:
             reason, action = soft, LinkAction.DROP
         else:
@@ -237,9 +238,10 @@ class Triage(Screening):
             elif match.is_novel and first != final:
                 # Only the echoed URL differs: ``Index of /a/b/c/a/``.
                 reason, action = Reason.DUPLICATE_CONTENT, LinkAction.DROP
-                copy_of = first
+                copy_of, echoed = first, True
             elif match.kind is MatchKind.NEAR:
                 reason, action = Reason.DUPLICATE_CONTENT, LinkAction.DEPRIORITIZE
+                near = self._same_path(match.duplicate_of, norm)  # a toggle, a cache-buster
             elif self.news.like_others(final, page.referer, echo.simhash):
                 action = LinkAction.DEPRIORITIZE
             else:
@@ -294,10 +296,14 @@ class Triage(Screening):
         shown = self.waste.shown_before(host, text.words)
         # A non-canonical form fetched first with new text taught; its canonical did not.
         wasted = shown or soft is not None or copy_of is not None
-        # Novelty is not asked: it is counted per region, and a copy in a region
-        # of its own (``/DOCUMENTATION/one``) brings words new to that region only.
-        taught = not (wasted or reason is Reason.TRAP_HOST)
-        self.waste.fetched(host, self._region(asked), final, page.key, taught)
+        # Novelty per region is not enough (a copy in a region of its own). A page
+        # only like its siblings, or echoing its URL's number, taught nothing but
+        # proves nothing of its family unless it is a variant (ARCHITECTURE.md).
+        variant, repeats = self.waste.variant(asked, text.words)
+        wasted = wasted or near or repeats
+        alone = not (wasted or novel or action is LinkAction.FOLLOW)
+        taught = not (wasted or alone or reason is Reason.TRAP_HOST)
+        self.count_waste(asked, final, page.key, taught, variant or not (alone or echoed))
         signals += self._slow(page, asked, excused)
         return PageVerdict(reason, action, novel, streak, follow, tuple(signals), canonical, taught)
 

@@ -5,24 +5,32 @@ the ones they do not know, by construction (ARCHITECTURE.md, "Trap policy", "The
 waste bound"):
 
 - A fetch *taught nothing* (is *waste*) when it showed no text its host had not
-  shown: an exact or echoed copy, the same words as an earlier page in another
-  order (a re-sorted listing), a soft 404, a link-farm page, a non-canonical form;
-  or an error status, a timeout, an oversize body. Every other fetch taught
-  something: a page whose text differs from every earlier one, if only by a
-  number, is a record of its own (``numbered-pages``), however like its siblings.
-- A URL is *vouched for* when a page that linked it taught something (or it is a
-  seed). A link found only on wasted pages is *unvouched*; linked again by a page
-  that taught, it is vouched for from then on (and no longer waits).
-- Per host, a balance: each wasted fetch adds one, each fetch that taught
-  something takes one off (never below zero). While the balance is at ``budget``
-  or above, an unvouched URL is not fetched: it waits. A fetch that teaches
-  brings the balance down and lets waiting URLs go (the least wasteful region's
-  first); once the host has nothing else queued, what still waits is left for
-  good (``waste-budget``).
+  shown: an exact or echoed copy, a near (SimHash) copy of its own path under other
+  parameters, a *variant* that repeats its path (:meth:`WasteLedger.variant`), the
+  same words as an earlier page in another order (a re-sorted listing), a page only
+  like its siblings with no words of its own, a soft 404, a link-farm page, a
+  non-canonical form; or an error status, a timeout, an oversize body. Every other
+  fetch taught something. The triage judges which; the ledger counts.
+- A URL is *vouched for* when the page that first linked it taught something (or
+  it is a seed), and its *family* (:func:`robotkit.url.families.waste_family`: the
+  URLs of one directory with the same parameter names) is not *barren*. A family
+  is barren while the last ``BARREN`` of its pages fetched taught nothing: a
+  cache-buster, a toggle or a sort switch that every page links is vouched for
+  only until it has proven itself a copy that many times.
+- Per host, a balance: each unvouched fetch that taught nothing adds one, each
+  unvouched fetch that taught something takes one off (never below zero). While
+  the balance is at ``budget`` or above, an unvouched URL is not fetched: it waits.
+  An unvouched fetch that teaches brings the balance down and lets waiting URLs go
+  (the least wasteful region's first); once the host has nothing else queued,
+  what still waits is left for good (``waste-budget``). Vouched fetches neither
+  spend nor earn: a real page linked by a real page says nothing about the pages
+  only wasted ones link. A URL first linked only by wasted pages and linked again
+  by a page that taught is vouched for from then on (and no longer waits).
 
 So on every host, unvouched fetches that taught nothing are at most ``budget``
-plus the fetches that taught something (the invariant a property test checks
-from the trap sites' own logs).
+plus the unvouched fetches that taught something (the invariant a property test
+checks), and vouched ones that taught nothing at most ``BARREN`` per family plus
+those a family with a page that taught something links.
 
 Pure: the crawler owns the queue; the ledger keeps the waiting URLs as plain
 records so that the frontier layer stays above it.
@@ -32,13 +40,29 @@ from __future__ import annotations
 
 import hashlib
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from itertools import pairwise
 from typing import Any
 
 from robotkit.base.snapshot import header, listed, opened, reading, typed
+from robotkit.url.normalization import NormalizedURL
 
-__all__ = ["Waiting", "WasteLedger"]
+__all__ = ["BARREN", "PATH_BITS", "VARIANT_NEW", "Waiting", "WasteLedger"]
+
+BARREN = 3
+"""Pages of one family fetched in a row that taught nothing, before the family's
+other URLs are vouched for by nothing (as many as a parameter's values asked to
+prove a copy family, :data:`robotkit.url.families.PARAM_VALUES`)."""
+
+
+VARIANT_NEW = 5
+"""Pairs of adjacent words new to its path a variant must show to teach something."""
+PATH_BITS = 4096
+"""Bits of the set, per path, of the pairs of words shown under it (each pair sets
+one bit by its hash): 512 bytes a path, whatever its pages. A pair whose bit a
+different pair set counts as shown, so new pairs are undercounted a little on a
+path with many variants, never overcounted."""
 
 
 @dataclass(frozen=True)
@@ -55,7 +79,8 @@ class Waiting:
 @dataclass
 class _Host:
     balance: int = 0
-    """Wasted fetches less fetches that taught something, never below zero."""
+    """Unvouched wasted fetches less unvouched fetches that taught something, never
+    below zero."""
     wasted: int = 0
     taught: int = 0
     unvouched_wasted: int = 0
@@ -83,6 +108,11 @@ class WasteLedger:
         moment): a URL waiting under an older key is given back when its key now is
         one of them."""
         self._word_bags: dict[str, set[str]] = {}
+        self._families: dict[str, int] = {}
+        """A family to its pages fetched since the last that taught something."""
+        self._paths: dict[str, int] = {}
+        """The origins and paths of the pages judged, under any query, to the pairs
+        of words they showed (a set of ``PATH_BITS`` bits)."""
 
     # -- vouching ---------------------------------------------------------------------
 
@@ -99,8 +129,14 @@ class WasteLedger:
         elif len(self._vouched) < self.max_remembered:
             self._vouched.add(key)
 
-    def unvouched(self, key: str) -> bool:
-        return key in self._unvouched
+    def unvouched(self, key: str, family: str | None = None) -> bool:
+        """Whether the URL under ``key`` (of ``family``) is vouched for by nothing:
+        first linked from a wasted page, or of a barren family."""
+        return key in self._unvouched or self.barren(family)
+
+    def barren(self, family: str | None) -> bool:
+        """Whether the last ``BARREN`` pages of ``family`` fetched taught nothing."""
+        return family is not None and self._families.get(family, 0) >= BARREN
 
     def linked_again(self, host: str, key: str, referer: str | None) -> Waiting | None:
         """A URL already known under ``key`` linked again from ``referer``: when that
@@ -131,26 +167,64 @@ class WasteLedger:
             bags.add(bag)
         return False
 
-    def fetched(self, host: str, region: str, url: str, key: str | None, taught: bool) -> None:
+    def variant(self, norm: NormalizedURL, words: Sequence[str]) -> tuple[bool, bool]:
+        """Whether a page is a *variant* (another query on a path judged before)
+        and whether it then *repeats* its path: fewer than ``VARIANT_NEW`` of its
+        pairs of adjacent words were not shown under the path's other queries (a
+        print form, whose only new pairs are where the navigation was cut out; a
+        re-sized list). Pairs, not words: a translation, the next page of a list,
+        another version's notes or a product under ``?id=`` say new things in words
+        a site uses everywhere. Remembers the page's pairs."""
+        path = f"{norm.origin}{norm.path}"
+        shown = self._paths.get(path)
+        mine = 0
+        for a, b in pairwise(words):
+            pair = hashlib.blake2b(f"{a} {b}".encode(), digest_size=4).digest()
+            mine |= 1 << (int.from_bytes(pair, "big") % PATH_BITS)
+        variant = shown is not None and bool(norm.query)
+        repeats = variant and (mine & ~(shown or 0)).bit_count() < VARIANT_NEW
+        if shown is not None or len(self._paths) < self.max_remembered:
+            self._paths[path] = (shown or 0) | mine
+        return variant, repeats
+
+    def fetched(
+        self,
+        host: str,
+        region: str,
+        url: str,
+        key: str | None,
+        taught: bool,
+        family: str | None = None,
+        evidence: bool = True,
+    ) -> None:
         """Count one fetch of ``host``: ``taught`` or not. ``url`` is the page its links
-        name as their referer; ``key`` the key it was fetched under."""
+        name as their referer; ``key`` the key it was fetched under; ``family`` its
+        family, which a page is ``evidence`` about (an error or a timeout is not)."""
         book = self._hosts.setdefault(host, _Host())
-        unvouched = key is not None and key in self._unvouched
+        unvouched = key is not None and self.unvouched(key, family)
+        if (
+            evidence
+            and family is not None
+            and (family in self._families or len(self._families) < self.max_remembered)
+        ):
+            self._families[family] = 0 if taught else self._families.get(family, 0) + 1
         if taught:
             book.taught += 1
             book.unvouched_taught += unvouched
-            book.balance = max(0, book.balance - 1)
+            if unvouched:
+                book.balance = max(0, book.balance - 1)
             return
         book.wasted += 1
         book.unvouched_wasted += unvouched
-        book.balance += 1
+        book.balance += unvouched
         self.regions[region] += 1
         if len(self._wasted_pages) < self.max_remembered:
             self._wasted_pages.add(url)
 
-    def must_wait(self, host: str, key: str) -> bool:
-        """Whether the URL under ``key`` is to wait instead of being fetched now."""
-        if key not in self._unvouched:
+    def must_wait(self, host: str, key: str, family: str | None = None) -> bool:
+        """Whether the URL under ``key`` (of ``family``) is to wait instead of being
+        fetched now."""
+        if not self.unvouched(key, family):
             return False
         book = self._hosts.get(host)
         return book is not None and book.balance >= self.budget
@@ -225,6 +299,8 @@ class WasteLedger:
             "unvouched": sorted(self._unvouched),
             "vouched": sorted(self._vouched),
             "word_bags": [[host, sorted(bags)] for host, bags in self._word_bags.items()],
+            "families": sorted([f, n] for f, n in self._families.items()),
+            "paths": sorted([path, format(bits, "x")] for path, bits in self._paths.items()),
         }
 
     def restore(self, data: Any) -> None:
@@ -257,5 +333,15 @@ class WasteLedger:
                 typed(host, str, "host"): set(listed(b, "bag", str))
                 for host, b in listed(data["word_bags"], "word_bags", list)
             }
+            families = {
+                typed(f, str, "family"): typed(n, int, "count")
+                for f, n in listed(data.get("families", []), "families", list)
+            }
+            paths = {
+                typed(path, str, "path"): int(typed(bits, str, "bits"), 16)
+                for path, bits in listed(data.get("paths", []), "paths", list)
+            }
         self._hosts, self.regions, self._word_bags = hosts, regions, bags
+        self._families = families
+        self._paths = paths
         self._wasted_pages, self._unvouched, self._vouched = wasted_pages, unvouched, vouched

@@ -39,6 +39,7 @@ from robotkit.url.rewrites import (
     path_segments,
     query_pairs,
 )
+from robotkit.url.template import url_template
 
 __all__ = [
     "CASE_VARIANTS",
@@ -50,6 +51,7 @@ __all__ = [
     "CopyFamilies",
     "path_info_tail",
     "reduces",
+    "waste_family",
 ]
 
 _STATIC = frozenset({"html", "htm", "shtml", "xhtml"})
@@ -82,6 +84,25 @@ def path_info_tail(norm: NormalizedURL) -> bool:
     spelling only path info makes a page of (Apache ``AcceptPathInfo On``)."""
     segments = path_segments(norm.path)
     return any(file_ext(segment) in _STATIC for segment in segments[:-1])
+
+
+def waste_family(norm: NormalizedURL) -> str:
+    """The family the waste bound counts a URL's fetches under
+    (:mod:`robotkit.triage.waste`): its origin, its directory with numbers and ids
+    masked, and its parameter names (``/news/*?v`` for ``/news/a-story?v=8f3a``,
+    ``/cal/{n}/*`` for ``/cal/2027/03/``). A cache-buster, toggle or sort switch
+    appended to every page of a directory is one family, whichever page it is on.
+    Without a query, the directory's own name is masked too (``/section/*/*`` for
+    ``/section/ferry/6f672f``): a token segment appended to the pages of every
+    section is one family, whichever section it is in."""
+    origin = str(norm.origin)
+    template = url_template(norm) or origin + norm.path
+    path, _, query = template[len(origin) :].partition("?")
+    directory = path.rstrip("/").rpartition("/")[0]
+    if not query and directory:
+        return f"{origin}{directory.rpartition('/')[0]}/*/*"
+    names = sorted({pair.partition("=")[0] for pair in query.split("&")} if query else ())
+    return f"{origin}{directory}/*" + (f"?{'&'.join(names)}" if names else "")
 
 
 def reduces(short: NormalizedURL, long: NormalizedURL) -> bool:
