@@ -62,6 +62,9 @@ def test_a_url_waiting_under_an_older_key_goes_back_once_a_page_that_taught_link
 
 def test_a_waiting_url_linked_again_by_a_page_that_taught_goes_back() -> None:
     ledger = WasteLedger(budget=1)
+    # Only unvouched fetches spend the budget: k0, linked by a wasted page, is one.
+    ledger.fetched("h", "h/a", "http://h/echo", "ke", taught=False)
+    ledger.offered("k0", "http://h/echo")
     ledger.fetched("h", "h/a", "http://h/copy", "k0", taught=False)
     ledger.offered("k1", "http://h/copy")
     assert ledger.must_wait("h", "k1")
@@ -76,3 +79,30 @@ def test_a_waiting_url_linked_again_by_a_page_that_taught_goes_back() -> None:
     copy = WasteLedger(budget=1)
     copy.restore(ledger.snapshot())
     assert copy.vouched("k1") and copy.snapshot() == ledger.snapshot()
+
+
+def test_a_url_of_a_barren_family_is_left_not_given_back_at_the_end() -> None:
+    """A URL that waits, vouched for since by a page that taught, but of a family
+    whose last pages taught nothing, would only wait again: it counts as unvouched
+    whoever linked it. Giving it back once its host has nothing else queued made the
+    end of a crawl a loop (the URL given back, held again, given back...); it is
+    left (``waste-budget``)."""
+    triage = Triage(config=TriageConfig(waste_budget=1))
+    url = f"{SITE}/story/9?v=1"
+    key = triage.key(normalize(url))
+    # The host spent its budget: a fetch nothing vouched for taught nothing.
+    triage.waste.fetched(SITE, "r", f"{SITE}/copy", None, taught=False)
+    triage.waste.offered("k-echo", f"{SITE}/copy")
+    triage.waste.fetched(SITE, "r", f"{SITE}/echo", "k-echo", taught=False)
+    for n in range(3):  # three copies of the family in a row: it is barren
+        copy = f"{SITE}/story/{n}?v=1"
+        triage.count_waste(normalize(copy), copy, None, False, True)
+    triage.remember(url, 0, f"{SITE}/copy")
+    assert triage.must_wait(url, key)
+    triage.wait(url, key, 2, f"{SITE}/copy")
+    triage.waste.fetched(SITE, "r", f"{SITE}/news", None, taught=True)
+    assert triage.linked_again(url, key, f"{SITE}/news") is not None
+    assert triage.waste.vouched(key) and triage.must_wait(url, key)
+    triage.wait(url, key, 2, f"{SITE}/copy")
+    again, left = triage.leave(SITE)
+    assert again == [] and [w.url for w in left] == [url]

@@ -217,13 +217,20 @@ class Screening:
         """What still waits on ``host`` once it has nothing else queued: the URLs to
         queue again, those whose key under the rules learned since they waited
         (a session parameter dropped) a page that taught something linked and no
-        fetch covered; and those left for good (``waste-budget``)."""
+        fetch covered; and those left for good (``waste-budget``). A URL of a barren
+        family would only wait again (it counts as unvouched whoever linked it), so
+        it is left: giving it back would turn the end of the crawl into a loop."""
         again: list[Waiting] = []
         left: list[Waiting] = []
         for waiting in self.waste.abandon(host):
             norm = self._parse(waiting.url)
             key = self.key(norm) if norm is not None else waiting.key
-            if key not in self._fetched_keys and self.waste.vouched(key):
+            family = waste_family(norm) if norm is not None else None
+            if (
+                key not in self._fetched_keys
+                and self.waste.vouched(key)
+                and not self.waste.barren(family)
+            ):
                 self.waste.vouch(waiting.key)
                 again.append(waiting)
             else:
@@ -297,6 +304,15 @@ class Screening:
         return None if entry is None else f"blacklisted {entry.pattern}: {entry.source}"
 
     # -- a failed fetch ---------------------------------------------------------------
+
+    def slow(self, asked: NormalizedURL, elapsed: float | None, novel: bool) -> list[str]:
+        """A slow answer that brought nothing novel counts against its path family,
+        as a timeout does: a family of slow pages that teach nothing is broken off
+        before each costs its full wait."""
+        if novel or elapsed is None or elapsed < self.config.slow_response:
+            return []
+        line = self.regions.failed(asked, FailureKind.SLOW)
+        return [] if line is None else [line]
 
     def failed(self, url: str, kind: FailureKind, key: str | None = None) -> str | None:
         """A fetch that timed out or overflowed: the breaker counts it against the

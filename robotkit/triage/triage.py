@@ -190,7 +190,7 @@ class Triage(Screening):
             error = not 200 <= page.status < 300
             if asked is not None and error:
                 self.count_waste(asked, final, page.key, False, evidence=False)
-                signals += self._slow(page, asked, False)
+                signals += self.slow(asked, page.elapsed, False)
             follow = tuple(page.links)
             return PageVerdict(
                 None, LinkAction.FOLLOW, True, page.streak, follow, tuple(signals), taught=not error
@@ -301,20 +301,12 @@ class Triage(Screening):
         # proves nothing of its family unless it is a variant (ARCHITECTURE.md).
         variant, repeats = self.waste.variant(asked, text.words)
         wasted = wasted or near or repeats
-        alone = not (wasted or novel or action is LinkAction.FOLLOW)
+        # A non-canonical form seen first is not "alone": its words are the host's first.
+        alone = not (wasted or novel or action is LinkAction.FOLLOW or canonical is not None)
         taught = not (wasted or alone or reason is Reason.TRAP_HOST)
         self.count_waste(asked, final, page.key, taught, variant or not (alone or echoed))
-        signals += self._slow(page, asked, excused)
+        signals += self.slow(asked, page.elapsed, excused)
         return PageVerdict(reason, action, novel, streak, follow, tuple(signals), canonical, taught)
-
-    def _slow(self, page: PageFacts, asked: NormalizedURL, novel: bool) -> list[str]:
-        """A slow answer that brought nothing novel counts against its path family,
-        as a timeout does: a family of slow pages that teach nothing is broken off
-        before each costs its full wait."""
-        if novel or page.elapsed is None or page.elapsed < self.config.slow_response:
-            return []
-        line = self.regions.failed(asked, FailureKind.SLOW)
-        return [] if line is None else [line]
 
     def _follow(
         self,
