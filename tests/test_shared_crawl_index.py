@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 
 import pytest
+import redis.asyncio.cluster
 
 from robotkit.frontier.events import Tier
 from robotkit.shared.connection import Namespace, connect_async
@@ -181,6 +182,39 @@ def test_the_seen_filter_loses_no_link_at_ten_urls_per_host(redis_url: str, craw
             if not result.claims and reached:
                 break
         assert reached == 10_000
+        await a.client.aclose()
+
+    asyncio.run(scenario())
+
+
+def test_a_settle_with_offers_is_one_round_trip_on_one_server(
+    any_redis_url: str, crawl_id: str
+) -> None:
+    """The outbox note goes first in the pipeline of the page's host scripts on one
+    server (Redis runs a pipeline in order: the note is written before the offer
+    it covers); on a cluster its node is not the hosts', and it goes first alone."""
+
+    async def scenario() -> None:
+        a = await _crawl(any_redis_url, crawl_id, "a")
+        seed, other = origin_of(_host(1)), origin_of(_host(2))
+        a.offer(seed, f"{seed}/", f"{seed}/", 0, None, 0)
+        await a.sync(0.1, idle=True)
+        [claim] = (await a.sync(0.2, idle=True)).claims
+        assert claim.host == seed
+        a.screened(seed, f"{seed}/")
+        a.done(seed, f"{seed}/")
+        a.offer(other, f"{other}/", f"{other}/", 1, f"{seed}/", 0)
+        trips = a.round_trips
+        await a.settle()
+        cluster = isinstance(a.client, redis.asyncio.cluster.RedisCluster)
+        assert a.round_trips - trips == (2 if cluster else 1)
+        claimed: list[str] = []
+        now = 0.3
+        while now < 2.0 and not claimed:
+            result = await a.sync(now, idle=False)
+            claimed += [str(c.host) for c in result.claims]
+            now += 0.1
+        assert claimed == [str(other)], "the offer was noted and reached the index"
         await a.client.aclose()
 
     asyncio.run(scenario())
