@@ -21,11 +21,14 @@ OTHER = ("h2.example", 80)
 
 
 async def _setup(
-    redis_url: str, crawl_id: str, clock: ManualClock
+    redis_url: str, crawl_id: str, clock: ManualClock, wait: float = 3600.0
 ) -> tuple[SharedCrawl, AsyncSharedPacer, AsyncSharedPacer, FinishCarry]:
+    """A crawl and a pacer sharing a carry whose finishes are sent alone after
+    ``wait`` seconds (by default never within a test: only the round trips send
+    them)."""
     client = await connect_async(redis_url)
     ns = Namespace(crawl_id)
-    carry = FinishCarry(wait=0.0)  # sent alone at the loop's next turn: no sleep here
+    carry = FinishCarry(wait=wait)
     crawl = SharedCrawl(client, ns, "a", lease=5.0, carry=carry)
     policy = PacingPolicy(delay=1.0)
     mine = AsyncSharedPacer(Pacer(clock, policy), client, ns, carry=carry)
@@ -62,7 +65,7 @@ def test_a_finish_no_round_trip_takes_is_sent_alone(
     redis_url: str, crawl_id: str, clock: ManualClock
 ) -> None:
     async def scenario() -> None:
-        crawl, mine, theirs, carry = await _setup(redis_url, crawl_id, clock)
+        crawl, mine, theirs, carry = await _setup(redis_url, crawl_id, clock, wait=0.0)
         slot = await mine.reserve(HOST)
         assert slot.ticket is not None
         await mine.finish(slot.ticket, Outcome.OK)

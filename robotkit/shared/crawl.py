@@ -20,9 +20,11 @@ owner, the hosts each worker is offering to, and ``finished``. A host script and
 crawl script never run as one; the order of the calls keeps every host with work
 reachable from the crawl-wide index whatever instant a worker is killed at.
 
-Round trips per page: one host script per host the page touched (pipelined), one
-crawl script before them when the page offers links to other hosts; per sync, the
-crawl script and then the host scripts of its claims and drains.
+Round trips per page: one host script per host the page touched (pipelined), with
+the crawl script that notes its offers (and the hosts at rest it gives work) first in
+the same pipeline on one server, before it on a cluster; per sync, the crawl script
+and then the host scripts of its claims and drains. A host at rest (no work) has no
+entry in the crawl-wide index: its seen filter is all it costs.
 
 (Why this module is a little over 500 lines: it is one concept, a worker's side of the
 shared crawl, whose rounds, buffers and claims share its state; the Lua lives apart in
@@ -201,6 +203,18 @@ def _index_news(host: str, taken: _Round, token: str, result: Any) -> list[list[
     return post
 
 
+def _status_news(host: str, answer: Any, token: str) -> list[list[str]]:
+    """What the index must learn from a host looked at again (a dead finder's)."""
+    owner, inbox, work = _text(answer[0]), int(answer[1]), int(answer[2])
+    post = []
+    if owner == "" and work:
+        post.append(["free", host, ""])
+    elif owner and inbox:
+        post.append(["remail", host] if owner == token else ["mail", host, owner])
+    post.append(["unout", host])
+    return post
+
+
 @dataclass(frozen=True)
 class _Round:
     """The buffered actions one round sends, taken out of the buffer at once and
@@ -212,6 +226,7 @@ class _Round:
     actions: dict[str, list[list[Any]]]
     offered: set[str]
     released: set[str]
+    owning: set[str]  # hosts at rest taken work on: their ``owned`` entries go first
 
 
 class SharedCrawl:
@@ -257,6 +272,8 @@ class SharedCrawl:
         self._post: list[list[str]] = []  # for the next crawl script
         self._lost: set[Origin] = set()
         self._releasing: set[str] = set()  # hosts given back in the buffered actions
+        self._resting: set[str] = set()  # ours with no work: no ``owned`` entry
+        self._owning: set[str] = set()  # of those, taken work on in the buffered actions
         self._turn = asyncio.Lock()  # one round trip at a time: Redis sees them in order
         self.round_trips = 0
 
@@ -303,6 +320,9 @@ class SharedCrawl:
         name = self.host_name(host)
         offer = Offer(url, key, depth, referer, streak, tier, taken=True)
         self._add(host, ["t", short(name, key), *hashes(key), offer.record(name)])
+        if name in self._resting:  # its ``owned`` entry is written before the take
+            self._resting.discard(name)
+            self._owning.add(name)
 
     def refuse(self, host: Origin, key: str) -> None:
         """This worker refused a URL of its own host: seen, nothing to do."""
@@ -322,6 +342,7 @@ class SharedCrawl:
         self.inherited.discard(host)
         self._add(host, ["x"])
         self._releasing.add(self.host_name(host))
+        self._resting.discard(self.host_name(host))
 
     @property
     def unsent(self) -> int:
@@ -331,27 +352,18 @@ class SharedCrawl:
 
     def _take_round(self) -> _Round:
         """The buffered actions, out of the buffer (:class:`_Round`)."""
-        taken = _Round(self._actions, self._offered, self._releasing)
-        self._actions, self._offered, self._releasing = {}, set(), set()
+        taken = _Round(self._actions, self._offered, self._releasing, self._owning)
+        self._actions, self._offered, self._releasing, self._owning = {}, set(), set(), set()
         return taken
 
     def _crawl_call(
-        self, mode: str, now: float = 0.0, idle: bool = False, note: set[str] | None = None
+        self, mode: str, now: float = 0.0, idle: bool = False, taken: _Round | None = None
     ) -> ScriptCall:
-        args = [
-            mode,
-            self.token,
-            repr(now),
-            repr(self.lease),
-            "1" if idle else "0",
-            str(len(self.owned)),
-            str(self.max_claims),
-            str(MAX_CHECKS),
-            str(MAX_MAIL),
-            str(REAP),
-            json.dumps(self._post),
-            json.dumps(sorted(note or ())),
-        ]
+        args = [mode, self.token, repr(now), repr(self.lease), "1" if idle else "0",
+                str(len(self.owned)), str(self.max_claims), str(MAX_CHECKS), str(MAX_MAIL),
+                str(REAP), json.dumps(self._post),
+                json.dumps(sorted(taken.offered) if taken else []),
+                json.dumps(sorted(taken.owning) if taken else [])]  # fmt: skip
         self._post = []
         return ScriptCall(crawl_scripts.CRAWL, self._crawl_keys, args)
 
@@ -386,6 +398,12 @@ class SharedCrawl:
             if origin in self.owned and owner != self.token:
                 self._lost.add(origin)  # another worker took it over
             self._post += _index_news(host, taken, self.token, result)
+            # At rest: its ``owned`` entry goes (unless actions for it were buffered
+            # meanwhile: a take among them was not noted, so it waits a round).
+            idle = host not in self._resting and host not in self._actions
+            if idle and owner == self.token and int(result[2]) == 0:
+                self._resting.add(host)
+                self._post.append(["unown", host])
         return results[len(hosts) :]
 
     async def settle(self) -> None:
@@ -404,13 +422,13 @@ class SharedCrawl:
             return
         taken = self._take_round()
         with talking_to(self.namespace.key("")):
-            if taken.offered:
+            if taken.offered or taken.owning:
                 # Before the first sync there is no token: the crawl script puts the
                 # hosts in ``check`` instead, where any worker's sync looks at them.
                 # On one server the note goes first in the host scripts' pipeline:
                 # Redis runs it first, and a worker killed while sending leaves a
                 # prefix run. A cluster's node for it is not the hosts'.
-                note = self._crawl_call("note", note=taken.offered)
+                note = self._crawl_call("note", taken=taken)
                 if self._runner.cluster:
                     self.round_trips += 1
                     await self._runner.one(note)
@@ -432,7 +450,7 @@ class SharedCrawl:
     async def _synced(self, now: float, idle: bool) -> SyncResult:
         taken = self._take_round()
         self.round_trips += 1
-        crawl = self._crawl_call("sync", now, idle, taken.offered)
+        crawl = self._crawl_call("sync", now, idle, taken)
         answer = (await self._runner.many([*self._carried(), crawl]))[-1]
         finished, token, lost_all, claims, checks, mails, excess = answer
         self.token = _text(token)
@@ -446,10 +464,12 @@ class SharedCrawl:
             lost |= self.owned
         self.owned -= lost
         self.inherited -= lost
+        self._resting.difference_update(map(str, lost))
         hosts, calls = self._host_calls(taken)
         claimed = [(_text(h), _text(f)) for h, f in claims]
         checked = [_text(h) for h in checks]
         mailed = [_text(h) for h in mails]
+        self._resting.difference_update(mailed)  # popping the mail wrote ``owned``
         calls += [
             ScriptCall(crawl_scripts.CLAIM, self._host_keys(h, *HOST_KEYS), [self.token, f])
             for h, f in claimed
@@ -476,13 +496,7 @@ class SharedCrawl:
                 if int(answer[2]) > 0:
                     self._post.append(["remail", host])
         for host, answer in zip(checked, rest[len(mailed) :], strict=False):
-            owner, inbox, work = _text(answer[0]), int(answer[1]), int(answer[2])
-            if owner == "" and work:
-                self._post.append(["free", host, ""])
-            elif owner and inbox:
-                mine = owner == self.token
-                self._post.append(["remail", host] if mine else ["mail", host, owner])
-            self._post.append(["unout", host])
+            self._post += _status_news(host, answer, self.token)
         return result
 
     def _claimed(self, host: str, answer: Any, result: SyncResult) -> None:
@@ -513,3 +527,4 @@ class SharedCrawl:
                     await self._runner.one(self._crawl_call("leave"))
         self.owned.clear()
         self.inherited.clear()
+        self._resting.clear()
