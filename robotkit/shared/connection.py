@@ -248,7 +248,10 @@ class Runner:
             await self.client.script_load(call.script)
             return await self.client.evalsha(sha, len(call.keys), *words)
 
-    async def many(self, calls: Sequence[ScriptCall]) -> list[Any]:
+    async def many(self, calls: Sequence[ScriptCall], *, whole: int = 0) -> list[Any]:
+        """Run ``calls``; on one server the first ``whole`` go with their text (EVAL),
+        so that a server that lost its scripts (a restart) still runs them before the
+        rest: a call refused as unknown is sent again after the others ran."""
         if not calls:
             return []
         if self.cluster or len(calls) == 1:
@@ -260,8 +263,10 @@ class Runner:
                 results += await asyncio.gather(*(self.one(call) for call in batch))
             return results
         pipe = self.client.pipeline(transaction=False)
-        for call in calls:
-            pipe.evalsha(sha_of(call.script), len(call.keys), *call.keys, *call.args)
+        for n, call in enumerate(calls):
+            run = pipe.eval if n < whole else pipe.evalsha
+            text = call.script if n < whole else sha_of(call.script)
+            run(text, len(call.keys), *call.keys, *call.args)
         results = await pipe.execute(raise_on_error=False)
         for n, result in enumerate(results):
             if isinstance(result, NoScriptError):  # not run: safe to send again

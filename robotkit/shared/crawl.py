@@ -392,7 +392,8 @@ class SharedCrawl:
         server) and learn from their answers; the answers past the hosts' are
         returned."""
         ahead = ahead or []
-        results = (await self._runner.many([*ahead, *calls]))[len(ahead) :]
+        runs = await self._runner.many([*ahead, *calls], whole=len(ahead))
+        results = runs[len(ahead) :]
         for host, result in zip(hosts, results[: len(hosts)], strict=False):
             origin, owner = origin_of(host), _text(result[0])
             if origin in self.owned and owner != self.token:
