@@ -11,15 +11,27 @@ with its start and end, so everything below is measured server-side:
   than the delay after the end of the previous one (across all workers), robots.txt
   fetches per host, pages fetched more than once, throughput (pages from the first
   request to the last) against the ideal hosts x 1/delay, Redis commands per page
-  (``INFO commandstats``: the scripts robotkit runs, each one round trip, and the
-  connection set-up; not the commands a script runs inside Redis), and pages/s;
+  (``INFO commandstats``: the scripts robotkit runs and the connection set-up; not
+  the commands a script runs inside Redis; several may go in one round trip, as a
+  pipeline), and pages/s;
 * **not shared**: the same four processes without ``--redis``: each crawls
   everything on its own, and the hosts see four robots at once;
+* **split**: the same four processes without ``--redis``, each crawling its own
+  quarter of the hosts (seeds n, n + 4, ...; a crawl stays on its seeds' hosts): the
+  same hosts, pages and pace per process as the shared run, so the two differ only
+  by the sharing. The CPU a page costs shared is judged against this run's (the
+  not-shared run's processes each fetch four times the pages at four times the pace,
+  busier, and a busy event loop spends less CPU a page: that anchor is printed too);
 * **SIGKILL**: four shared workers, one killed with SIGKILL when a third of the
   pages are fetched; the other three finish. Pages never fetched, and pages fetched
   twice (only those in flight at the kill may be).
 
     python benchmarks/bench_shared_crawl.py [--pages N] [--workers N] [--hosts N]
+        [--turns N]
+
+``--turns N`` runs split and shared N times in turns (split, shared, split, ...) and
+prints the median CPU a page of each: on a machine shared with other work, one run
+of each is noise.
 """
 
 from __future__ import annotations
@@ -32,6 +44,7 @@ import os
 import random
 import resource
 import signal
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -192,17 +205,25 @@ def measure(rows: list[tuple[int, str, float, float]], count: int, hosts: int) -
 
 
 def workers(
-    count: int, seeds: list[str], redis_url: str | None, crawl_id: str, out: Path
+    count: int,
+    seeds: list[str],
+    redis_url: str | None,
+    crawl_id: str,
+    out: Path,
+    split: bool = False,
 ) -> list[subprocess.Popen[bytes]]:
+    """``count`` crawl processes on ``seeds``; ``split``: process n gets seeds n,
+    n + count, ... alone (a crawl stays on its seeds' hosts)."""
     procs = []
     for n in range(count):
+        mine = seeds[n::count] if split else seeds
         command = [sys.executable, "-m", "robotkit", "crawl", "--delay", str(DELAY),
                    "--max-pages", "100000", "--from", "bench@example.org",
                    "--output", str(out / f"worker{n}.jsonl")]  # fmt: skip
         if redis_url is not None:
             command += ["--redis", redis_url, "--crawl-id", crawl_id, "--redis-lease", "3"]
         procs.append(
-            subprocess.Popen([*command, *seeds], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+            subprocess.Popen([*command, *mine], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         )
     return procs
 
@@ -253,12 +274,14 @@ def commands(client: redis.Redis) -> int:
     return sum(int(stats.get(f"cmdstat_{name}", {}).get("calls", 0)) for name in CALLS)
 
 
-def run_shared(sites: Sites, server: RedisServer, count: int, out: Path) -> dict[str, float]:
+def run_shared(
+    sites: Sites, server: RedisServer, count: int, out: Path, crawl_id: str = "bench-shared"
+) -> dict[str, float]:
     client = redis.Redis.from_url(server.url)
     before = commands(client)
     cpu_before = (resource.getrusage(resource.RUSAGE_CHILDREN), process_cpu(sites.process.pid),
                   redis_cpu(client))  # fmt: skip
-    procs = workers(count, sites.seeds(), server.url, "bench-shared", out)
+    procs = workers(count, sites.seeds(), server.url, crawl_id, out)
     for proc in procs:
         _, err = proc.communicate(timeout=600)
         if proc.returncode != 0:
@@ -285,9 +308,9 @@ def children_cpu() -> float:
     return used.ru_utime + used.ru_stime
 
 
-def run_alone(sites: Sites, count: int, out: Path) -> dict[str, float]:
+def run_alone(sites: Sites, count: int, out: Path, split: bool = False) -> dict[str, float]:
     before = children_cpu()
-    procs = workers(count, sites.seeds(), None, "", out)
+    procs = workers(count, sites.seeds(), None, "", out, split)
     for proc in procs:
         proc.communicate(timeout=900)
     figures = measure(sites.requests(), sites.count, sites.hosts)
@@ -295,15 +318,18 @@ def run_alone(sites: Sites, count: int, out: Path) -> dict[str, float]:
     return figures
 
 
-def startup_cpu(sites: Sites, out: Path) -> float:
+def startup_cpu(sites: Sites, out: Path, redis_url: str | None = None) -> float:
     """CPU seconds of a worker's start and end alone: a crawl of one page, the least
-    of three. Taken off both runs' CPU, so that the CPU per page compares the pages
+    of three. Taken off the runs' CPU, so that the CPU per page compares the pages
     (four workers' start-ups weigh on the shared run's 1,500 pages four times as much
-    as on the lone runs' 6,000)."""
+    as on the lone runs' 6,000). With ``redis_url``, a shared worker's (a crawl id of
+    its own): its start-up also imports redis-py, connects, loads the scripts and
+    syncs, which the lone one's does not."""
     runs = []
     for n in range(3):
         before = children_cpu()
-        command = [sys.executable, "-m", "robotkit", "crawl", "--max-pages", "1",
+        shared = [] if redis_url is None else ["--redis", redis_url, "--crawl-id", f"start{n}"]
+        command = [sys.executable, "-m", "robotkit", "crawl", "--max-pages", "1", *shared,
                    "--output", str(out / f"start{n}.jsonl"), sites.seeds()[0]]  # fmt: skip
         subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
         runs.append(children_cpu() - before)
@@ -326,30 +352,43 @@ def run_kill(sites: Sites, server: RedisServer, count: int, out: Path) -> dict[s
     return measure(sites.requests(), sites.count, sites.hosts)
 
 
+def per_page(cpu: float, fetches: float, workers_count: int, start: float) -> float:
+    """Milliseconds of worker CPU a page, the workers' start-ups left out."""
+    return (cpu - workers_count * start) / fetches * 1000
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--pages", type=int, default=30, help="pages per host (default 30)")
     parser.add_argument("--hosts", type=int, default=50)
     parser.add_argument("--workers", type=int, default=4)
+    parser.add_argument("--turns", type=int, default=1, help="split and shared runs, in turns")
     parser.add_argument("--skip-alone", action="store_true")
+    parser.add_argument("--skip-kill", action="store_true")
     parser.add_argument("--keep", metavar="DIR", help="keep the logs and outputs here")
     args = parser.parse_args()
+    results: dict[str, dict[str, float]] = {}
     with tempfile.TemporaryDirectory() as directory:
         root = Path(args.keep or directory)
         (root / "redis").mkdir()
         server = RedisServer(root / "redis")
         sites = Sites(root, args.pages, args.hosts)
         try:
-            results = {}
             (root / "start").mkdir()
+            (root / "start-shared").mkdir()
             start = startup_cpu(sites, root / "start")
-            for name in ("shared", "alone", "kill"):
-                if name == "alone" and args.skip_alone:
-                    continue
-                out = root / name
+            start_shared = startup_cpu(sites, root / "start-shared", server.url)
+            names = [f"{kind} {n + 1}" for n in range(args.turns) for kind in ("split", "shared")]
+            names += [] if args.skip_alone else ["alone"]
+            names += [] if args.skip_kill else ["kill"]
+            for name in names:
+                out = root / name.replace(" ", "")
                 out.mkdir()
-                if name == "shared":
-                    results[name] = run_shared(sites, server, args.workers, out)
+                if name.startswith("shared"):
+                    crawl_id = "bench-" + name.replace(" ", "")
+                    results[name] = run_shared(sites, server, args.workers, out, crawl_id)
+                elif name.startswith("split"):
+                    results[name] = run_alone(sites, args.workers, out, split=True)
                 elif name == "alone":
                     results[name] = run_alone(sites, args.workers, out)
                 else:
@@ -357,38 +396,74 @@ def main() -> None:
         finally:
             sites.stop()
             server.stop()
-    ideal = args.hosts / DELAY
-    print(f"{args.workers} workers, {args.hosts} hosts x {args.pages} pages, delay {DELAY} s "
+    report(results, args.workers, args.hosts, args.pages, (start, start_shared))
+
+
+def report(
+    results: dict[str, dict[str, float]],
+    count: int,
+    hosts: int,
+    pages: int,
+    starts: tuple[float, float],
+) -> None:
+    """The runs' table and the CPU a page costs: each run's worker CPU less its
+    workers' start-ups (a lone one's, a shared one's: ``starts``)."""
+    start, start_shared = starts
+    ideal = hosts / DELAY
+    print(f"{count} workers, {hosts} hosts x {pages} pages, delay {DELAY} s "
           f"(ideal {ideal:.0f} pages/s)")  # fmt: skip
     header = ("run", "pages", "missing", "fetched twice", "robots.txt max/host",
-              "requests < delay", "smallest gap s", "pages/s", "of ideal")  # fmt: skip
+              "requests < delay", "smallest gap s", "pages/s", "of ideal",
+              "CPU ms/page")  # fmt: skip
     print(" | ".join(header))
+    cpu: dict[str, float] = {}
+    lone_start: dict[str, float] = {}  # the shared runs with a lone worker's start-up off
     for name, r in results.items():
+        used = r["cpu"][0] if "cpu" in r else r.get("workers_cpu")  # type: ignore[index]
+        if used is not None and "cpu" in r:
+            cpu[name] = per_page(used, r["fetches"], count, start_shared)
+            lone_start[name] = per_page(used, r["fetches"], count, start)
+        elif used is not None:
+            cpu[name] = per_page(used, r["fetches"], count, start)
         print(
             f"{name} | {r['pages']} | {r['missing']} | {r['twice']} | {r['robots_max']} | "
             f"{r['early']} | {r['smallest_gap']:.3f} | {r['pages_per_s']:.1f} | "
-            f"{r['ideal_share']:.0%}"
+            f"{r['ideal_share']:.0%} | {cpu.get(name, float('nan')):.2f}"
         )
-    shared = results["shared"]
-    per_page = shared["commands_per_page"]
-    print(f"shared: {shared['steady_share']:.0%} of ideal from the moment all "
-          f"{args.workers} workers had started")  # fmt: skip
-    print(f"shared: Redis round trips per fetched page: {per_page:.2f}; "
-          f"pages per worker: {shared['per_worker']}")  # fmt: skip
-    work, serve, red = shared["cpu"]  # type: ignore[misc]
-    print(f"shared: CPU seconds over {shared['seconds']:.1f} s: workers {work:.1f} "
-          f"({work / shared['fetches'] * 1000:.1f} ms per page, start-up included), "
-          f"site server {serve:.1f}, redis-server {red:.1f}; {os.cpu_count()} cores")  # fmt: skip
-    if "alone" in results:
-        # Each lone worker fetches every page: fetches counts all of them.
-        alone = results["alone"]
-        lone = (alone["workers_cpu"] - args.workers * start) / alone["fetches"] * 1000
-        together = (work - args.workers * start) / shared["fetches"] * 1000
-        print(f"CPU per page, a worker's start-up ({start:.2f} s) left out: alone "
-              f"{lone:.2f} ms, shared {together:.2f} ms ({together / lone:.2f}x)")  # fmt: skip
+    shared_runs = [name for name in results if name.startswith("shared")]
+    for name in shared_runs:
+        shared = results[name]
+        work, serve, red = shared["cpu"]  # type: ignore[misc]
+        print(f"{name}: {shared['steady_share']:.0%} of ideal from the moment all {count} "
+              f"workers had started; Redis commands per fetched page: "
+              f"{shared['commands_per_page']:.2f}; pages per worker: "
+              f"{shared['per_worker']}")  # fmt: skip
+        print(f"{name}: CPU seconds over {shared['seconds']:.1f} s: workers {work:.1f} "
+              f"({work / shared['fetches'] * 1000:.1f} ms per page, start-up included), "
+              f"site server {serve:.1f}, redis-server {red:.1f}; "
+              f"{os.cpu_count()} cores")  # fmt: skip
+    together = statistics.median(cpu[name] for name in shared_runs)
+    split = statistics.median(cpu[name] for name in results if name.startswith("split"))
+    print(f"CPU per page, the workers' start-ups left out (a lone worker's {start:.2f} s, "
+          f"a shared one's {start_shared:.2f} s), median of {len(shared_runs)} turn(s): "
+          f"split {split:.2f} ms, shared {together:.2f} ms ({together / split:.2f}x, the "
+          f"verdict: the same {count} processes, hosts, pages and pace, only the sharing "
+          f"differs)")  # fmt: skip
+    old = statistics.median(lone_start[name] for name in shared_runs)
+    print(f"CPU per page shared with a lone worker's start-up left out (the figure "
+          f"before: the shared start-up's Redis part counted as pages): {old:.2f} ms "
+          f"({old / split:.2f}x split)")  # fmt: skip
+    if "alone" in cpu:
+        # Each lone worker fetches every page, at four times the pace: a busier loop.
+        print(f"CPU per page, the not-shared run (each process crawls every host, four "
+              f"times the pages at four times the pace: the anchor before): "
+              f"{cpu['alone']:.2f} ms; shared {together / cpu['alone']:.2f}x that, "
+              f"{old / cpu['alone']:.2f}x with a lone start-up off")  # fmt: skip
     # What the ideal rate would take: every page's CPU (workers, site server, Redis)
     # times the ideal pages per second, against the cores there are. Above them the
     # run is bound by the machine, not by the coordination.
+    shared = results[shared_runs[-1]]
+    work, serve, red = shared["cpu"]  # type: ignore[misc]
     need = (work + serve + red) / shared["fetches"] * ideal
     print(f"shared: cores the ideal {ideal:.0f} pages/s would take at this CPU per page: "
           f"{need:.1f} (this machine: {os.cpu_count()})")  # fmt: skip

@@ -9,9 +9,10 @@ from __future__ import annotations
 import asyncio
 
 import pytest
+import redis.asyncio.cluster
 
 from robotkit.frontier.events import Tier
-from robotkit.shared.connection import Namespace, connect_async
+from robotkit.shared.connection import Namespace, connect, connect_async
 from robotkit.shared.crawl import Offer, SharedCrawl, SyncResult
 from robotkit.url.parse import origin_of
 
@@ -112,6 +113,17 @@ async def _work_through(a: SharedCrawl, result: SyncResult) -> None:
     await a.settle()
 
 
+async def _seed_done(a: SharedCrawl, host: str) -> None:
+    """``a`` claims ``host`` (a seed offered to it); the seed's end is buffered."""
+    seed = origin_of(host)
+    a.offer(seed, f"{host}/", f"{host}/", 0, None, 0)
+    await a.sync(0.1, idle=False)
+    [claim] = (await a.sync(0.2, idle=False)).claims
+    assert claim.host == seed
+    a.screened(seed, f"{host}/")
+    a.done(seed, f"{host}/")
+
+
 @pytest.mark.parametrize("step", ["sync", "settle"])
 def test_a_link_offered_during_a_round_trip_is_sent_with_its_outbox_entry(
     any_redis_url: str, crawl_id: str, step: str
@@ -182,5 +194,113 @@ def test_the_seen_filter_loses_no_link_at_ten_urls_per_host(redis_url: str, craw
                 break
         assert reached == 10_000
         await a.client.aclose()
+
+    asyncio.run(scenario())
+
+
+def test_a_settle_with_offers_is_one_round_trip_on_one_server(
+    any_redis_url: str, crawl_id: str
+) -> None:
+    """The outbox note goes first in the pipeline of the page's host scripts on one
+    server (Redis runs a pipeline in order: the note is written before the offer
+    it covers); on a cluster its node is not the hosts', and it goes first alone."""
+
+    async def scenario() -> None:
+        a = await _crawl(any_redis_url, crawl_id, "a")
+        seed, other = origin_of(_host(1)), origin_of(_host(2))
+        await _seed_done(a, _host(1))
+        a.offer(other, f"{other}/", f"{other}/", 1, f"{seed}/", 0)
+        trips = a.round_trips
+        await a.settle()
+        cluster = isinstance(a.client, redis.asyncio.cluster.RedisCluster)
+        assert a.round_trips - trips == (2 if cluster else 1)
+        claimed: list[str] = []
+        now = 0.3
+        while now < 2.0 and not claimed:
+            result = await a.sync(now, idle=False)
+            claimed += [str(c.host) for c in result.claims]
+            now += 0.1
+        assert claimed == [str(other)], "the offer was noted and reached the index"
+        await a.client.aclose()
+
+    asyncio.run(scenario())
+
+
+def _owned(url: str, crawl_id: str, worker: SharedCrawl, host: str) -> bool:
+    """Whether ``worker``'s token has ``host`` in the crawl-wide ``owned`` index."""
+    client = connect(url)
+    score = client.zscore(Namespace(crawl_id).crawl_key("owned"), f"{worker.token}\0{host}")
+    client.close()
+    return score is not None
+
+
+async def _claimed_after_a_dies(b: SharedCrawl) -> list[Offer]:
+    """What ``b`` claims in four syncs from a moment past the lease of a worker that
+    stopped syncing at 0.3."""
+    pending: list[Offer] = []
+    now = 10.0
+    for _ in range(4):
+        pending += [o for c in (await b.sync(now, idle=False)).claims for o in c.pending]
+        now += 0.1
+    return pending
+
+
+async def _claim_seed(a: SharedCrawl, host: str) -> None:
+    """``a`` claims ``host`` (a seed offered to it) and finishes the seed: the host is
+    ``a``'s, at rest."""
+    await _seed_done(a, host)
+    await a.settle()
+    await a.sync(0.3, idle=False)  # busy: the crawl is not over
+
+
+def test_a_host_at_rest_has_no_owned_entry_and_a_take_writes_it_first(
+    any_redis_url: str, crawl_id: str
+) -> None:
+    """A host with no work is its seen filter alone in Redis (ARCHITECTURE.md, "At
+    scale, measured"): no ``owned`` entry. Work taken on it later writes the entry
+    before the take, so a kill right after loses nothing."""
+
+    async def scenario() -> None:
+        a = await _crawl(any_redis_url, crawl_id, "a")
+        host = _host(1)
+        await _claim_seed(a, host)
+        assert origin_of(host) in a.owned
+        assert not _owned(any_redis_url, crawl_id, a, host), "at rest: no owned entry"
+        page = f"{host}/p/2"
+        a.take(origin_of(host), page, page, 1, f"{host}/", 0, Tier.MAIN)
+        await a.settle()
+        assert _owned(any_redis_url, crawl_id, a, host), "written with the take"
+        # a dies now: its host comes back with the page, through the owned entry.
+        b = await _crawl(any_redis_url, crawl_id, "b")
+        pending = await _claimed_after_a_dies(b)
+        assert [o.key for o in pending] == [page]
+        await a.client.aclose()
+        await b.client.aclose()
+
+    asyncio.run(scenario())
+
+
+def test_a_link_to_a_dead_owners_host_at_rest_is_not_lost(
+    any_redis_url: str, crawl_id: str
+) -> None:
+    """The owner of a host at rest is mailed a link and dies before draining it: the
+    reaper puts its mail in the index of claimable hosts (a host at rest has no
+    ``owned`` entry to bring it back), and another worker claims the link."""
+
+    async def scenario() -> None:
+        a = await _crawl(any_redis_url, crawl_id, "a")
+        host = _host(1)
+        await _claim_seed(a, host)
+        b = await _crawl(any_redis_url, crawl_id, "b")
+        await b.sync(0.4, idle=False)
+        link = f"{host}/new"
+        b.offer(origin_of(host), link, link, 2, f"{_host(2)}/", 0)
+        await b.settle()
+        await b.sync(0.5, idle=False)  # the mail for a, who syncs no more
+        assert not _owned(any_redis_url, crawl_id, a, host)
+        pending = await _claimed_after_a_dies(b)
+        assert [o.key for o in pending] == [link]
+        await a.client.aclose()
+        await b.client.aclose()
 
     asyncio.run(scenario())

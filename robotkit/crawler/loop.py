@@ -251,7 +251,11 @@ class Crawler:
 
         lease = DEFAULT_OWNER_LEASE if self._owner_lease is None else self._owner_lease
         work = SharedCrawl(
-            self.shared.async_client(), self.shared.namespace, self.worker, lease=lease
+            self.shared.async_client(),
+            self.shared.namespace,
+            self.worker,
+            lease=lease,
+            carry=self.shared.finishes,  # a page's pacer finish rides on its settle
         )
         self._turn = SharedTurn(self, work)
 

@@ -15,7 +15,10 @@ would mean "allow" and "no delay" on a host other workers are pacing).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+import asyncio
+import functools
+import hashlib
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
@@ -27,7 +30,7 @@ import redis.cluster
 from redis.asyncio.retry import Retry as AsyncRetry
 from redis.backoff import ExponentialBackoff
 from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import RedisError
+from redis.exceptions import NoScriptError, RedisError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 from redis.retry import Retry
 
@@ -35,11 +38,13 @@ from robotkit.base.errors import UnavailableError
 from robotkit.url.redact import masked
 
 __all__ = [
+    "CLUSTER_CALLS",
     "DEFAULT_SOCKET_TIMEOUT",
     "AsyncClient",
     "AsyncClientSource",
     "AsyncScripts",
     "Namespace",
+    "Runner",
     "ScriptCall",
     "Scripts",
     "SharedStateTimeout",
@@ -210,8 +215,65 @@ class ScriptCall:
     alike, planned by pure code, so the two faces differ only in how they call."""
 
     script: str
-    keys: tuple[str, ...]
-    args: tuple[str, ...]
+    keys: Sequence[str]
+    args: Sequence[str]
+
+
+CLUSTER_CALLS = 16
+"""Script calls in flight at once on a cluster."""
+
+
+@functools.cache
+def sha_of(script: str) -> str:
+    """A script's SHA1, as EVALSHA names it: computed once per script text."""
+    return hashlib.sha1(script.encode()).hexdigest()
+
+
+class Runner:
+    """Runs :class:`ScriptCall` s on an asyncio client by SHA, loading a script the
+    server does not know yet. Several at once: one pipeline on a single server (one
+    round trip, run in order), calls in parallel on a cluster (redis-py's cluster
+    pipeline refuses EVALSHA; each call names one slot's keys, so order can only
+    matter per slot)."""
+
+    def __init__(self, client: AsyncClient) -> None:
+        self.client = client
+        self.cluster = isinstance(client, redis.asyncio.cluster.RedisCluster)
+
+    async def one(self, call: ScriptCall) -> Any:
+        sha, words = sha_of(call.script), [*call.keys, *call.args]
+        try:
+            return await self.client.evalsha(sha, len(call.keys), *words)
+        except NoScriptError:
+            await self.client.script_load(call.script)
+            return await self.client.evalsha(sha, len(call.keys), *words)
+
+    async def many(self, calls: Sequence[ScriptCall], *, whole: int = 0) -> list[Any]:
+        """Run ``calls``; on one server the first ``whole`` go with their text (EVAL),
+        so that a server that lost its scripts (a restart) still runs them before the
+        rest: a call refused as unknown is sent again after the others ran."""
+        if not calls:
+            return []
+        if self.cluster or len(calls) == 1:
+            # At most CLUSTER_CALLS at once: redis-py's cluster client has a bounded
+            # pool per node, and a burst past it fails rather than waits.
+            results: list[Any] = []
+            for at in range(0, len(calls), CLUSTER_CALLS):
+                batch = calls[at : at + CLUSTER_CALLS]
+                results += await asyncio.gather(*(self.one(call) for call in batch))
+            return results
+        pipe = self.client.pipeline(transaction=False)
+        for n, call in enumerate(calls):
+            run = pipe.eval if n < whole else pipe.evalsha
+            text = call.script if n < whole else sha_of(call.script)
+            run(text, len(call.keys), *call.keys, *call.args)
+        results = await pipe.execute(raise_on_error=False)
+        for n, result in enumerate(results):
+            if isinstance(result, NoScriptError):  # not run: safe to send again
+                results[n] = await self.one(calls[n])
+            elif isinstance(result, Exception):
+                raise result
+        return list(results)
 
 
 class _Registered:

@@ -20,9 +20,11 @@ owner, the hosts each worker is offering to, and ``finished``. A host script and
 crawl script never run as one; the order of the calls keeps every host with work
 reachable from the crawl-wide index whatever instant a worker is killed at.
 
-Round trips per page: one host script per host the page touched (pipelined), one
-crawl script before them when the page offers links to other hosts; per sync, the
-crawl script and then the host scripts of its claims and drains.
+Round trips per page: one host script per host the page touched (pipelined), with
+the crawl script that notes its offers (and the hosts at rest it gives work) first in
+the same pipeline on one server, before it on a cluster; per sync, the crawl script
+and then the host scripts of its claims and drains. A host at rest (no work) has no
+entry in the crawl-wide index: its seen filter is all it costs.
 
 (Why this module is a little over 500 lines: it is one concept, a worker's side of the
 shared crawl, whose rounds, buffers and claims share its state; the Lua lives apart in
@@ -32,19 +34,16 @@ shared crawl, whose rounds, buffers and claims share its state; the Lua lives ap
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-import redis.asyncio.cluster
-from redis.exceptions import NoScriptError
-
 from robotkit.frontier.events import Tier
 from robotkit.frontier.seen import digest96
 from robotkit.shared import crawl_scripts
-from robotkit.shared.connection import AsyncClient, Namespace, talking_to
+from robotkit.shared.connection import AsyncClient, Namespace, Runner, ScriptCall, talking_to
+from robotkit.shared.pacing import FinishCarry
 from robotkit.url.parse import Origin, origin_of
 
 __all__ = [
@@ -74,9 +73,6 @@ MAX_MAIL = 64
 
 MAX_CHECKS = 16
 """Hosts a dead worker was offering to, looked at again per sync."""
-
-CLUSTER_CALLS = 16
-"""Host scripts in flight at once on a cluster."""
 
 REAP = 256
 """Entries of dead workers moved back to the index per sync."""
@@ -185,6 +181,40 @@ def _item(host: str, item: bytes | str) -> Offer:
     return Offer.of_record(host, key, record)
 
 
+def _index_news(host: str, taken: _Round, token: str, result: Any) -> list[list[str]]:
+    """What the crawl-wide index must learn from one host script of the round
+    ``taken`` (sent with the next crawl script; until then the host is in this
+    worker's outbox or owned entries, which a reaper turns back into index entries)."""
+    owner, first, work = _text(result[0]), int(result[1]), int(result[2])
+    post = []
+    if first:
+        if owner == "":
+            post.append(["free", host, ""])
+        elif owner == token:
+            post.append(["remail", host])
+        else:
+            post.append(["mail", host, owner])
+    if host in taken.offered:
+        post.append(["unout", host])
+    if host in taken.released:
+        post.append(["unown", host])
+        if work and owner == "":
+            post.append(["free", host, ""])
+    return post
+
+
+def _status_news(host: str, answer: Any, token: str) -> list[list[str]]:
+    """What the index must learn from a host looked at again (a dead finder's)."""
+    owner, inbox, work = _text(answer[0]), int(answer[1]), int(answer[2])
+    post = []
+    if owner == "" and work:
+        post.append(["free", host, ""])
+    elif owner and inbox:
+        post.append(["remail", host] if owner == token else ["mail", host, owner])
+    post.append(["unout", host])
+    return post
+
+
 @dataclass(frozen=True)
 class _Round:
     """The buffered actions one round sends, taken out of the buffer at once and
@@ -196,62 +226,7 @@ class _Round:
     actions: dict[str, list[list[Any]]]
     offered: set[str]
     released: set[str]
-
-
-@dataclass(frozen=True)
-class _Call:
-    script: str
-    keys: list[str]
-    args: list[str]
-
-
-class _Runner:
-    """Runs script calls by SHA, loading a script the server does not know yet.
-    Several host scripts at once: one pipeline on a single server (in order), calls
-    in parallel on a cluster (redis-py's cluster pipeline refuses EVALSHA; each call
-    names one slot's keys, so order matters only per host, and a host's ops are one
-    call)."""
-
-    def __init__(self, client: AsyncClient) -> None:
-        self.client = client
-        self.cluster = isinstance(client, redis.asyncio.cluster.RedisCluster)
-        self._shas: dict[str, str] = {}
-
-    def sha(self, script: str) -> str:
-        sha = self._shas.get(script)
-        if sha is None:
-            sha = self._shas[script] = hashlib.sha1(script.encode()).hexdigest()
-        return sha
-
-    async def one(self, call: _Call) -> Any:
-        sha, words = self.sha(call.script), [*call.keys, *call.args]
-        try:
-            return await self.client.evalsha(sha, len(call.keys), *words)
-        except NoScriptError:
-            await self.client.script_load(call.script)
-            return await self.client.evalsha(sha, len(call.keys), *words)
-
-    async def many(self, calls: list[_Call]) -> list[Any]:
-        if not calls:
-            return []
-        if self.cluster or len(calls) == 1:
-            # At most CLUSTER_CALLS at once: redis-py's cluster client has a bounded
-            # pool per node, and a burst past it fails rather than waits.
-            results: list[Any] = []
-            for at in range(0, len(calls), CLUSTER_CALLS):
-                batch = calls[at : at + CLUSTER_CALLS]
-                results += await asyncio.gather(*(self.one(call) for call in batch))
-            return results
-        pipe = self.client.pipeline(transaction=False)
-        for call in calls:
-            pipe.evalsha(self.sha(call.script), len(call.keys), *call.keys, *call.args)
-        results = await pipe.execute(raise_on_error=False)
-        for n, result in enumerate(results):
-            if isinstance(result, NoScriptError):  # not run: safe to send again
-                results[n] = await self.one(calls[n])
-            elif isinstance(result, Exception):
-                raise result
-        return list(results)
+    owning: set[str]  # hosts at rest taken work on: their ``owned`` entries go first
 
 
 class SharedCrawl:
@@ -272,6 +247,7 @@ class SharedCrawl:
         lease: float = DEFAULT_OWNER_LEASE,
         max_drain: int = 500,
         max_claims: int = MAX_CLAIMS,
+        carry: FinishCarry | None = None,
     ) -> None:
         if lease <= 0 or max_drain < 1 or max_claims < 1:
             raise ValueError("lease must be > 0, max_drain and max_claims >= 1")
@@ -284,13 +260,20 @@ class SharedCrawl:
         self.owned: set[Origin] = set()
         self.inherited: set[Origin] = set()
         self.token = ""  # this life's name in the worker table (given by the first sync)
-        self._runner = _Runner(client)
+        self._runner = Runner(client)
+        # On one server the pacer's finishes ride on this worker's round trips (a
+        # cluster sends each call on its own anyway).
+        self._carry = carry if carry is not None and not self._runner.cluster else None
+        if self._carry is not None:
+            self._carry.riding = True
         self._crawl_keys = [namespace.crawl_key(name) for name in CRAWL_KEYS]
         self._actions: dict[str, list[list[Any]]] = {}  # per host, in order
         self._offered: set[str] = set()  # hosts of the buffered offers
         self._post: list[list[str]] = []  # for the next crawl script
         self._lost: set[Origin] = set()
         self._releasing: set[str] = set()  # hosts given back in the buffered actions
+        self._resting: set[str] = set()  # ours with no work: no ``owned`` entry
+        self._owning: set[str] = set()  # of those, taken work on in the buffered actions
         self._turn = asyncio.Lock()  # one round trip at a time: Redis sees them in order
         self.round_trips = 0
 
@@ -337,6 +320,9 @@ class SharedCrawl:
         name = self.host_name(host)
         offer = Offer(url, key, depth, referer, streak, tier, taken=True)
         self._add(host, ["t", short(name, key), *hashes(key), offer.record(name)])
+        if name in self._resting:  # its ``owned`` entry is written before the take
+            self._resting.discard(name)
+            self._owning.add(name)
 
     def refuse(self, host: Origin, key: str) -> None:
         """This worker refused a URL of its own host: seen, nothing to do."""
@@ -356,6 +342,7 @@ class SharedCrawl:
         self.inherited.discard(host)
         self._add(host, ["x"])
         self._releasing.add(self.host_name(host))
+        self._resting.discard(self.host_name(host))
 
     @property
     def unsent(self) -> int:
@@ -365,66 +352,59 @@ class SharedCrawl:
 
     def _take_round(self) -> _Round:
         """The buffered actions, out of the buffer (:class:`_Round`)."""
-        taken = _Round(self._actions, self._offered, self._releasing)
-        self._actions, self._offered, self._releasing = {}, set(), set()
+        taken = _Round(self._actions, self._offered, self._releasing, self._owning)
+        self._actions, self._offered, self._releasing, self._owning = {}, set(), set(), set()
         return taken
 
     def _crawl_call(
-        self, mode: str, now: float = 0.0, idle: bool = False, note: set[str] | None = None
-    ) -> _Call:
-        args = [
-            mode,
-            self.token,
-            repr(now),
-            repr(self.lease),
-            "1" if idle else "0",
-            str(len(self.owned)),
-            str(self.max_claims),
-            str(MAX_CHECKS),
-            str(MAX_MAIL),
-            str(REAP),
-            json.dumps(self._post),
-            json.dumps(sorted(note or ())),
-        ]
+        self, mode: str, now: float = 0.0, idle: bool = False, taken: _Round | None = None
+    ) -> ScriptCall:
+        args = [mode, self.token, repr(now), repr(self.lease), "1" if idle else "0",
+                str(len(self.owned)), str(self.max_claims), str(MAX_CHECKS), str(MAX_MAIL),
+                str(REAP), json.dumps(self._post),
+                json.dumps(sorted(taken.offered) if taken else []),
+                json.dumps(sorted(taken.owning) if taken else [])]  # fmt: skip
         self._post = []
-        return _Call(crawl_scripts.CRAWL, self._crawl_keys, args)
+        return ScriptCall(crawl_scripts.CRAWL, self._crawl_keys, args)
 
-    def _host_calls(self, taken: _Round) -> tuple[list[str], list[_Call]]:
+    def _host_calls(self, taken: _Round) -> tuple[list[str], list[ScriptCall]]:
         """A round's actions as one host script per host (under the token this
         worker has now: the sync that opens a round may give it a new one)."""
         hosts = list(taken.actions)
+        script, token = crawl_scripts.HOST, self.token
         calls = [
-            _Call(crawl_scripts.HOST, self._host_keys(h, *HOST_KEYS), [self.token, json.dumps(a)])
+            ScriptCall(script, self._host_keys(h, *HOST_KEYS), [token, json.dumps(a)])
             for h, a in taken.actions.items()
         ]
         return hosts, calls
 
-    def _after_host(self, host: str, offered: bool, released: bool, result: Any) -> None:
-        """What the crawl-wide index must learn from one host script (sent with the
-        next crawl script; until then the host is in this worker's outbox or owned
-        entries, which a reaper turns back into index entries)."""
-        owner, first, work = _text(result[0]), int(result[1]), int(result[2])
-        origin = origin_of(host)
-        if origin in self.owned and owner != self.token:
-            self._lost.add(origin)  # another worker took it over
-        if first:
-            if owner == "":
-                self._post.append(["free", host, ""])
-            elif owner == self.token:
-                self._post.append(["remail", host])
-            else:
-                self._post.append(["mail", host, owner])
-        if offered:
-            self._post.append(["unout", host])
-        if released:
-            self._post.append(["unown", host])
-            if work and owner == "":
-                self._post.append(["free", host, ""])
+    def _carried(self) -> list[ScriptCall]:
+        return self._carry.take() if self._carry is not None else []
 
-    async def _flush(self, hosts: list[str], calls: list[_Call], taken: _Round) -> list[Any]:
-        results = await self._runner.many(calls)
+    async def _flush(
+        self,
+        hosts: list[str],
+        calls: list[ScriptCall],
+        taken: _Round,
+        ahead: list[ScriptCall] | None = None,
+    ) -> list[Any]:
+        """Run a round's host ``calls`` (``ahead`` first, in the same pipeline on one
+        server) and learn from their answers; the answers past the hosts' are
+        returned."""
+        ahead = ahead or []
+        runs = await self._runner.many([*ahead, *calls], whole=len(ahead))
+        results = runs[len(ahead) :]
         for host, result in zip(hosts, results[: len(hosts)], strict=False):
-            self._after_host(host, host in taken.offered, host in taken.released, result)
+            origin, owner = origin_of(host), _text(result[0])
+            if origin in self.owned and owner != self.token:
+                self._lost.add(origin)  # another worker took it over
+            self._post += _index_news(host, taken, self.token, result)
+            # At rest: its ``owned`` entry goes (unless actions for it were buffered
+            # meanwhile: a take among them was not noted, so it waits a round).
+            idle = host not in self._resting and host not in self._actions
+            if idle and owner == self.token and int(result[2]) == 0:
+                self._resting.add(host)
+                self._post.append(["unown", host])
         return results[len(hosts) :]
 
     async def settle(self) -> None:
@@ -434,18 +414,30 @@ class SharedCrawl:
             await self._send()
 
     async def _send(self) -> None:
+        ahead = self._carried()
         if not self._actions:
+            if ahead:
+                self.round_trips += 1
+                with talking_to(self.namespace.key("")):
+                    await self._runner.many(ahead)
             return
         taken = self._take_round()
         with talking_to(self.namespace.key("")):
-            if taken.offered:
+            if taken.offered or taken.owning:
                 # Before the first sync there is no token: the crawl script puts the
                 # hosts in ``check`` instead, where any worker's sync looks at them.
-                self.round_trips += 1
-                await self._runner.one(self._crawl_call("note", note=taken.offered))
+                # On one server the note goes first in the host scripts' pipeline:
+                # Redis runs it first, and a worker killed while sending leaves a
+                # prefix run. A cluster's node for it is not the hosts'.
+                note = self._crawl_call("note", taken=taken)
+                if self._runner.cluster:
+                    self.round_trips += 1
+                    await self._runner.one(note)
+                else:
+                    ahead.append(note)
             hosts, calls = self._host_calls(taken)
             self.round_trips += 1
-            await self._flush(hosts, calls, taken)
+            await self._flush(hosts, calls, taken, ahead)
 
     async def sync(self, now: float, *, idle: bool, grace: float = GRACE) -> SyncResult:
         """Send the buffered actions, renew this worker, claim free hosts up to its
@@ -459,7 +451,8 @@ class SharedCrawl:
     async def _synced(self, now: float, idle: bool) -> SyncResult:
         taken = self._take_round()
         self.round_trips += 1
-        answer = await self._runner.one(self._crawl_call("sync", now, idle, taken.offered))
+        crawl = self._crawl_call("sync", now, idle, taken)
+        answer = (await self._runner.many([*self._carried(), crawl]))[-1]
         finished, token, lost_all, claims, checks, mails, excess = answer
         self.token = _text(token)
         if int(finished):
@@ -472,20 +465,23 @@ class SharedCrawl:
             lost |= self.owned
         self.owned -= lost
         self.inherited -= lost
+        self._resting.difference_update(map(str, lost))
         hosts, calls = self._host_calls(taken)
         claimed = [(_text(h), _text(f)) for h, f in claims]
         checked = [_text(h) for h in checks]
         mailed = [_text(h) for h in mails]
+        self._resting.difference_update(mailed)  # popping the mail wrote ``owned``
         calls += [
-            _Call(crawl_scripts.CLAIM, self._host_keys(h, *HOST_KEYS), [self.token, f])
+            ScriptCall(crawl_scripts.CLAIM, self._host_keys(h, *HOST_KEYS), [self.token, f])
             for h, f in claimed
         ]
         calls += [
-            _Call(crawl_scripts.DRAIN, self._host_keys(h, "s", "i", "d"),
+            ScriptCall(crawl_scripts.DRAIN, self._host_keys(h, "s", "i", "d"),
                   [self.token, str(self.max_drain)])
             for h in mailed
         ]  # fmt: skip
-        calls += [_Call(crawl_scripts.STATUS, self._host_keys(h, *HOST_KEYS), []) for h in checked]
+        status = crawl_scripts.STATUS
+        calls += [ScriptCall(status, self._host_keys(h, *HOST_KEYS), []) for h in checked]
         if calls:
             self.round_trips += 1
         rest = await self._flush(hosts, calls, taken)
@@ -501,13 +497,7 @@ class SharedCrawl:
                 if int(answer[2]) > 0:
                     self._post.append(["remail", host])
         for host, answer in zip(checked, rest[len(mailed) :], strict=False):
-            owner, inbox, work = _text(answer[0]), int(answer[1]), int(answer[2])
-            if owner == "" and work:
-                self._post.append(["free", host, ""])
-            elif owner and inbox:
-                mine = owner == self.token
-                self._post.append(["remail", host] if mine else ["mail", host, owner])
-            self._post.append(["unout", host])
+            self._post += _status_news(host, answer, self.token)
         return result
 
     def _claimed(self, host: str, answer: Any, result: SyncResult) -> None:
@@ -529,9 +519,13 @@ class SharedCrawl:
         back to the index at the next sync of any other worker."""
         async with self._turn:
             await self._send()
+            if self._carry is not None:  # from now on a finish is its own round trip
+                self._carry.riding = False
+                await self._carry.sent()
             if self.token:
                 self.round_trips += 1
                 with talking_to(self.namespace.key("")):
                     await self._runner.one(self._crawl_call("leave"))
         self.owned.clear()
         self.inherited.clear()
+        self._resting.clear()

@@ -204,7 +204,11 @@ return {(head(s)), inbox, redis.call('HLEN', q) + inbox + redis.call('HLEN', dr)
 # owned / mail / outbox (lexical 'token\\0host'), dead (tokens to reap), finished, seq.
 # ARGV mode ('sync', 'note', 'leave'), me (token, '' before the first sync: a new
 # one is the crawl's next number, unique to one life of one worker), now, lease, idle,
-# load, claims, checks, mails, reap, post (JSON), note (JSON hosts).
+# load, claims, checks, mails, reap, post (JSON), note (JSON hosts), own (JSON hosts:
+# ours, at rest, about to be given work: their ``owned`` entries are written first).
+# An ``owned`` entry is kept only while its host has work: a host at rest is its seen
+# filter alone, and it needs no reaping (a dead owner's ``mail`` entries go to ``free``,
+# and popping a ``mail`` entry writes the owner's ``owned`` entry back).
 # The post are the consequences of the worker's last host scripts:
 #   ["free", h, from]  h has work and may be owned by no one (or by dead ``from``)
 #   ["mail", h, owner] h's inbox got its first link: for its owner
@@ -252,6 +256,9 @@ for _, p in ipairs(cjson.decode(ARGV[11])) do
   elseif op == 'unout' then redis.call('ZREM', OUT, me .. '\\0' .. h)
   end
 end
+for _, h in ipairs(cjson.decode(ARGV[13])) do
+  if live then redis.call('ZADD', OWNED, 0, me .. '\\0' .. h) else free(h, me) end
+end
 if mode == 'leave' then
   if live then gone(me) end
   return {0, me, 0, {}, {}, {}, 0}
@@ -276,8 +283,7 @@ for _, t in ipairs(redis.call('ZRANGE', DEAD, 0, 3)) do
     local entries = redis.call('ZRANGEBYLEX', pair[1], lo, hi, 'LIMIT', 0, budget)
     for _, e in ipairs(entries) do
       local h = string.sub(e, #t + 2)
-      if pair[2] == 'owned' then free(h, t)
-      elseif pair[2] == 'out' then redis.call('SADD', C, h) end
+      if pair[2] == 'out' then redis.call('SADD', C, h) else free(h, t) end
       redis.call('ZREM', pair[1], e)
     end
     budget = budget - #entries
@@ -319,6 +325,7 @@ local lo, hi = lex(me)
 local mails = {}
 for _, e in ipairs(redis.call('ZRANGEBYLEX', MAIL, lo, hi, 'LIMIT', 0, tonumber(ARGV[9]))) do
   redis.call('ZREM', MAIL, e)
+  redis.call('ZADD', OWNED, 0, e)  -- the drained links are work: reaped with the host
   mails[#mails + 1] = string.sub(e, #me + 2)
 end
 local idle = ARGV[5]

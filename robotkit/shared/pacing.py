@@ -14,8 +14,10 @@ Only the facts several workers must agree on live in Redis, one hash per host:
 A request *reserves* its host with one Lua script, so reading those fields and
 taking the lease is one atomic step (one round trip): all workers together never
 start a request to a host before its ready time, nor while another is in flight.
-Finishing is a second script (one round trip) that frees the lease and records the
-next ready time, the streak and any hold. So a fetched page costs two round trips.
+Finishing is a second script that frees the lease and records the next ready time,
+the streak and any hold: its own round trip, or, for a worker of a shared crawl on
+one server, carried (:class:`FinishCarry`) in the pipeline of the round trip the
+worker makes next anyway (the page's host scripts, or its next reservation).
 
 Time is the injected clock's (passed to every script), not Redis' TIME, so tests
 drive it with :class:`robotkit.base.clock.ManualClock`; workers on several machines
@@ -31,6 +33,7 @@ import asyncio
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from robotkit.base.outcome import Outcome
 from robotkit.base.reasons import Reason
@@ -39,14 +42,17 @@ from robotkit.shared.connection import (
     AsyncClientSource,
     AsyncScripts,
     Namespace,
+    Runner,
     ScriptCall,
     Scripts,
     SyncClient,
+    talking_to,
 )
 
 __all__ = [
     "DEFAULT_LEASE",
     "AsyncSharedPacer",
+    "FinishCarry",
     "Reservation",
     "Reserving",
     "SharedPacer",
@@ -217,6 +223,62 @@ class _Plans:
         return ScriptCall(_HOLD, (self.key(host),), args)
 
 
+CARRY_WAIT = 0.05
+"""Seconds a carried finish waits for a round trip to ride on before it is sent
+alone: a page's settle follows its finish within milliseconds, and until it is sent
+only another worker's request to the host (a robots.txt fetch) waits, as it waits
+for any request in flight (``BUSY_POLL``)."""
+
+
+class FinishCarry:
+    """Finishes waiting to ride on this worker's next round trip instead of making
+    one each. A shared crawl on one server turns it on (``riding``,
+    :class:`~robotkit.shared.crawl.SharedCrawl`): the settle that follows a page
+    sends the page's finish in the pipeline of its host scripts, and a reservation
+    sends the finishes before it in its own (a robots.txt fetch's, before the page's
+    reservation of the same host). Whatever no round trip took within ``wait``
+    seconds is sent alone then. Off (the default), a finish is its own round trip.
+
+    A finish carried a moment longer only holds its host's lease a moment longer,
+    on the worker that owns the host; a worker killed before sending it leaves the
+    lease to expire, as one killed mid-request does."""
+
+    def __init__(self, wait: float = CARRY_WAIT) -> None:
+        self.riding = False
+        self.wait = wait
+        self.calls: list[ScriptCall] = []
+        self._sending: set[asyncio.Future[Any]] = set()
+
+    def take(self) -> list[ScriptCall]:
+        """The finishes waiting, out of the carry: the caller sends them."""
+        calls, self.calls = self.calls, []
+        return calls
+
+    def add(self, call: ScriptCall, runner: Runner) -> None:
+        self.calls.append(call)
+        if len(self.calls) == 1:
+            asyncio.get_running_loop().call_later(self.wait, self._send_left, runner)
+
+    def _send_left(self, runner: Runner) -> None:
+        calls = self.take()
+        if calls:
+            task = asyncio.ensure_future(runner.many(calls))
+            self._sending.add(task)
+            task.add_done_callback(self._sent)
+
+    def _sent(self, task: asyncio.Future[Any]) -> None:
+        # A fault here reaches the worker at its next call to Redis; the finishes
+        # lost with it leave their leases to expire.
+        self._sending.discard(task)
+        if not task.cancelled():
+            task.exception()
+
+    async def sent(self) -> None:
+        """Wait for the finishes sent alone (before an event loop closes)."""
+        while self._sending:
+            await asyncio.gather(*self._sending, return_exceptions=True)
+
+
 class SharedPacer(_Plans):
     """A :class:`~robotkit.pacing.pacer.Pacer`'s rules over per-host state in Redis.
 
@@ -273,17 +335,25 @@ class AsyncSharedPacer(_Plans):
         namespace: Namespace,
         *,
         lease: float = DEFAULT_LEASE,
+        carry: FinishCarry | None = None,
     ) -> None:
         super().__init__(pacer, namespace, lease)
         self.scripts = AsyncScripts(client)
+        self.carry = carry
         self._giving_back: set[asyncio.Future[None]] = set()
 
     async def reserve(self, host: HostKey) -> Reservation:
-        """:meth:`SharedPacer.reserve`, awaited."""
+        """:meth:`SharedPacer.reserve`, awaited; with the carried finishes in the
+        same pipeline, before it."""
         plan = self.reserving(host)
         if isinstance(plan, Reservation):
             return plan
-        return plan.answer(await self.scripts.run(plan.call))
+        carried = self.carry.take() if self.carry is not None else []
+        if not carried:
+            return plan.answer(await self.scripts.run(plan.call))
+        with talking_to(plan.call.keys[0]):
+            results = await Runner(self.scripts.client).many([*carried, plan.call])
+        return plan.answer(results[-1])
 
     async def reserve_shielded(self, host: HostKey) -> Reservation:
         """:meth:`reserve`, shielded from a cancellation of the caller: a caller
@@ -309,8 +379,12 @@ class AsyncSharedPacer(_Plans):
     async def finish(
         self, ticket: SharedTicket, outcome: Outcome | None, retry_at: float | None = None
     ) -> None:
-        """:meth:`SharedPacer.finish`, awaited."""
-        await self.scripts.run(self.finishing(ticket, outcome, retry_at))
+        """:meth:`SharedPacer.finish`, awaited; only put in the carry when it rides."""
+        call = self.finishing(ticket, outcome, retry_at)
+        if self.carry is not None and self.carry.riding:
+            self.carry.add(call, Runner(self.scripts.client))
+            return
+        await self.scripts.run(call)
 
     async def cancel(self, ticket: SharedTicket) -> None:
         await self.finish(ticket, None)

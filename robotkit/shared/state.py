@@ -35,7 +35,7 @@ from robotkit.shared.connection import (
     connect,
     talking_to,
 )
-from robotkit.shared.pacing import DEFAULT_LEASE, AsyncSharedPacer, SharedPacer
+from robotkit.shared.pacing import DEFAULT_LEASE, AsyncSharedPacer, FinishCarry, SharedPacer
 from robotkit.shared.slots import SharedAsyncSlots, SharedSyncSlots
 from robotkit.url.redact import masked
 
@@ -67,6 +67,9 @@ class SharedState:
         self.lease = DEFAULT_LEASE if lease is None else lease
         if self.lease <= 0:
             raise ValueError("lease must be > 0")
+        self.finishes = FinishCarry()
+        """The async pacers' finishes, carried on a shared crawl's round trips when
+        the crawl turns it on (one crawl, one event loop)."""
         self._loops: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, AsyncClient]
         self._loops = weakref.WeakKeyDictionary()
         self._loops_lock = threading.Lock()
@@ -100,7 +103,9 @@ class SharedState:
         return SharedPacer(pacer, self.client, self.namespace, lease=self.lease)
 
     def async_pacer(self, pacer: Pacer) -> AsyncSharedPacer:
-        return AsyncSharedPacer(pacer, self.async_client, self.namespace, lease=self.lease)
+        return AsyncSharedPacer(
+            pacer, self.async_client, self.namespace, lease=self.lease, carry=self.finishes
+        )
 
     def robots_checker(
         self, identity: Identity | None = None, **options: Any

@@ -1,0 +1,123 @@
+"""A worker's pacer finishes carried on its shared crawl's round trips (one server):
+a finish is not a round trip of its own, yet it reaches Redis with the next round
+trip the worker makes, or alone at the event loop's next turn, and the host's slot
+is free for every worker from then on."""
+
+from __future__ import annotations
+
+import asyncio
+
+from robotkit.base.clock import ManualClock
+from robotkit.base.outcome import Outcome
+from robotkit.pacing.pacer import Pacer, PacingPolicy
+from robotkit.shared import Namespace
+from robotkit.shared.connection import connect_async
+from robotkit.shared.crawl import SharedCrawl
+from robotkit.shared.pacing import AsyncSharedPacer, FinishCarry
+from robotkit.url.parse import origin_of
+
+HOST = ("h1.example", 80)
+OTHER = ("h2.example", 80)
+
+
+async def _setup(
+    redis_url: str, crawl_id: str, clock: ManualClock, wait: float = 3600.0
+) -> tuple[SharedCrawl, AsyncSharedPacer, AsyncSharedPacer, FinishCarry]:
+    """A crawl and a pacer sharing a carry whose finishes are sent alone after
+    ``wait`` seconds (by default never within a test: only the round trips send
+    them)."""
+    client = await connect_async(redis_url)
+    ns = Namespace(crawl_id)
+    carry = FinishCarry(wait=wait)
+    crawl = SharedCrawl(client, ns, "a", lease=5.0, carry=carry)
+    policy = PacingPolicy(delay=1.0)
+    mine = AsyncSharedPacer(Pacer(clock, policy), client, ns, carry=carry)
+    theirs = AsyncSharedPacer(Pacer(clock, policy), client, ns)
+    return crawl, mine, theirs, carry
+
+
+def test_a_finish_rides_on_the_settle_that_follows_the_page(
+    redis_url: str, crawl_id: str, clock: ManualClock
+) -> None:
+    async def scenario() -> None:
+        crawl, mine, theirs, carry = await _setup(redis_url, crawl_id, clock)
+        assert carry.riding, "a crawl on one server turns the carry on"
+        slot = await mine.reserve(HOST)
+        assert slot.ticket is not None
+        await mine.finish(slot.ticket, Outcome.OK)
+        assert len(carry.calls) == 1, "not sent yet: it waits for the page's settle"
+        assert (await theirs.reserve(HOST)).busy, "the lease holds until it is sent"
+        seed = origin_of("http://h1.example")
+        crawl.offer(seed, "http://h1.example/", "http://h1.example/", 0, None, 0)
+        trips = crawl.round_trips
+        await crawl.sync(0.1, idle=False)  # the crawl script, the finish before it
+        assert crawl.round_trips - trips == 2 and not carry.calls
+        clock.advance(1.0)
+        again = await theirs.reserve(HOST)
+        assert again.ticket is not None, "the finish reached Redis: the host is free"
+        await theirs.finish(again.ticket, Outcome.OK)
+        await crawl.client.aclose()
+
+    asyncio.run(scenario())
+
+
+def test_a_finish_no_round_trip_takes_is_sent_alone(
+    redis_url: str, crawl_id: str, clock: ManualClock
+) -> None:
+    async def scenario() -> None:
+        crawl, mine, theirs, carry = await _setup(redis_url, crawl_id, clock, wait=0.0)
+        slot = await mine.reserve(HOST)
+        assert slot.ticket is not None
+        await mine.finish(slot.ticket, Outcome.OK)
+        for _ in range(10):  # the event loop's next turns, no time passing
+            if not carry.calls:
+                break
+            await asyncio.sleep(0)
+        await carry.sent()
+        assert not carry.calls
+        clock.advance(1.0)
+        assert (await theirs.reserve(HOST)).ticket is not None
+        await crawl.client.aclose()
+
+    asyncio.run(scenario())
+
+
+def test_a_reservation_carries_the_finishes_before_it(
+    redis_url: str, crawl_id: str, clock: ManualClock
+) -> None:
+    """A robots.txt fetch's finish goes with the page's reservation of the same host,
+    before it: the page finds its host free of the robots.txt request's lease."""
+
+    async def scenario() -> None:
+        crawl, mine, theirs, carry = await _setup(redis_url, crawl_id, clock)
+        slot = await mine.reserve(HOST)
+        assert slot.ticket is not None
+        await mine.finish(slot.ticket, Outcome.OK)
+        other = await mine.reserve(OTHER)
+        assert other.ticket is not None and not carry.calls
+        clock.advance(1.0)
+        assert (await theirs.reserve(HOST)).ticket is not None, "sent with the reservation"
+        leave = crawl.leave()
+        await mine.finish(other.ticket, Outcome.OK)
+        await leave
+        assert not carry.riding, "once the worker has left, a finish is its own round trip"
+        await crawl.client.aclose()
+
+    asyncio.run(scenario())
+
+
+def test_on_a_cluster_nothing_is_carried(
+    redis_cluster_url: str, crawl_id: str, clock: ManualClock
+) -> None:
+    async def scenario() -> None:
+        crawl, mine, theirs, carry = await _setup(redis_cluster_url, crawl_id, clock)
+        assert not carry.riding
+        slot = await mine.reserve(HOST)
+        assert slot.ticket is not None
+        await mine.finish(slot.ticket, Outcome.OK)
+        assert not carry.calls
+        clock.advance(1.0)
+        assert (await theirs.reserve(HOST)).ticket is not None
+        await crawl.client.aclose()
+
+    asyncio.run(scenario())
