@@ -154,9 +154,54 @@ def test_the_waste_family_of_a_url_is_its_directory_and_parameter_names() -> Non
         == ("http://h/news/*?v")
     )
     assert family("http://h/live?_=1") == family("http://h/?_=2") == "http://h/*?_"
-    assert family("http://h/x?b=1&a=2&b=3") == "http://h/*?a&b"
+    assert family("http://h/x?b=1&a=2&b=3") == family("http://h/y?b=1&b=2") == "http://h/*?b+"
+    assert (
+        family("http://h/x?lang=es&print=1") == family("http://h/y?print=1") == "http://h/*?print"
+    )
     assert family("http://h/cal/2027/03/") == family("http://h/cal/1999/12/")
     assert family("http://h/section/ferry/6f672f") == family("http://h/section/valley/af42a0")
     assert family("http://h/section/ferry/6f672f") != family("http://h/section/ferry")
     assert family("http://h/about") == "http://h/*"
     assert family("http://h/releases/notes?v=2.1") != family("http://h/news/a-story?v=1")
+
+
+def test_a_parameter_rule_proven_in_one_section_is_rechecked_in_another() -> None:
+    """The home page ignores ?lang=, /info/ pages too, /help/ pages are translated:
+    proven on /, the rule is not applied to /help/ blindly; one page of each section
+    with the parameter decides there (a copy extends it, a translation vetoes it)."""
+    rules = LearnedRules()
+    seen(rules, {f"{SITE}/": 1, f"{SITE}/?lang=es": 1, f"{SITE}/?lang=fr": 1})
+    lines = seen(rules, {f"{SITE}/?lang=de": 1})
+    assert lines and "dropped whatever its value in / " in lines[0]
+    assert key(rules, f"{SITE}/about?lang=es") == f"{SITE}/about"
+    assert key(rules, f"{SITE}/help/permit?lang=es") == f"{SITE}/help/permit?lang=es"
+    assert key(rules, f"{SITE}/info/a?lang=es") == f"{SITE}/info/a?lang=es"
+    # A copy in /info/ extends the rule there, after one page.
+    lines = seen(rules, {f"{SITE}/info/a": 2, f"{SITE}/info/a?lang=es": 2})
+    assert lines and "in /info/" in lines[0] and "as in /" in lines[0]
+    assert key(rules, f"{SITE}/info/b?lang=fr") == f"{SITE}/info/b"
+    # A translation in /help/ vetoes it there, and only there.
+    seen(rules, {f"{SITE}/help/permit": 3, f"{SITE}/help/permit?lang=es": 4})
+    seen(rules, {f"{SITE}/help/fees?lang=es": 5, f"{SITE}/help/fees": 6})
+    for lang in ("es", "fr", "de"):
+        assert key(rules, f"{SITE}/help/fees?lang={lang}") == f"{SITE}/help/fees?lang={lang}"
+    assert key(rules, f"{SITE}/info/b?lang=fr") == f"{SITE}/info/b"
+    assert key(rules, f"{SITE}/?lang=fr") == f"{SITE}/"
+    back = LearnedRules()
+    back.restore(json.loads(json.dumps(rules.snapshot())))
+    for url in (f"{SITE}/info/b?lang=fr", f"{SITE}/help/fees?lang=fr", f"{SITE}/?lang=it"):
+        assert key(back, url) == key(rules, url)
+
+
+def test_a_repeated_parameter_proves_nothing_of_its_value() -> None:
+    """?lang=de&lang=de gave the text of ?lang=de: that is no proof that lang=de
+    changes nothing (it translates); ?lang=es&lang=fr as ?lang=fr proves that the
+    last value counts."""
+    rules = LearnedRules()
+    assert not rules.learn_pair(f"{SITE}/help/a?lang=de&lang=de", f"{SITE}/help/a?lang=de")
+    assert key(rules, f"{SITE}/help/b?lang=de") == f"{SITE}/help/b?lang=de"
+    assert rules.learn_pair(f"{SITE}/help/a?lang=es&lang=fr", f"{SITE}/help/a?lang=fr")
+    assert key(rules, f"{SITE}/help/b?lang=de&lang=es") == f"{SITE}/help/b?lang=es"
+    assert key(rules, f"{SITE}/help/b?lang=es") == f"{SITE}/help/b?lang=es"
+    assert key(rules, f"{SITE}/help/b?lang=de&lang=de") == f"{SITE}/help/b?lang=de"
+    assert key(rules, f"{SITE}/info/b?lang=de&lang=es") == f"{SITE}/info/b?lang=de&lang=es"

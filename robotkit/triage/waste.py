@@ -65,6 +65,13 @@ different pair set counts as shown, so new pairs are undercounted a little on a
 path with many variants, never overcounted."""
 
 
+def _kind(family: str) -> str:
+    """A family's origin and parameter names, whatever its directory; ``""`` for a
+    family without a query."""
+    where, _, names = family.rpartition("/*")
+    return "/".join(where.split("/")[:3]) + names if names.startswith("?") else ""
+
+
 @dataclass(frozen=True)
 class Waiting:
     """An unvouched URL held back by the waste bound, as the frontier had it."""
@@ -110,6 +117,9 @@ class WasteLedger:
         self._word_bags: dict[str, set[str]] = {}
         self._families: dict[str, int] = {}
         """A family to its pages fetched since the last that taught something."""
+        self._barren_kinds: set[str] = set()
+        """Origins with the parameter names (``http://a.example?print``) of a family
+        that was barren once, in any directory."""
         self._paths: dict[str, int] = {}
         """The origins and paths of the pages judged, under any query, to the pairs
         of words they showed (a set of ``PATH_BITS`` bits)."""
@@ -135,8 +145,13 @@ class WasteLedger:
         return key in self._unvouched or self.barren(family)
 
     def barren(self, family: str | None) -> bool:
-        """Whether the last ``BARREN`` pages of ``family`` fetched taught nothing."""
-        return family is not None and self._families.get(family, 0) >= BARREN
+        """Whether the last ``BARREN`` pages of ``family`` fetched taught nothing, or
+        its last one did while the same parameters proved barren in another directory
+        of its origin (a toggle is re-checked in a new section, not proven again)."""
+        if family is None:
+            return False
+        count = self._families.get(family, 0)
+        return count >= BARREN or (count >= 1 and _kind(family) in self._barren_kinds)
 
     def linked_again(self, host: str, key: str, referer: str | None) -> Waiting | None:
         """A URL already known under ``key`` linked again from ``referer``: when that
@@ -208,6 +223,8 @@ class WasteLedger:
             and (family in self._families or len(self._families) < self.max_remembered)
         ):
             self._families[family] = 0 if taught else self._families.get(family, 0) + 1
+            if self._families[family] >= BARREN and _kind(family):
+                self._barren_kinds.add(_kind(family))
         if taught:
             book.taught += 1
             book.unvouched_taught += unvouched
@@ -343,5 +360,6 @@ class WasteLedger:
             }
         self._hosts, self.regions, self._word_bags = hosts, regions, bags
         self._families = families
+        self._barren_kinds = {_kind(f) for f, n in families.items() if n >= BARREN} - {""}
         self._paths = paths
         self._wasted_pages, self._unvouched, self._vouched = wasted_pages, unvouched, vouched

@@ -38,6 +38,7 @@ from robotkit.url.rewrites import (
     param_name,
     path_segments,
     query_pairs,
+    section,
 )
 from robotkit.url.template import url_template
 
@@ -101,7 +102,11 @@ def waste_family(norm: NormalizedURL) -> str:
     directory = path.rstrip("/").rpartition("/")[0]
     if not query and directory:
         return f"{origin}{directory.rpartition('/')[0]}/*/*"
-    names = sorted({pair.partition("=")[0] for pair in query.split("&")} if query else ())
+    listed = [pair.partition("=")[0] for pair in query.split("&")] if query else []
+    # A toggle appended to a query (``?lang=es&print=1``) is of the toggle's family
+    # (``?print``); a parameter repeated (``?lang=es&lang=fr``) of a family of its own
+    # (``?lang+``), so that it does not make the pages of one value barren.
+    names = [listed[-1] + "+" * (listed.count(listed[-1]) > 1)] if listed else []
     return f"{origin}{directory}/*" + (f"?{'&'.join(names)}" if names else "")
 
 
@@ -241,10 +246,11 @@ class CopyFamilies:
         ev = self._evidence
         pairs = query_pairs(norm.query)
         names = [param_name(p) for p in pairs]
+        where = section(norm.path)
         found: list[str] = []
         for j, pair in enumerate(pairs):
             name = names[j]
-            if names.count(name) > 1 or f"{origin} {name}" in ev.no_param:
+            if names.count(name) > 1 or f"{origin} {name} {where}" in ev.no_param:
                 continue
             rest = pairs[:j] + pairs[j + 1 :]
             base = norm.path + (f"?{'&'.join(rest)}" if rest else "")
@@ -252,29 +258,70 @@ class CopyFamilies:
             values[pair.partition("=")[2]] = text
             bare = ev.texts.get(f"{origin}{base}")
             if len(set(values.values())) > 1 or bare not in (None, text):
-                found += self._veto_param(origin, name, f"{base} changes with {name}")
-            elif len(values) >= PARAM_VALUES and name not in self.rewrites.of(norm).params:
-                self.rewrites.of(norm).params.add(name)
+                found += self._veto_param(origin, name, where, f"{base} changes with {name}")
+            elif len(values) >= PARAM_VALUES:
                 shown = ", ".join(sorted(values)[:PARAM_VALUES])
-                line = (
-                    f"parameter {name} dropped whatever its value on {origin}: "
-                    f"{len(values)} values ({shown}) of {base} gave one text"
+                found += self._learn_param(
+                    norm, name, f"{len(values)} values ({shown}) of {base} gave one text"
                 )
-                found += self._prove(f"{origin} param {name}", line)
+            elif bare is not None:
+                shown = f"{_target(norm)} gave the text of {base}"
+                found += self._extend_param(norm, name, shown) or self._extend_pair(
+                    norm, pair, shown
+                )
             ev.bases.setdefault(f"{origin}{base}", set()).add(name)
         # This page may be the bare form of pages with one parameter more.
         base = _target(norm)
         for name in sorted(ev.bases.get(norm.key, ())):
+            if f"{origin} {name} {where}" in ev.no_param:
+                continue
             if set(ev.values[f"{origin} {name} {base}"].values()) != {text}:
-                found += self._veto_param(origin, name, f"{base} differs with {name}")
+                found += self._veto_param(origin, name, where, f"{base} differs with {name}")
+            else:
+                found += self._extend_param(norm, name, f"{base} gave the text of its ?{name}=")
         return found
 
-    def _veto_param(self, origin: str, name: str, why: str) -> list[str]:
-        self._evidence.no_param.add(f"{origin} {name}")
-        proof = f"{origin} param {name}"
+    def _learn_param(self, norm: NormalizedURL, name: str, evidence: str) -> list[str]:
+        """Values enough of ``name`` on one page gave one text: ``name`` is dropped in
+        that page's section (another section re-checks it, :meth:`_extend_param`)."""
+        origin, where = str(norm.origin), section(norm.path)
+        sections = self.rewrites.of(norm).scoped.setdefault(name, set())
+        if where in sections:
+            return []
+        sections.add(where)
+        line = f"parameter {name} dropped whatever its value in {where} on {origin}: {evidence}"
+        return self._prove(f"{origin} param {name} {where}", line)
+
+    def _extend_param(self, norm: NormalizedURL, name: str, evidence: str) -> list[str]:
+        """A page with ``name`` and without it gave one text in a section ``name`` was
+        not proven in, while another section proved it: the proof extends here. One
+        page of the section is fetched for it, never the section blindly."""
+        rules = self.rewrites.origins.get(str(norm.origin))
+        if rules is None or not rules.scoped.get(name):
+            return []
+        return self._learn_param(
+            norm, name, f"as in {', '.join(sorted(rules.scoped[name]))}, {evidence}"
+        )
+
+    def _extend_pair(self, norm: NormalizedURL, pair: str, evidence: str) -> list[str]:
+        """As :meth:`_extend_param`, for an exact pair learned to change nothing
+        (:meth:`robotkit.url.learned.LearnedRules.learn_pair`) in another section."""
+        origin, where = str(norm.origin), section(norm.path)
+        rules = self.rewrites.origins.get(origin)
+        if rules is None or not rules.scoped.get(pair) or where in rules.scoped[pair]:
+            return []
+        shown = ", ".join(sorted(rules.scoped[pair]))
+        rules.scoped[pair].add(where)
+        line = f"{pair} changes nothing in {where} on {origin}: as in {shown}, {evidence}"
+        return self._prove(f"{origin} pair {pair} {where}", line)
+
+    def _veto_param(self, origin: str, name: str, where: str, why: str) -> list[str]:
+        """``name`` changes a page's text in section ``where``: never dropped there."""
+        self._evidence.no_param.add(f"{origin} {name} {where}")
+        proof = f"{origin} param {name} {where}"
         if proof not in self._evidence.proofs:
             return []
-        self.rewrites.origins[origin].params.discard(name)
+        self.rewrites.origins[origin].scoped.get(name, set()).discard(where)
         return self._withdraw(proof, why)
 
     def _observe_case(self, origin: str, norm: NormalizedURL, text: int) -> list[str]:

@@ -45,6 +45,7 @@ from robotkit.url.rewrites import (
     param_name,
     path_segments,
     query_pairs,
+    section,
 )
 from robotkit.url.substitution import Substitutions, listing_text, moved
 
@@ -183,16 +184,36 @@ class LearnedRules:
         if sorted(pairs_a) == sorted(pairs_b):
             self._rules.of(a).any_order = True
             return True
+        fewer = pairs_a if extra_pairs(pairs_a, pairs_b) else pairs_b
         extra = extra_pairs(pairs_a, pairs_b) or extra_pairs(pairs_b, pairs_a)
+        # A parameter repeated (``?lang=es&lang=de``) proves nothing of its one value,
+        # only, when the spelling with its last value is the copy, that the last counts.
+        repeated = {param_name(p) for p in extra} & {param_name(q) for q in fewer}
+        more = pairs_b if fewer is pairs_a else pairs_a
+        if repeated and repeated == {param_name(p) for p in extra}:
+            values = {n: [p for p in more if param_name(p) == n] for n in repeated}
+            last = {n for n, pairs in values.items() if pairs[-1] in fewer and len(set(pairs)) > 1}
+            if last != repeated:
+                return False
+            for name in sorted(last):
+                self._rules.of(a).scoped.setdefault(name + "+", set()).add(section(a.path))
+                line = f"only the last {name} counts in {section(a.path)}: {url} and {other}"
+                self._families.proofs[f"{a.origin} pair {name}+ {section(a.path)}"] = line + same
+            return True
+        extra -= {p for p in extra if param_name(p) in repeated}
         if extra:
             # A token value added (``?sid=x8Kq2...``) is a session parameter, whatever
-            # its next value; any other pair changes nothing as it is.
+            # its next value; any other pair changes nothing as it is, in the section
+            # it was seen in (:func:`~robotkit.url.rewrites.section`).
             tokens = {param_name(p) for p in extra if is_token(p.partition("=")[2])}
+            where = section(a.path)
             self._rules.of(a).params.update(tokens)
-            self._rules.of(a).pairs.update(p for p in extra if param_name(p) not in tokens)
+            for p in extra:
+                if param_name(p) not in tokens:
+                    self._rules.of(a).scoped.setdefault(p, set()).add(where)
             for p in extra:
                 name = param_name(p)
-                what = f"param {name}" if name in tokens else f"pair {p}"
+                what = f"param {name}" if name in tokens else f"pair {p} {where}"
                 line = (
                     f"parameter {name} is a session id"
                     if name in tokens

@@ -28,6 +28,7 @@ __all__ = [
     "param_name",
     "path_segments",
     "query_pairs",
+    "section",
 ]
 
 _TOKEN = re.compile(r"[A-Za-z0-9_\-]{8,}")
@@ -68,6 +69,15 @@ def file_ext(segment: str) -> str | None:
     return found.group(1).lower() if found else None
 
 
+def section(path: str) -> str:
+    """The section of the site a path is in: its first directory (``/help/`` of
+    ``/help/permit``), or ``/`` for a page at the top. A parameter proven to change
+    nothing in one section may translate pages in another (``?lang=`` ignored by the
+    home page, honoured by ``/help/``)."""
+    segments = path_segments(path)
+    return f"/{segments[0]}/" if len(segments) > 1 else "/"
+
+
 def extra_pairs(fewer: list[str], more: list[str]) -> set[str]:
     """The pairs ``more`` adds to ``fewer`` when it keeps all of them, else none."""
     rest = list(more)
@@ -87,6 +97,10 @@ class OriginRules:
     params: set[str] = field(default_factory=set)
     pairs: set[str] = field(default_factory=set)
     any_order: bool = False
+    scoped: dict[str, set[str]] = field(default_factory=dict)
+    """A parameter, an exact ``name=value`` pair, or ``name+`` (of a repeated
+    parameter only the last value counts) to the sections (:func:`section`) where it
+    is dropped: a copy is proven one section at a time."""
     fold_case: bool = False
     cuts: set[str] = field(default_factory=set)
     """Paths of files whose path-info tails are cut (``/library/index.html``)."""
@@ -144,6 +158,7 @@ class Rewrites:
                 sorted(rules.cut_kinds),
                 sorted(rules.no_cut),
                 rules.twin,
+                [[name, sorted(where)] for name, where in sorted(rules.scoped.items())],
             ]
             for origin, rules in self.origins.items()
         ]
@@ -164,12 +179,16 @@ class Rewrites:
                 typed(any_order, bool, "any order"),
             )
             if more:
-                fold_case, cuts, kinds, no_cut, twin = more
+                fold_case, cuts, kinds, no_cut, twin, *scoped = more
                 rules.fold_case = typed(fold_case, bool, "fold case")
                 rules.cuts = set(listed(cuts, "cut", str))
                 rules.cut_kinds = set(listed(kinds, "cut kind", str))
                 rules.no_cut = set(listed(no_cut, "cut", str))
                 rules.twin = None if twin is None else typed(twin, str, "twin")
+                rules.scoped = {
+                    typed(name, str, "parameter"): set(listed(where, "section", str))
+                    for name, where in (listed(scoped[0], "scoped", list) if scoped else [])
+                }
         return cls(learned)
 
     def key(self, norm: NormalizedURL) -> str:
@@ -191,11 +210,21 @@ class Rewrites:
         while len(segments) > 1 and segments[0].lower() in rules.prefixes:
             del segments[0]
         path = "/" + "/".join(segments)
+        dropped = rules.pairs | {n for n, where in rules.scoped.items() if section(path) in where}
+        # A pair repeated exactly (``?lang=es&lang=es``) names what it names once.
         pairs = [
             p
-            for p in query_pairs(norm.query)
-            if param_name(p) not in rules.params and p not in rules.pairs
+            for p in dict.fromkeys(query_pairs(norm.query))
+            if param_name(p) not in rules.params | dropped and p not in dropped
         ]
+        last = {name[:-1] for name in dropped if name.endswith("+")}
+        if last:  # a repeated parameter whose last value is known to count
+            names = [param_name(p) for p in pairs]
+            pairs = [
+                p
+                for i, p in enumerate(pairs)
+                if names[i] not in last or names[i] not in names[i + 1 :]
+            ]
         if rules.any_order:
             pairs.sort()
         query = f"?{'&'.join(pairs)}" if pairs else ""
@@ -231,6 +260,8 @@ class Rewrites:
                 said.append(proofs.get(f"{origin} segment {position}", generic))
         if len(cut) > 1 and cut[0].lower() in rules.prefixes:
             said.append(f"prefix /{cut[0]} names the same page (rel=canonical)")
+        where = section(self.key(norm)[len(origin) :].partition("?")[0])
+        scoped = {name for name, sections in rules.scoped.items() if where in sections}
         for pair in query_pairs(norm.query):
             name = param_name(pair)
             if name in rules.params:
@@ -238,6 +269,15 @@ class Rewrites:
                 said.append(proofs.get(f"{origin} param {name}", generic))
             elif pair in rules.pairs:
                 said.append(proofs.get(f"{origin} pair {pair}", f"{pair} changes nothing"))
+            elif name in scoped:
+                generic = f"parameter {name} ignored in {where}"
+                said.append(proofs.get(f"{origin} param {name} {where}", generic))
+            elif pair in scoped:
+                generic = f"{pair} changes nothing in {where}"
+                said.append(proofs.get(f"{origin} pair {pair} {where}", generic))
+            elif f"{name}+" in scoped:
+                generic = f"only the last {name} counts in {where}"
+                said.append(proofs.get(f"{origin} pair {name}+ {where}", generic))
         return "; ".join(dict.fromkeys(said)) or None
 
     def describe(self, norm: NormalizedURL) -> str:
@@ -253,6 +293,14 @@ class Rewrites:
             parts.append(f"prefixes {', '.join(sorted(rules.prefixes))} name the same page")
         if rules.params:
             parts.append(f"parameters {', '.join(sorted(rules.params))} ignored")
+        for name, sections in sorted(rules.scoped.items()):
+            if sections:
+                what = f"parameter {name} ignored"
+                if "=" in name:
+                    what = f"parameters {name} change nothing"
+                elif name.endswith("+"):
+                    what = f"repeated {name[:-1]} ignored but its last value"
+                parts.append(f"{what} in {', '.join(sorted(sections))}")
         if rules.pairs:
             parts.append(f"parameters {', '.join(sorted(rules.pairs))} change nothing")
         if rules.any_order:
