@@ -289,11 +289,10 @@ class Triage(Screening):
                 signals.append(grown)
         follow = self._follow(final, norm, page.links, action, copy_of)
         # The waste bound's measure: a page showing text its host had not shown
-        # taught something; an exact copy, a soft 404, a farm page, a non-canonical
-        # form, the same words re-sorted did not.
+        # taught something; an exact copy, a soft 404, a farm page, the same words
+        # re-sorted did not.
         assert asked is not None
-        host = str(asked.origin)
-        shown = self.waste.shown_before(host, text.words)
+        shown = self.waste.shown_before(str(asked.origin), text.words)
         # A non-canonical form fetched first with new text taught; its canonical did not.
         wasted = shown or soft is not None or copy_of is not None
         # Novelty per region is not enough (a copy in a region of its own). A page
@@ -303,7 +302,7 @@ class Triage(Screening):
         wasted = wasted or near or repeats
         # A non-canonical form seen first is not "alone": its words are the host's first.
         alone = not (wasted or novel or action is LinkAction.FOLLOW or canonical is not None)
-        taught = not (wasted or alone or reason is Reason.TRAP_HOST)
+        taught = not (wasted or alone or farm)
         self.count_waste(asked, final, page.key, taught, variant or not (alone or echoed))
         signals += self.slow(asked, page.elapsed, excused)
         return PageVerdict(reason, action, novel, streak, follow, tuple(signals), canonical, taught)
