@@ -106,3 +106,37 @@ def test_a_url_of_a_barren_family_is_left_not_given_back_at_the_end() -> None:
     triage.wait(url, key, 2, f"{SITE}/copy")
     again, left = triage.leave(SITE)
     assert again == [] and [w.url for w in left] == [url]
+
+
+def test_a_seed_that_copies_another_seed_still_vouches_for_its_links() -> None:
+    """Two seeds naming one site (``a.example`` and its twin ``b.example``), the
+    second's home fetched first: the first's home is then an exact copy and taught
+    nothing, yet its links are vouched for, since the user named its host. Before
+    this, they counted against the waste bound, and in a crawl where the twin rule
+    then kept the first host's pages (their copies on the twin skipped) the last of
+    them waited and were left: pages of the site fetched on neither host."""
+    triage = Triage()
+    body = f"<html><body><p>{prose('twin home', 8)}</p><a href='/p1'>one</a></body></html>"
+    twin = triage.judge(
+        PageFacts("http://b.example/", "http://b.example/", 200, body, ("http://b.example/p1",)),
+        set(),
+    )
+    home = triage.judge(
+        PageFacts("http://a.example/", "http://a.example/", 200, body, ("http://a.example/p1",)),
+        set(),
+    )
+    assert twin.taught and not home.taught
+    assert triage.waste.vouches("http://a.example/")
+    # A page that copies a seed's page, and is not a seed itself, still vouches for nothing.
+    copy = triage.judge(
+        PageFacts(
+            "http://a.example/again",
+            "http://a.example/again",
+            200,
+            body,
+            (),
+            referer="http://a.example/",
+        ),
+        set(),
+    )
+    assert not copy.taught and not triage.waste.vouches("http://a.example/again")

@@ -325,14 +325,21 @@ class Screening:
         return self.regions.failed(norm, kind)
 
     def count_waste(
-        self, asked: NormalizedURL, url: str, key: str | None, taught: bool, evidence: bool
+        self,
+        asked: NormalizedURL,
+        url: str,
+        key: str | None,
+        taught: bool,
+        evidence: bool,
+        seed: bool = False,
     ) -> None:
         """A fetch of ``asked`` (``url`` as fetched, under ``key``) for the waste
         bound: ``taught`` or not, and ``evidence`` about its family or not (an
-        error, a page only like its siblings)."""
+        error, a page only like its siblings); a ``seed``'s links stay vouched for."""
         family = waste_family(asked)
         region = self._region(asked)
-        self.waste.fetched(str(asked.origin), region, url, key, taught, family, evidence)
+        origin = str(asked.origin)
+        self.waste.fetched(origin, region, url, key, taught, family, evidence, seed)
 
     def _same_path(self, url: str | None, norm: NormalizedURL) -> bool:
         """Whether ``url`` has ``norm``'s origin and path (under another query)."""

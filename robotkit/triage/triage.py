@@ -303,7 +303,8 @@ class Triage(Screening):
         # A non-canonical form seen first is not "alone": its words are the host's first.
         alone = not (wasted or novel or action is LinkAction.FOLLOW or canonical is not None)
         taught = not (wasted or alone or farm)
-        self.count_waste(asked, final, page.key, taught, variant or not (alone or echoed))
+        evidence = variant or not (alone or echoed)
+        self.count_waste(asked, final, page.key, taught, evidence, seed=page.referer is None)
         signals += self.slow(asked, page.elapsed, excused)
         return PageVerdict(reason, action, novel, streak, follow, tuple(signals), canonical, taught)
 

@@ -11,9 +11,10 @@ waste bound"):
   like its siblings with no words of its own, a soft 404, a link-farm page, a
   non-canonical form; or an error status, a timeout, an oversize body. Every other
   fetch taught something. The triage judges which; the ledger counts.
-- A URL is *vouched for* when the page that first linked it taught something (or
-  it is a seed), and its *family* (:func:`robotkit.url.families.waste_family`: the
-  URLs of one directory with the same parameter names) is not *barren*. A family
+- A URL is *vouched for* when the page that first linked it taught something or
+  was a seed (or it is a seed itself), and its *family*
+  (:func:`robotkit.url.families.waste_family`: the URLs of one directory with the
+  same parameter names) is not *barren*. A family
   is barren while the last ``BARREN`` of its pages fetched taught nothing: a
   cache-buster, a toggle or a sort switch that every page links is vouched for
   only until it has proven itself a copy that many times.
@@ -211,10 +212,16 @@ class WasteLedger:
         taught: bool,
         family: str | None = None,
         evidence: bool = True,
+        seed: bool = False,
     ) -> None:
         """Count one fetch of ``host``: ``taught`` or not. ``url`` is the page its links
         name as their referer; ``key`` the key it was fetched under; ``family`` its
-        family, which a page is ``evidence`` about (an error or a timeout is not)."""
+        family, which a page is ``evidence`` about (an error or a timeout is not).
+
+        A ``seed`` that taught nothing still vouches for its links: the user named its
+        host, and a seed is a copy only of another seed (two names of one site, the
+        second fetched first). Its links are the host's own pages, which the twin
+        rule, not the waste bound, tells from their copies."""
         book = self._hosts.setdefault(host, _Host())
         unvouched = key is not None and self.unvouched(key, family)
         if (
@@ -235,7 +242,7 @@ class WasteLedger:
         book.unvouched_wasted += unvouched
         book.balance += unvouched
         self.regions[region] += 1
-        if len(self._wasted_pages) < self.max_remembered:
+        if not seed and len(self._wasted_pages) < self.max_remembered:
             self._wasted_pages.add(url)
 
     def must_wait(self, host: str, key: str, family: str | None = None) -> bool:
