@@ -85,7 +85,11 @@ class Jenkins(Site):
     def shell(self, title: str, side: list[Link], main: str, path: str, query: str) -> str:
         refresh = "false" if "auto_refresh=true" in query else "true"
         label = "DISABLE AUTO REFRESH" if refresh == "false" else "ENABLE AUTO REFRESH"
-        crumbs = bar([("/", "Jenkins"), *[(f"/job/{j}/", j) for j in self.jobs]], " &raquo; ")
+        trail: list[Link] = [("/", "Jenkins")]
+        if path.startswith("/job/"):
+            j = path.split("/")[2]
+            trail.append((f"/job/{j}/", j))
+        crumbs = bar(trail, " &raquo; ")
         body = (
             f'<div id="header"><a href="/">Jenkins</a> '
             f"{a('/login?from=' + quote(path, safe=''), 'log in')}</div>"
@@ -272,14 +276,14 @@ class Discourse(Site):
     def turl(self, s: str) -> str:
         return f"/t/{s}/{self.tid[s]}"
 
-    def shell(self, title: str, main: str) -> str:
+    def shell(self, title: str, main: str, canonical: str | None = None) -> str:
         head = bar([("/", "Latest"), ("/categories", "Categories"), ("/search", "Search")])
         body = (
             f'<header><a href="/">Solder &amp; Scope</a> {head} '
             f"{a('/session/sso', 'Log In')}</header><div id=main-outlet>{main}</div>"
             "<footer>Powered by Discourse, best viewed with JavaScript enabled</footer>"
         )
-        return doc(f"{title} - Solder & Scope", body)
+        return doc(f"{title} - Solder & Scope", body, canonical=canonical)
 
     def topic_list(self, topics: list[str], page: int, base: str, query: dict[str, str]) -> str:
         chunk = topics[page * self.per_list : (page + 1) * self.per_list]
@@ -332,7 +336,8 @@ class Discourse(Site):
             + f"<p>{bar(nav)}</p><h3>Suggested Topics</h3>"
             + ul([(f"/t/{self.tid[x]}", title_of(x)) for x in sug])
         )
-        return self.shell(title_of(s), main)
+        canon = self.turl(s) + ("" if pg == 1 else f"?page={pg}")
+        return self.shell(title_of(s), main, canonical=canon)
 
     def handle(self, req: Req) -> Reply:
         p, q = req.path, qs(req.query)
@@ -429,7 +434,7 @@ class Bugzilla(Site):
         self.vocab = words_for("docs")
         self.products = [title_of(s) for s in slugs(self.key("prod"), 4, THEMES["docs"], 1)]
         self.comps = {
-            p: [title_of(c) for c in slugs(self.key(f"c{p}"), 2, self.vocab, 1)]
+            p: [title_of(c) for c in slugs(self.key(f"c{p}"), 2, THEMES["archive"], 1)]
             for p in self.products
         }
         rng = self.rng("bugs")
@@ -607,7 +612,7 @@ class Confluence(Site):
     """A Confluence wiki with src= tracking, pageId aliases and version history."""
 
     name = "confluence"
-    kind = "Confluence: ?src= on every link, viewpage.action?pageId= aliases, version diffs"
+    kind = "Confluence: ?src= on navigation links, viewpage.action?pageId= aliases, version diffs"
     seed_paths: ClassVar[list[tuple[int, str]]] = [(0, "/")]
     robots_disallow: ClassVar[list[str]] = [
         "/login.action",

@@ -37,7 +37,7 @@ from .common import Link, bar, esc, prose, qlist, qs, trap, ul
 # folder's real batch `?b_start:int=10`.
 # ----------------------------------------------------------------------------------------
 
-_PLONE_ROBOTS = """Sitemap: /sitemap.xml.gz
+_PLONE_ROBOTS = """Sitemap: {base}/sitemap.xml.gz
 
 # Define access-restrictions for robots/spiders
 # http://www.robotstxt.org/wc/norobots.html
@@ -185,7 +185,7 @@ class Plone(Site):
         return doc(f"{title} \u2014 Institute of Coastal Studies", html, base=base)
 
     def robots_txt(self, req: Req) -> str:
-        return _PLONE_ROBOTS
+        return _PLONE_ROBOTS.replace("{base}", req.base)
 
     def handle(self, req: Req) -> Reply:
         segs = [unquote(x) for x in req.path.split("/") if x]
@@ -636,7 +636,8 @@ class DjangoAdmin(Site):
         chunk = rows[(page - 1) * self.per : page * self.per]
 
         def link(**kw: str | None) -> str:
-            d = {k: v for k, v in state.items()}
+            # as ChangeList.get_query_string: the page number is dropped unless given
+            d = {k: v for k, v in state.items() if k != "p"}
             for k, v in kw.items():
                 if v is None:
                     d.pop(k, None)

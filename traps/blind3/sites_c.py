@@ -28,7 +28,8 @@ from .common import Link, bar, esc, prose, trap, ul
 # page in every active version and language. Point releases (`/en/3.1.1/`, ...) are copies
 # of the stable docs with another version string and an "old version" banner, and the
 # translations (`/ja/`, `/es/`) were never started, so they serve the English text in
-# another chrome; every page also links "View page source" (`_sources/*.rst.txt`).
+# another chrome; every page also links "View page source" (`_sources/*.rst.txt`, answered
+# but not scored).
 # RTD's generated robots.txt disallows the hidden versions only.
 # Legit look-alikes: `/en/latest/` (the development docs), `/en/stable/` and `/en/2.x/`
 # (the legacy branch), whose texts really differ.
@@ -62,6 +63,7 @@ _RTD_POINT = {
     "2.5.0": "2.x",
 }
 _RTD_HIDDEN = ["2.7.0", "2.6.0", "2.5.0"]
+_RTD_LANGS = ("en", "ja", "es", "de", "fr", "pt-br", "zh-cn")
 
 
 class ReadTheDocs(Site):
@@ -106,7 +108,7 @@ class ReadTheDocs(Site):
                 if x not in _RTD_HIDDEN and page in self.pages_of(_RTD_POINT.get(x, x))
             ]
         )
-        lmenu = bar([(f"/{lg}/{v}/{here}", lg) for lg in ("en", "ja", "es")])
+        lmenu = bar([(f"/{lg}/{v}/{here}", lg) for lg in _RTD_LANGS])
         banner = ""
         if v in _RTD_POINT:
             banner = (
@@ -120,11 +122,10 @@ class ReadTheDocs(Site):
             text += (
                 "<p>Older releases: " + bar([(f"/en/{x}/", x) for x in _RTD_HIDDEN], ", ") + "</p>"
             )
-        nav = bar([(up + "genindex.html", "Index"), (up + "search.html", "Search")])
         body = (
             f'<nav class="wy-nav-side"><a href="{up or "./"}">driftwood {esc(label)}</a>'
             f"{toc}</nav>"
-            f'<section class="wy-nav-content"><div role="navigation">{nav} '
+            f'<section class="wy-nav-content"><div role="navigation">'
             f"{a(f'{up}_sources/{page}.rst.txt', 'View page source')}</div>"
             f"{banner}<h1>{esc(title_of(page.split('/')[-1]))}</h1>{text}</section>"
             f'<div class="rst-versions"><dl><dt>Versions</dt><dd>{vmenu}</dd></dl>'
@@ -143,9 +144,9 @@ class ReadTheDocs(Site):
         if p == "/":
             return redirect("/en/stable/")
         parts = p.split("/")
-        if len(parts) < 4 or parts[1] not in ("en", "ja", "es"):
+        if len(parts) < 4 or parts[1] not in _RTD_LANGS:
             if p.startswith("/_/downloads/"):
-                return Reply(b"%PDF-1.4\n", "trap", None, ctype="application/pdf")
+                return Reply(b"%PDF-1.4\n", "other", None, ctype="application/pdf")
             return not_found()
         lang, v = parts[1], parts[2]
         if v not in self.versions and v not in _RTD_POINT:
@@ -157,7 +158,8 @@ class ReadTheDocs(Site):
             if page not in self.pages_of(content_v):
                 return not_found()
             text = prose(self, f"{content_v}:{page}", self.vocab, 150, 350)
-            return Reply(text, "trap", None, ctype="text/plain; charset=utf-8")
+            # the page's source: another format, not scored either way
+            return Reply(text, "other", None, ctype="text/plain; charset=utf-8")
         if rest in ("genindex.html", "search.html"):
             return trap(self.render(lang, v, "index", content_v).replace("<h1>", "<h1>Index "))
         if rest == "":
@@ -549,7 +551,11 @@ class Wayback(Site):
         stamp, _, target = p[len("/web/") :].partition("/")
         if req.query:
             target += "?" + req.query
-        for pre in ("http://gazette.example", "https://gazette.example", "gazette.example"):
+        if stamp == "%2A":
+            stamp = "*"
+        # pywb also accepts `http:/` (a client that collapsed `//`); same URL, not a trap
+        prefixes = ("http://gazette.example", "http:/gazette.example")
+        for pre in (*prefixes, "https://gazette.example", "gazette.example"):
             if target.startswith(pre):
                 u = target[len(pre) :] or "/"
                 break
@@ -557,7 +563,7 @@ class Wayback(Site):
             return not_found("Url Not Found: not in this archive")
         if u not in self.caps:
             return not_found("Url Not Found: not in this archive")
-        canon_target = target == _ORIGIN + u
+        canon_target = target in (_ORIGIN + u, "http:/gazette.example" + u)
         if stamp == "*":
             rows = ul(
                 [
