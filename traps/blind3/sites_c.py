@@ -514,8 +514,9 @@ class Wayback(Site):
             others = [self.articles[(j + k) % len(self.articles)] for k in (1, 4)]
             main += "<h3>Read more</h3>" + ul([(rw(x), title_of(x[6:-5])) for x in others])
         page = f"<header>{nav}</header><main>{main}</main><footer>&copy; Gazette</footer>"
+        # the original bytes: links point at the live site again (off this host)
         if mod == "id_":
-            return doc(f"Harbour Gazette {u}", page.replace(f"/web/{req_ts}/", "/web/"))
+            return doc(f"Harbour Gazette {u}", page.replace(f"/web/{req_ts}/", ""))
         caps = self.caps[u]
         i = caps.index(cap)
         tools: list[Link] = []
