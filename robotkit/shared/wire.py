@@ -71,6 +71,8 @@ class _Link(asyncio.Protocol):
         self.closed = False
         self.reader = hiredis.Reader()
         self.waiting: deque[_Batch] = deque()
+        self.outgoing: list[bytes] = []
+        self.flushing = False
 
     @property
     def alive(self) -> bool:
@@ -122,13 +124,25 @@ class _Link(asyncio.Protocol):
                 batch.future.set_exception(error)
 
     def send(self, commands: Sequence[Command]) -> asyncio.Future[list[Any]]:
-        """Write ``commands`` in one write; the future of their replies."""
-        assert self.transport is not None
-        future: asyncio.Future[list[Any]] = asyncio.get_running_loop().create_future()
+        """Queue ``commands`` for this turn of the event loop's write; the future of
+        their replies. Every batch of one turn goes in one write (one system call,
+        and most often one wake-up for all their replies), each batch whole."""
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[list[Any]] = loop.create_future()
         self.waiting.append(_Batch(future, len(commands)))
         pack = hiredis.pack_command  # its stub types the tuple as of one item
-        self.transport.write(b"".join([pack(tuple(c)) for c in commands]))  # type: ignore[arg-type]
+        self.outgoing += [pack(tuple(c)) for c in commands]  # type: ignore[arg-type]
+        if not self.flushing:
+            self.flushing = True
+            loop.call_soon(self.flush)
         return future
+
+    def flush(self) -> None:
+        self.flushing = False
+        data, self.outgoing = b"".join(self.outgoing), []
+        if self.alive:
+            assert self.transport is not None
+            self.transport.write(data)
 
 
 class Wire:
