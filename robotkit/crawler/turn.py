@@ -51,12 +51,12 @@ class SharedTurn:
         """Sync when it is time; True when the whole shared crawl is over."""
         crawler = self.crawler
         now = crawler.clock()
+        if now < self.next_sync or self.finished:
+            return self.finished
         # Idle: nothing of its own queued or in flight. A worker whose page budget
         # is spent is not idle while its hosts have work: it leaves, and others
         # take them over; the crawl is not over.
         idle = not crawler.in_flight and crawler.frontier.next_ready_time() is None
-        if now < self.next_sync or self.finished:
-            return self.finished
         self.synced = now
         result = await self.work.sync(now, idle=idle)
         if result.finished:

@@ -359,7 +359,7 @@ class AsyncSharedPacer(_Plans):
         if not carried:
             return plan.answer(await self.scripts.run(plan.call))
         with talking_to(plan.call.keys[0]):
-            results = await Runner(self.scripts.client).many([*carried, plan.call])
+            results = await self.scripts.runner().many([*carried, plan.call])
         return plan.answer(results[-1])
 
     async def reserve_shielded(self, host: HostKey) -> Reservation:
@@ -389,7 +389,7 @@ class AsyncSharedPacer(_Plans):
         """:meth:`SharedPacer.finish`, awaited; only put in the carry when it rides."""
         call = self.finishing(ticket, outcome, retry_at)
         if self.carry is not None and self.carry.riding:
-            self.carry.add(call, Runner(self.scripts.client))
+            self.carry.add(call, self.scripts.runner())
             return
         await self.scripts.run(call)
 
