@@ -9,13 +9,15 @@ crawl's CPU a page was 1.8 times a crawl without sharing (ARCHITECTURE.md, "CPU 
 page, alone and shared"), and this was the largest part of the difference.
 
 :class:`Wire` speaks RESP itself, on one connection per client: every call packed by
-hiredis, a batch of calls written at once, the replies parsed by hiredis and handed to
-their batch in order (Redis answers in the order it reads). Calls of several tasks
-share the connection, so they are pipelined with each other, and Redis runs each
-batch's calls in order. It keeps redis-py's behaviour where it matters: the client's
-retries with backoff on a lost connection or a timeout, the socket timeouts, AUTH and
-SELECT from the URL, redis-py's exceptions (so :func:`~robotkit.shared.connection.talking_to`
-turns them into :class:`~robotkit.shared.connection.SharedStateUnavailable`). Only a
+hiredis, the batches of one turn of the event loop written at once, in order (as a
+pipeline is: a worker killed while sending leaves a prefix run), the replies parsed
+by hiredis and handed to their batch in order (Redis answers in the order it reads).
+Calls of several tasks share the connection, so they are pipelined with each other,
+and Redis runs each batch's calls in order. It keeps redis-py's behaviour where it
+matters: the client's retries with backoff on a lost connection or a timeout, the
+socket timeouts, AUTH and SELECT from the URL, redis-py's exceptions (so
+:func:`~robotkit.shared.connection.talking_to` turns them into
+:class:`~robotkit.shared.connection.SharedStateUnavailable`). Only a
 plain TCP client made by :func:`~robotkit.shared.connection.async_client` has one
 (:class:`WiredPool`, closed with the client); TLS, Unix sockets, a cluster and clients
 made elsewhere go through redis-py.
