@@ -69,6 +69,13 @@ def test_claims_are_capped_and_a_dead_workers_hosts_come_back(
             result = await b.sync(now, idle=False)
             drained += [o.key for _, offers in result.drained for o in offers]
         assert drained.count(f"{claim.host}/new") <= 1
+        # b inherited the host: its links go through the host's seen filter, and a
+        # link b offered once is not sent again (the filter has it).
+        assert not b.owns(claim.host) and claim.host in b.owned
+        before = b.unsent
+        for _ in range(3):
+            b.offer(claim.host, f"{claim.host}/again", f"{claim.host}/again", 2, None, 0)
+        assert b.unsent - before == 1
         await a.client.aclose()
         await b.client.aclose()
 

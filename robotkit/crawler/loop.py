@@ -42,7 +42,6 @@ Every decision is reported as a :class:`CrawlEvent` (one JSON line in
 
 from __future__ import annotations
 
-import contextlib
 import os
 from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Sequence
@@ -218,6 +217,8 @@ class Crawler:
             for seed in self.seeds:
                 self.offer(seed, 0, None, seed=True)
             await self._loop()
+            if self._turn is not None:
+                await self._turn.settled()
             if self._failure is not None:
                 raise self._failure
             if not self._stopping and not self.summary.budget_spent:
@@ -260,14 +261,9 @@ class Crawler:
         self._turn = SharedTurn(self, work)
 
     async def _leave(self) -> None:
-        """Give this worker's hosts back at once (a clean end, a stop, a failure):
-        what it had not finished waits in Redis for the others."""
-        if self.work is None:
-            return
-        from robotkit.shared.connection import SharedStateUnavailable
-
-        with contextlib.suppress(SharedStateUnavailable):  # the failure is raised already
-            await self.work.leave()
+        """Give this worker's hosts back at once (:meth:`SharedTurn.leave`)."""
+        if self._turn is not None:
+            await self._turn.leave()
 
     # -- the loop -----------------------------------------------------------------
 

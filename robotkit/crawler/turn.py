@@ -12,9 +12,11 @@ gives hosts back when it holds more than its share. Like
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 
 from robotkit.crawler.ports import SharedWorkerCrawl
+from robotkit.shared.connection import SharedStateUnavailable
 from robotkit.shared.crawl import Claim, Offer, SharedCrawl
 from robotkit.url.parse import InvalidURL, Origin
 
@@ -34,6 +36,8 @@ class SharedTurn:
         self.work = work
         self.synced = float("-inf")
         self.finished = False
+        self._settling: set[asyncio.Future[None]] = set()
+        self._failure: BaseException | None = None
 
     @property
     def next_sync(self) -> float:
@@ -41,22 +45,55 @@ class SharedTurn:
 
     async def settle(self) -> None:
         """Send what a finished page left buffered: with a sync when one is due
-        (the same round trip), else alone."""
+        (the same round trip), else alone and in the background. The page's task
+        ends at once, so the next page's reservation goes in the same write as the
+        settle and one wake-up of the event loop takes both replies; the settles
+        still reach Redis in order (:class:`~robotkit.shared.crawl.SharedCrawl`
+        sends one round at a time), and one that fails is raised at the loop's
+        next turn (:meth:`settled`)."""
+        self._raise_failure()
         if self.crawler.clock() >= self.next_sync:
             await self()
-        else:
-            await self.work.settle()
+            return
+        settling = asyncio.ensure_future(self.work.settle())
+        self._settling.add(settling)
+        settling.add_done_callback(self._settled)
+
+    def _settled(self, settling: asyncio.Future[None]) -> None:
+        self._settling.discard(settling)
+        if not settling.cancelled() and settling.exception() is not None:
+            self._failure = self._failure or settling.exception()
+
+    def _raise_failure(self) -> None:
+        if self._failure is not None:
+            raise self._failure
+
+    async def settled(self) -> None:
+        """Wait for the settles under way; raise one that failed."""
+        while self._settling:
+            await asyncio.gather(*self._settling, return_exceptions=True)
+        self._raise_failure()
+
+    async def leave(self) -> None:
+        """Wait for the settles under way and give this worker's hosts back at once
+        (a clean end, a stop, a failure): what it had not finished waits in Redis
+        for the others. Redis failing here is not raised: the crawl's own is."""
+        with contextlib.suppress(SharedStateUnavailable):
+            await self.settled()
+        with contextlib.suppress(SharedStateUnavailable):
+            await self.work.leave()
 
     async def __call__(self) -> bool:
         """Sync when it is time; True when the whole shared crawl is over."""
+        self._raise_failure()
         crawler = self.crawler
         now = crawler.clock()
+        if now < self.next_sync or self.finished:
+            return self.finished
         # Idle: nothing of its own queued or in flight. A worker whose page budget
         # is spent is not idle while its hosts have work: it leaves, and others
         # take them over; the crawl is not over.
         idle = not crawler.in_flight and crawler.frontier.next_ready_time() is None
-        if now < self.next_sync or self.finished:
-            return self.finished
         self.synced = now
         result = await self.work.sync(now, idle=idle)
         if result.finished:

@@ -35,6 +35,7 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 from redis.retry import Retry
 
 from robotkit.base.errors import UnavailableError
+from robotkit.shared.wire import Command, Wire, WiredPool
 from robotkit.url.redact import masked
 
 __all__ = [
@@ -165,7 +166,9 @@ def async_client(
     """An asyncio client for ``url`` with :func:`connect`'s timeouts and retries,
     not yet connected: redis-py binds an async client to the event loop of its
     first call, so each loop needs its own (``SharedState.async_client``).
-    ``cluster``: the node is a cluster's (what :func:`connect` found)."""
+    ``cluster``: the node is a cluster's (what :func:`connect` found). A single
+    server's client has a :class:`~robotkit.shared.wire.Wire` for the script calls
+    (in its pool, closed with it)."""
     try:
         if cluster:
             return redis.asyncio.cluster.RedisCluster.from_url(
@@ -173,9 +176,10 @@ def async_client(
                 retry=AsyncRetry(ExponentialBackoff(), RETRIES),
                 **_options(socket_timeout),
             )
-        return redis.asyncio.Redis.from_url(
+        pool = WiredPool.from_url(
             url, retry=AsyncRetry(ExponentialBackoff(), RETRIES), **_options(socket_timeout)
         )
+        return redis.asyncio.Redis.from_pool(pool)
     except ValueError as error:
         raise _not_a_url(url, error) from None
 
@@ -229,18 +233,33 @@ def sha_of(script: str) -> str:
     return hashlib.sha1(script.encode()).hexdigest()
 
 
+def _evalsha(call: ScriptCall) -> Command:
+    return ["EVALSHA", sha_of(call.script), len(call.keys), *call.keys, *call.args]
+
+
 class Runner:
     """Runs :class:`ScriptCall` s on an asyncio client by SHA, loading a script the
     server does not know yet. Several at once: one pipeline on a single server (one
     round trip, run in order), calls in parallel on a cluster (redis-py's cluster
     pipeline refuses EVALSHA; each call names one slot's keys, so order can only
-    matter per slot)."""
+    matter per slot). On a client of :func:`async_client`'s, a single server's calls
+    go by its :class:`~robotkit.shared.wire.Wire`."""
 
     def __init__(self, client: AsyncClient) -> None:
         self.client = client
         self.cluster = isinstance(client, redis.asyncio.cluster.RedisCluster)
+        pool = getattr(client, "connection_pool", None)
+        self.wire: Wire | None = pool.wire() if isinstance(pool, WiredPool) else None
 
     async def one(self, call: ScriptCall) -> Any:
+        if self.wire is not None:
+            (result,) = await self.wire.execute([_evalsha(call)])
+            if isinstance(result, NoScriptError):  # loaded and run in one round trip
+                result = (await self.wire.execute([["SCRIPT", "LOAD", call.script],
+                                                   _evalsha(call)]))[1]  # fmt: skip
+            if isinstance(result, Exception):
+                raise result
+            return result
         sha, words = sha_of(call.script), [*call.keys, *call.args]
         try:
             return await self.client.evalsha(sha, len(call.keys), *words)
@@ -262,12 +281,21 @@ class Runner:
                 batch = calls[at : at + CLUSTER_CALLS]
                 results += await asyncio.gather(*(self.one(call) for call in batch))
             return results
-        pipe = self.client.pipeline(transaction=False)
-        for n, call in enumerate(calls):
-            run = pipe.eval if n < whole else pipe.evalsha
-            text = call.script if n < whole else sha_of(call.script)
-            run(text, len(call.keys), *call.keys, *call.args)
-        results = await pipe.execute(raise_on_error=False)
+        if self.wire is not None:
+            commands: list[Command] = [
+                ["EVAL", call.script, len(call.keys), *call.keys, *call.args]
+                if n < whole
+                else _evalsha(call)
+                for n, call in enumerate(calls)
+            ]
+            results = await self.wire.execute(commands)
+        else:
+            pipe = self.client.pipeline(transaction=False)
+            for n, call in enumerate(calls):
+                run = pipe.eval if n < whole else pipe.evalsha
+                text = call.script if n < whole else sha_of(call.script)
+                run(text, len(call.keys), *call.keys, *call.args)
+            results = await pipe.execute(raise_on_error=False)
         for n, result in enumerate(results):
             if isinstance(result, NoScriptError):  # not run: safe to send again
                 results[n] = await self.one(calls[n])
@@ -276,28 +304,18 @@ class Runner:
         return list(results)
 
 
-class _Registered:
-    """Each script registered once per runner (its SHA computed once)."""
-
-    def __init__(self) -> None:
-        self._registered: dict[str, Any] = {}
-
-    def script(self, client: SyncClient | AsyncClient, text: str) -> Any:
-        script = self._registered.get(text)
-        if script is None:
-            script = self._registered[text] = client.register_script(text)
-        return script
-
-
-class Scripts(_Registered):
-    """Runs :class:`ScriptCall` s on a sync client."""
+class Scripts:
+    """Runs :class:`ScriptCall` s on a sync client, each script registered once
+    (its SHA computed once)."""
 
     def __init__(self, client: SyncClient) -> None:
-        super().__init__()
         self.client = client
+        self._registered: dict[str, Any] = {}
 
     def run(self, call: ScriptCall) -> Any:
-        script = self.script(self.client, call.script)
+        script = self._registered.get(call.script)
+        if script is None:
+            script = self._registered[call.script] = self.client.register_script(call.script)
         with talking_to(call.keys[0]):
             return script(keys=list(call.keys), args=list(call.args))
 
@@ -306,23 +324,36 @@ AsyncClientSource = AsyncClient | Callable[[], AsyncClient]
 """An asyncio client, or a function giving the one of the running event loop."""
 
 
-class AsyncScripts(_Registered):
-    """Runs :class:`ScriptCall` s on an asyncio client; ``client`` may be a function
-    returning the running loop's client (redis-py async clients are bound to a loop)."""
+class AsyncScripts:
+    """Runs :class:`ScriptCall` s on an asyncio client (:class:`Runner`); ``client``
+    may be a function returning the running loop's client (redis-py async clients
+    are bound to a loop). Which it is is decided once, and the runner is kept for
+    as long as the client is the same: redis-py's client classes make an
+    ``isinstance`` check cost tens of microseconds, twice a page."""
 
     def __init__(self, client: AsyncClientSource) -> None:
-        super().__init__()
-        self._client = client
+        self._fixed: AsyncClient | None = None
+        self._source: Callable[[], AsyncClient] | None = None
+        if isinstance(client, redis.asyncio.Redis | redis.asyncio.cluster.RedisCluster):
+            self._fixed = client
+        else:
+            self._source = client
+        self._runner: Runner | None = None
 
     @property
     def client(self) -> AsyncClient:
-        client = self._client
-        if isinstance(client, redis.asyncio.Redis | redis.asyncio.cluster.RedisCluster):
-            return client
-        return client()
+        if self._fixed is not None:
+            return self._fixed
+        assert self._source is not None
+        return self._source()
+
+    def runner(self) -> Runner:
+        """The runner of the current client."""
+        client, runner = self.client, self._runner
+        if runner is None or runner.client is not client:
+            runner = self._runner = Runner(client)
+        return runner
 
     async def run(self, call: ScriptCall) -> Any:
-        client = self.client
-        script = self.script(client, call.script)
         with talking_to(call.keys[0]):
-            return await script(keys=list(call.keys), args=list(call.args), client=client)
+            return await self.runner().one(call)

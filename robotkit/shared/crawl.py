@@ -96,10 +96,12 @@ def full(host: str, stored: str) -> str:
     return host + stored if stored.startswith("/") else stored
 
 
-def hashes(key: str) -> tuple[int, int, int]:
+def hashes(key: str, digest: int | None = None) -> tuple[int, int, int]:
     """The three 32-bit hashes the seen filter's Lua derives its bit positions from
-    (triple hashing: bit j of a key from ``h1 + j h2 + j(j-1)/2 h3``; the second odd)."""
-    digest = digest96(key)
+    (triple hashing: bit j of a key from ``h1 + j h2 + j(j-1)/2 h3``; the second odd),
+    out of the key's ``digest`` (:func:`~robotkit.frontier.seen.digest96`) when known."""
+    if digest is None:
+        digest = digest96(key)
     return digest & 0xFFFFFFFF, (digest >> 32 & 0xFFFFFFFF) | 1, digest >> 64
 
 
@@ -215,6 +217,23 @@ def _status_news(host: str, answer: Any, token: str) -> list[list[str]]:
     return post
 
 
+def _host_calls(
+    namespace: Namespace, token: str, taken: _Round
+) -> tuple[list[str], list[ScriptCall]]:
+    """A round's actions as one host script per host (under the ``token`` the worker
+    has now: the sync that opens a round may give it a new one)."""
+    hosts = list(taken.actions)
+    calls = [
+        ScriptCall(crawl_scripts.HOST, _keys(namespace, h, *HOST_KEYS), [token, json.dumps(a)])
+        for h, a in taken.actions.items()
+    ]
+    return hosts, calls
+
+
+def _keys(namespace: Namespace, host: str, *names: str) -> list[str]:
+    return [namespace.host_key(host, name) for name in names]
+
+
 @dataclass(frozen=True)
 class _Round:
     """The buffered actions one round sends, taken out of the buffer at once and
@@ -258,7 +277,9 @@ class SharedCrawl:
         self.max_drain = max_drain
         self.max_claims = max_claims
         self.owned: set[Origin] = set()
-        self.inherited: set[Origin] = set()
+        self.inherited: dict[Origin, set[int]] = {}
+        """Ours, their seen filter in Redis alone (:meth:`owns`): each with the digests
+        of the links offered to it, in its filter since (most links are found again)."""
         self.token = ""  # this life's name in the worker table (given by the first sync)
         self._runner = Runner(client)
         # On one server the pacer's finishes ride on this worker's round trips (a
@@ -280,9 +301,6 @@ class SharedCrawl:
     @staticmethod
     def host_name(origin: Origin) -> str:
         return str(origin)
-
-    def _host_keys(self, host: str, *names: str) -> list[str]:
-        return [self.namespace.host_key(host, name) for name in names]
 
     # -- buffered actions ---------------------------------------------------------
 
@@ -331,15 +349,23 @@ class SharedCrawl:
     def offer(
         self, host: Origin, url: str, key: str, depth: int, referer: str | None, streak: int
     ) -> None:
-        """A link to a host this worker does not own, for its owner to screen."""
+        """A link to a host this worker does not own, for its owner to screen
+        (none when the host is an inherited one of ours and the link was offered to
+        it already)."""
+        digest = digest96(key)
+        offered = self.inherited.get(host)
+        if offered is not None:
+            if digest in offered:
+                return
+            offered.add(digest)
         name = self.host_name(host)
         record = Offer(url, key, depth, referer, streak).record(name)
-        self._add(host, ["o", short(name, key), *hashes(key), record])
+        self._add(host, ["o", short(name, key), *hashes(key, digest), record])
         self._offered.add(name)
 
     def release(self, host: Origin) -> None:
         self.owned.discard(host)
-        self.inherited.discard(host)
+        self.inherited.pop(host, None)
         self._add(host, ["x"])
         self._releasing.add(self.host_name(host))
         self._resting.discard(self.host_name(host))
@@ -366,17 +392,6 @@ class SharedCrawl:
                 json.dumps(sorted(taken.owning) if taken else [])]  # fmt: skip
         self._post = []
         return ScriptCall(crawl_scripts.CRAWL, self._crawl_keys, args)
-
-    def _host_calls(self, taken: _Round) -> tuple[list[str], list[ScriptCall]]:
-        """A round's actions as one host script per host (under the token this
-        worker has now: the sync that opens a round may give it a new one)."""
-        hosts = list(taken.actions)
-        script, token = crawl_scripts.HOST, self.token
-        calls = [
-            ScriptCall(script, self._host_keys(h, *HOST_KEYS), [token, json.dumps(a)])
-            for h, a in taken.actions.items()
-        ]
-        return hosts, calls
 
     def _carried(self) -> list[ScriptCall]:
         return self._carry.take() if self._carry is not None else []
@@ -435,7 +450,7 @@ class SharedCrawl:
                     await self._runner.one(note)
                 else:
                     ahead.append(note)
-            hosts, calls = self._host_calls(taken)
+            hosts, calls = _host_calls(self.namespace, self.token, taken)
             self.round_trips += 1
             await self._flush(hosts, calls, taken, ahead)
 
@@ -464,24 +479,25 @@ class SharedCrawl:
         if int(lost_all):
             lost |= self.owned
         self.owned -= lost
-        self.inherited -= lost
+        for origin in lost:
+            self.inherited.pop(origin, None)
         self._resting.difference_update(map(str, lost))
-        hosts, calls = self._host_calls(taken)
+        hosts, calls = _host_calls(self.namespace, self.token, taken)
         claimed = [(_text(h), _text(f)) for h, f in claims]
         checked = [_text(h) for h in checks]
         mailed = [_text(h) for h in mails]
         self._resting.difference_update(mailed)  # popping the mail wrote ``owned``
         calls += [
-            ScriptCall(crawl_scripts.CLAIM, self._host_keys(h, *HOST_KEYS), [self.token, f])
+            ScriptCall(crawl_scripts.CLAIM, _keys(self.namespace, h, *HOST_KEYS), [self.token, f])
             for h, f in claimed
         ]
         calls += [
-            ScriptCall(crawl_scripts.DRAIN, self._host_keys(h, "s", "i", "d"),
+            ScriptCall(crawl_scripts.DRAIN, _keys(self.namespace, h, "s", "i", "d"),
                   [self.token, str(self.max_drain)])
             for h in mailed
         ]  # fmt: skip
         status = crawl_scripts.STATUS
-        calls += [ScriptCall(status, self._host_keys(h, *HOST_KEYS), []) for h in checked]
+        calls += [ScriptCall(status, _keys(self.namespace, h, *HOST_KEYS), []) for h in checked]
         if calls:
             self.round_trips += 1
         rest = await self._flush(hosts, calls, taken)
@@ -508,7 +524,7 @@ class SharedCrawl:
             inherited = bool(int(answer[1]))
             self.owned.add(origin)
             if inherited:
-                self.inherited.add(origin)
+                self.inherited[origin] = set()
             result.claims.append(Claim(origin, pending, inherited))
         elif state == 0:
             owner = _text(answer[1])

@@ -248,18 +248,25 @@ class FinishCarry:
         self.wait = wait
         self.calls: list[ScriptCall] = []
         self._sending: set[asyncio.Future[Any]] = set()
+        self._timer: asyncio.TimerHandle | None = None
 
     def take(self) -> list[ScriptCall]:
-        """The finishes waiting, out of the carry: the caller sends them."""
+        """The finishes waiting, out of the carry: the caller sends them (the timer
+        that would send them alone is stopped: a wake-up of the event loop a page
+        saved)."""
         calls, self.calls = self.calls, []
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
         return calls
 
     def add(self, call: ScriptCall, runner: Runner) -> None:
         self.calls.append(call)
-        if len(self.calls) == 1:
-            asyncio.get_running_loop().call_later(self.wait, self._send_left, runner)
+        if self._timer is None:
+            self._timer = asyncio.get_running_loop().call_later(self.wait, self._send_left, runner)
 
     def _send_left(self, runner: Runner) -> None:
+        self._timer = None
         calls = self.take()
         if calls:
             task = asyncio.ensure_future(runner.many(calls))
@@ -352,7 +359,7 @@ class AsyncSharedPacer(_Plans):
         if not carried:
             return plan.answer(await self.scripts.run(plan.call))
         with talking_to(plan.call.keys[0]):
-            results = await Runner(self.scripts.client).many([*carried, plan.call])
+            results = await self.scripts.runner().many([*carried, plan.call])
         return plan.answer(results[-1])
 
     async def reserve_shielded(self, host: HostKey) -> Reservation:
@@ -382,7 +389,7 @@ class AsyncSharedPacer(_Plans):
         """:meth:`SharedPacer.finish`, awaited; only put in the carry when it rides."""
         call = self.finishing(ticket, outcome, retry_at)
         if self.carry is not None and self.carry.riding:
-            self.carry.add(call, Runner(self.scripts.client))
+            self.carry.add(call, self.scripts.runner())
             return
         await self.scripts.run(call)
 
