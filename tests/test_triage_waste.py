@@ -94,6 +94,34 @@ def test_a_family_whose_last_pages_taught_nothing_is_vouched_for_by_nothing() ->
     assert not ledger.barren(family) and not ledger.must_wait("h", "v13", family)
 
 
+def test_copies_with_more_parameters_say_nothing_of_the_shorter_member() -> None:
+    # A dashboard's panels (?viewPanel=N, real pages) and their copies under the time
+    # picker's parameters (?from=..&to=..&viewPanel=N) are one family by its last name.
+    ledger = WasteLedger(budget=0)
+    family, picker, panel = "http://h/d/*?viewPanel", "from&to&viewPanel", "viewPanel"
+    for n in range(BARREN):
+        ledger.fetched(
+            "h", "h/d?", f"http://h/d/x?from={n}&viewPanel=2", None, False, family, shape=picker
+        )
+    assert ledger.barren(family, picker) and ledger.barren(family, "from&orgId&to&viewPanel")
+    assert ledger.barren(family, "orgId&viewPanel")  # as many names, others: they count
+    assert not ledger.barren(family, panel) and not ledger.must_wait("h", "p4", family, panel)
+    # A panel that teaches says nothing of the copies with more parameters...
+    ledger.fetched("h", "h/d?", "http://h/d/x?viewPanel=4", "p4", True, family, shape=panel)
+    assert ledger.barren(family, picker) and ledger.must_wait("h", "c", family, picker)
+    # ...one of them that teaches ends the run of both.
+    ledger.fetched("h", "h/d?", "http://h/d/x?from=9&viewPanel=6", None, True, family, shape=picker)
+    assert not ledger.barren(family, picker)
+    # A toggle barren alone is barren appended to more parameters, in another directory too.
+    toggle = "http://h/e/*?print"
+    for n in range(BARREN):
+        ledger.fetched("h", "h/e", f"http://h/e/{n}?print=1", None, False, toggle, shape="print")
+    assert ledger.barren(toggle, "lang&print")
+    other = "http://h/f/*?print"
+    ledger.fetched("h", "h/f", "http://h/f/1?print=1", None, False, other, shape="print")
+    assert ledger.barren(other, "lang&print") and not ledger.barren(other, "")
+
+
 def _spend(ledger: WasteLedger, region: str, n: int) -> None:
     for i in range(n):
         ledger.offered(f"{region}{i}", "http://h/copy")

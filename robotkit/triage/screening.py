@@ -19,7 +19,7 @@ from robotkit.triage.copies import Copies
 from robotkit.triage.guard import Guard, GuardVerdict, Rule, find_repeated_run, path_segments
 from robotkit.triage.regions import FailureKind, Regions, region_of
 from robotkit.triage.waste import Waiting, WasteLedger
-from robotkit.url.families import path_info_tail, waste_family
+from robotkit.url.families import path_info_tail, waste_family, waste_shape
 from robotkit.url.learned import LearnedRules
 from robotkit.url.normalization import NormalizedURL, normalize, normalize_or_none
 from robotkit.url.parse import InvalidURL
@@ -226,10 +226,11 @@ class Screening:
             norm = self._parse(waiting.url)
             key = self.key(norm) if norm is not None else waiting.key
             family = waste_family(norm) if norm is not None else None
+            shape = waste_shape(norm) if norm is not None else ""
             if (
                 key not in self._fetched_keys
                 and self.waste.vouched(key)
-                and not self.waste.barren(family)
+                and not self.waste.barren(family, shape)
             ):
                 self.waste.vouch(waiting.key)
                 again.append(waiting)
@@ -241,7 +242,9 @@ class Screening:
         """Whether a queued URL waits instead of being fetched now: no novel page
         vouched for it and its host spent the waste budget."""
         norm = self._parse(url)
-        return norm is not None and self.waste.must_wait(str(norm.origin), key, waste_family(norm))
+        return norm is not None and self.waste.must_wait(
+            str(norm.origin), key, waste_family(norm), waste_shape(norm)
+        )
 
     def wait(self, url: str, key: str, depth: int, referer: str | None) -> None:
         """Hold a URL :meth:`must_wait` said waits; the ledger gives it back."""
@@ -336,10 +339,10 @@ class Screening:
         """A fetch of ``asked`` (``url`` as fetched, under ``key``) for the waste
         bound: ``taught`` or not, and ``evidence`` about its family or not (an
         error, a page only like its siblings); a ``seed``'s links stay vouched for."""
-        family = waste_family(asked)
+        family, shape = waste_family(asked), waste_shape(asked)
         region = self._region(asked)
         origin = str(asked.origin)
-        self.waste.fetched(origin, region, url, key, taught, family, evidence, seed)
+        self.waste.fetched(origin, region, url, key, taught, family, evidence, seed, shape)
 
     def _same_path(self, url: str | None, norm: NormalizedURL) -> bool:
         """Whether ``url`` has ``norm``'s origin and path (under another query)."""

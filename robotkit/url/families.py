@@ -53,6 +53,7 @@ __all__ = [
     "path_info_tail",
     "reduces",
     "waste_family",
+    "waste_shape",
 ]
 
 _STATIC = frozenset({"html", "htm", "shtml", "xhtml"})
@@ -108,6 +109,13 @@ def waste_family(norm: NormalizedURL) -> str:
     # (``?lang+``), so that it does not make the pages of one value barren.
     names = [listed[-1] + "+" * (listed.count(listed[-1]) > 1)] if listed else []
     return f"{origin}{directory}/*" + (f"?{'&'.join(names)}" if names else "")
+
+
+def waste_shape(norm: NormalizedURL) -> str:
+    """A URL's parameter names, sorted and joined by ``&`` (``from&to&viewPanel``):
+    pages of its family (:func:`waste_family`) with all its names and more say
+    nothing of it (:meth:`robotkit.triage.waste.WasteLedger.barren`)."""
+    return "&".join(sorted({param_name(pair) for pair in query_pairs(norm.query)}))
 
 
 def reduces(short: NormalizedURL, long: NormalizedURL) -> bool:
