@@ -67,6 +67,10 @@ class FetchStep:
         if reason is not None:
             rule = ctx.triage.explain(entry.url) if reason is Reason.DUPLICATE_URL else None
             crawl.skip(entry.url, reason, entry.depth, entry.referer, copy_rule=rule)
+            back = ctx.triage.copied(entry.url, entry.key) if rule is not None else None
+            if back is not None:
+                # The page it copies waited on the waste bound; its link vouches for it.
+                crawl.queue_again(back)
             crawl.finish(entry)
             return
         if ctx.triage.must_wait(entry.url, entry.key):

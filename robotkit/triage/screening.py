@@ -213,13 +213,26 @@ class Screening:
         norm = self._parse(url)
         return None if norm is None else self.waste.linked_again(str(norm.origin), key, referer)
 
+    def copied(self, url: str, key: str) -> Waiting | None:
+        """A queued URL (``key``: its key when queued) skipped at the recheck as a copy
+        of the page under its key now: a page that taught linked the copy, so the page
+        is vouched for, and given back if it waits (:meth:`WasteLedger.copied`)."""
+        norm = self._parse(url)
+        if norm is None:
+            return None
+        page = self._parse(self.key(norm))
+        host = str(page.origin) if page is not None else str(norm.origin)
+        return self.waste.copied(host, key, self.key(norm))
+
     def leave(self, host: str) -> tuple[list[Waiting], list[Waiting]]:
-        """What still waits on ``host`` once it has nothing else queued: the URLs to
-        queue again, those whose key under the rules learned since they waited
-        (a session parameter dropped) a page that taught something linked and no
-        fetch covered; and those left for good (``waste-budget``). A URL of a barren
-        family would only wait again (it counts as unvouched whoever linked it), so
-        it is left: giving it back would turn the end of the crawl into a loop."""
+        """What still waits on ``host`` once the crawl has nothing else queued: the
+        URLs to queue again, those whose key under the rules learned since they
+        waited (a session parameter dropped) a page that taught something linked and
+        no fetch covered; and those left for good (``waste-budget``). A URL of a
+        barren family would only wait again (it counts as unvouched whoever linked
+        it), so it is left: giving it back would turn the end of the crawl into a
+        loop. One given back is vouched for: it waits again only if its family turned
+        barren meanwhile, and is then left at the next end."""
         again: list[Waiting] = []
         left: list[Waiting] = []
         for waiting in self.waste.abandon(host):

@@ -29,7 +29,7 @@ waste bound"):
   unvouched fetch that taught something takes one off (never below zero). While
   the balance is at ``budget`` or above, an unvouched URL is not fetched: it waits.
   An unvouched fetch that teaches brings the balance down and lets waiting URLs go
-  (the least wasteful region's first); once the host has nothing else queued,
+  (the least wasteful region's first); once the crawl has nothing else queued,
   what still waits is left for good (``waste-budget``). Vouched fetches neither
   spend nor earn: a real page linked by a real page says nothing about the pages
   only wasted ones link. A URL first linked only by wasted pages and linked again
@@ -179,8 +179,19 @@ class WasteLedger:
         page taught something, the URL is vouched for from now on (a story first
         met through a copy, then listed by its section), and if it waits, it is
         given back (returned) to be queued again."""
-        if not self.vouches(referer):
-            return None
+        return self._vouch_for(host, key) if self.vouches(referer) else None
+
+    def copied(self, host: str, old: str, new: str) -> Waiting | None:
+        """The URL queued under ``old`` turned out, under a rule learned since, to be a
+        copy of the URL of ``new`` on ``host`` (a twin host's page re-keyed onto the
+        first host's): when a page that taught linked the copy, that vouches for the
+        page it copies, as a link to the page itself would; if it waits, it is given
+        back (returned) to be queued again."""
+        return self._vouch_for(host, new) if old != new and old in self._vouched else None
+
+    def _vouch_for(self, host: str, key: str) -> Waiting | None:
+        """A page that taught linked the URL of ``key`` (or a copy of it): vouched for
+        from now on; its waiting record, if it waits on ``host``."""
         if len(self._vouched) < self.max_remembered:
             self._vouched.add(key)
         if key not in self._unvouched:
@@ -305,7 +316,7 @@ class WasteLedger:
         return going
 
     def abandon(self, host: str) -> list[Waiting]:
-        """Everything still waiting on ``host`` (which has nothing else queued): left
+        """Everything still waiting on ``host`` (the crawl has nothing else queued): left
         for good."""
         book = self._hosts.get(host)
         if book is None or not book.waiting:
