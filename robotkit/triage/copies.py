@@ -19,7 +19,9 @@ Part of the trap policy (ARCHITECTURE.md, "Trap policy"); pure, no I/O.
   vetoes it for good, so the form a site uses for its real pages is never learned.
 - **Siblings.** A page whose fetched children were mostly copies (of itself, or
   exact copies of any page) has its other children served after everything else
-  (only the order changes). A child merely *like* another page (a news ticker
+  (only the order changes). Its own views (another query on its path: a listing
+  re-sorted by a column, a toggle) do not count: they copy the page, not its
+  children. A child merely *like* another page (a news ticker
   ``/live?_=...`` whose "most read" box changes on every response) does not
   count: the index's articles keep their turn instead of waiting behind an
   endless ticker.
@@ -165,7 +167,12 @@ class Copies:
         some page fetched before (``exact``), and how strongly it was proven a copy
         of the referer itself (2 by ``rel=canonical``, 1 by its text, 0 not at
         all)."""
-        self._child(referer, exact or (copy and proof > 0))
+        # A re-sorted or toggled view of the page itself (another query on its own
+        # path) says nothing of its other children: a listing's column sorts made
+        # its folders wait behind everything (blind2 filemgr).
+        page = normalize_or_none(referer)
+        if page is None or (page.origin, page.path) != (norm.origin, norm.path):
+            self._child(referer, exact or (copy and proof > 0))
         form = form_of(norm, referer) if proof else None
         if form is not None:
             self._forms[form] += proof
