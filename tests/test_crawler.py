@@ -284,3 +284,34 @@ def test_a_connection_closed_without_an_answer_is_a_failed_event() -> None:
         }
     ]
     assert summary.failed == 1 and summary.fetched == 0
+
+
+def test_a_link_with_tracking_parameters_is_requested_without_them() -> None:
+    """A story first linked with an ad click's ``gclid`` and a campaign's ``utm_*``
+    (then under its own URL): the server sees one request, for the story itself,
+    with its real parameter kept and in its place."""
+    server = HTTPServer(host="127.0.0.1", port=0)
+    server.start()
+    try:
+        server.expect_request("/robots.txt").respond_with_data("", status=404)
+        server.expect_request("/").respond_with_data(
+            '<html><body><a href="/story?utm_source=ad&page=2&gclid=Cj0K5b0e">ad</a>'
+            '<a href="/story?page=2">story</a></body></html>',
+            content_type="text/html",
+        )
+        server.expect_request("/story").respond_with_data(
+            "<html><body><p>the story itself, page two</p></body></html>",
+            content_type="text/html",
+        )
+        _, events = asyncio.run(crawl([server.url_for("/")], FAST))
+        asked = [
+            (request.path, request.query_string.decode())
+            for request, _ in server.log
+            if request.path == "/story"
+        ]
+        assert asked == [("/story", "page=2")]
+        fetched = [e.url for e in events if e.event is EventKind.FETCHED and not e.probe]
+        assert server.url_for("/story?page=2") in fetched
+    finally:
+        server.clear()
+        server.stop()

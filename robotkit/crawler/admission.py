@@ -100,9 +100,11 @@ class Admission:
             return
         crawl.triage.remember(key, streak, referer)
         tier = Tier.DEMOTED if streak else Tier.MAIN
-        result = crawl.frontier.add(url, key, depth, referer, host=norm.origin, tier=tier)
+        # Requested without the parameters its key drops (a tracking parameter).
+        asked = crawl.triage.request_form(url)
+        result = crawl.frontier.add(asked, key, depth, referer, host=norm.origin, tier=tier)
         if work is not None and not result.rejected:
-            work.take(norm.origin, url, key, depth, referer, streak, tier)
+            work.take(norm.origin, asked, key, depth, referer, streak, tier)
         if result.reason is not None and not (result.reason is Reason.DUPLICATE_URL and url == key):
             crawl.skip(url, result.reason, depth, referer)
 

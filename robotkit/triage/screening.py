@@ -21,7 +21,12 @@ from robotkit.triage.regions import FailureKind, Regions, region_of
 from robotkit.triage.waste import Waiting, WasteLedger
 from robotkit.url.families import path_info_tail, waste_family, waste_shape
 from robotkit.url.learned import LearnedRules
-from robotkit.url.normalization import NormalizedURL, normalize, normalize_or_none
+from robotkit.url.normalization import (
+    NormalizedURL,
+    normalize,
+    normalize_or_none,
+    request_form,
+)
 from robotkit.url.parse import InvalidURL
 
 __all__ = ["Screening", "TriageConfig"]
@@ -122,6 +127,11 @@ class Screening:
         """:func:`robotkit.url.normalization.normalize` with the guard's policy; raises
         :class:`InvalidURL`."""
         return normalize(url, self.guard.policy)
+
+    def request_form(self, url: str) -> str:
+        """:func:`robotkit.url.normalization.request_form` with the guard's policy: the
+        spelling of a queued URL to request, less the parameters its key drops."""
+        return request_form(url, self.guard.policy)
 
     def _parse(self, url: str) -> NormalizedURL | None:
         """:meth:`normalize`, or ``None``: the same policy as the crawler's keys."""
