@@ -5,11 +5,12 @@ servers saw. The crawl of every trap site, one per site, is the gauntlet's
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 import socket
 import threading
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 
 from pytest_httpserver import HTTPServer
@@ -124,12 +125,7 @@ def test_budget_stops_the_crawl_and_counts_pages_not_robots(
 def test_nofollow_page_links_are_skipped(trap_site: Callable[..., RunningSite]) -> None:
     # robots.txt 404 allows everything; a page with X-Robots-Tag: nofollow via the
     # crawler's own site would need a custom site, so use pytest-httpserver.
-    from pytest_httpserver import HTTPServer
-
-    server = HTTPServer(host="127.0.0.1", port=0)
-    server.start()
-    try:
-        server.expect_request("/robots.txt").respond_with_data("", status=404)
+    with _server_without_robots() as server:
         server.expect_request("/").respond_with_data(
             '<html><head><meta name="robots" content="nofollow"></head>'
             '<body><a href="/a">a</a></body></html>',
@@ -141,6 +137,16 @@ def test_nofollow_page_links_are_skipped(trap_site: Callable[..., RunningSite]) 
             (server.url_for("/a"), Reason.NOFOLLOW)
         ]
         assert "/a" not in [request.path for request, _ in server.log]
+
+
+@contextlib.contextmanager
+def _server_without_robots() -> Iterator[HTTPServer]:
+    """A loopback server whose robots.txt is a 404 (everything allowed)."""
+    server = HTTPServer(host="127.0.0.1", port=0)
+    server.start()
+    try:
+        server.expect_request("/robots.txt").respond_with_data("", status=404)
+        yield server
     finally:
         server.clear()
         server.stop()
@@ -290,10 +296,7 @@ def test_a_link_with_tracking_parameters_is_requested_without_them() -> None:
     """A story first linked with an ad click's ``gclid`` and a campaign's ``utm_*``
     (then under its own URL): the server sees one request, for the story itself,
     with its real parameter kept and in its place."""
-    server = HTTPServer(host="127.0.0.1", port=0)
-    server.start()
-    try:
-        server.expect_request("/robots.txt").respond_with_data("", status=404)
+    with _server_without_robots() as server:
         server.expect_request("/").respond_with_data(
             '<html><body><a href="/story?utm_source=ad&page=2&gclid=Cj0K5b0e">ad</a>'
             '<a href="/story?page=2">story</a></body></html>',
@@ -312,6 +315,3 @@ def test_a_link_with_tracking_parameters_is_requested_without_them() -> None:
         assert asked == [("/story", "page=2")]
         fetched = [e.url for e in events if e.event is EventKind.FETCHED and not e.probe]
         assert server.url_for("/story?page=2") in fetched
-    finally:
-        server.clear()
-        server.stop()
