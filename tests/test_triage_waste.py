@@ -41,7 +41,10 @@ from robotkit.traps.base import (
 from robotkit.traps.score import page_links
 from robotkit.traps.server import RunningSite
 from robotkit.triage.screening import TriageConfig
+from robotkit.triage.triage import PageFacts, Triage
 from robotkit.triage.waste import BARREN, Waiting, WasteLedger
+from robotkit.url.families import waste_family
+from robotkit.url.normalization import normalize
 
 W = TriageConfig().waste_budget
 KINDS = ("token", "case", "param", "links", "host", "scatter")
@@ -343,3 +346,25 @@ def test_waste_is_bounded_on_generated_sites(seed: int) -> None:
 @pytest.mark.parametrize("name", ["symlink-loop-1", "duplicate-article", "calendar"])
 def test_waste_is_bounded_on_hand_written_sites(name: str) -> None:
     crawl_and_check(traps.get(name), max_pages=1000)
+
+
+def test_another_format_of_a_judged_page_taught_nothing_and_proves_its_family() -> None:
+    """A ticket's "other formats" (``?format=csv``, a body the crawl does not read)
+    are variants that repeat their page: they taught nothing, and three of them in a
+    row make the family barren. A file without a query taught (it is no variant), and
+    a body cut at the cap is counted only as it failed."""
+    triage = Triage()
+    site = "http://trac.example"
+    for n in range(BARREN):
+        page = f"{site}/ticket/{n}"
+        html = f"<html><body><p>{prose(f'ticket {n}', 4)}</p></body></html>"
+        assert triage.judge(PageFacts(page, page, 200, html), set()).taught
+        export = f"{page}?format=csv"
+        verdict = triage.judge(PageFacts(export, export, 200, None, referer=page), set())
+        assert not verdict.taught
+    family = waste_family(normalize(f"{site}/ticket/9?format=csv"))
+    assert triage.waste.barren(family, "format")
+    tarball = f"{site}/files/robo-1.0.tar.gz"
+    assert triage.judge(PageFacts(tarball, tarball, 200, None), set()).taught
+    cut = f"{site}/ticket/1?format=tab"
+    assert triage.judge(PageFacts(cut, cut, 200, None, cut=True), set()).taught

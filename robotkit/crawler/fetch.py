@@ -226,6 +226,7 @@ class FetchStep:
                 words=page.text if page is not None else None,
                 key=entry.key,
                 elapsed=elapsed,
+                cut=facts.truncated,
             ),
             ctx.frontier.seen,
             crawl.in_scope,
