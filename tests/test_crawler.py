@@ -315,3 +315,25 @@ def test_a_link_with_tracking_parameters_is_requested_without_them() -> None:
         assert asked == [("/story", "page=2")]
         fetched = [e.url for e in events if e.event is EventKind.FETCHED and not e.probe]
         assert server.url_for("/story?page=2") in fetched
+
+
+def test_a_pages_shortlink_is_never_requested() -> None:
+    """A page that names its shorter URL (``rel=shortlink``, ``/node/12``) is that URL:
+    the crawler requests neither the link element nor a later link to it."""
+    with _server_without_robots() as server:
+        server.expect_request("/").respond_with_data(
+            '<html><body><a href="/news/harbour">harbour</a></body></html>',
+            content_type="text/html",
+        )
+        server.expect_request("/news/harbour").respond_with_data(
+            '<html><head><link rel="shortlink" href="/node/12"></head><body>'
+            '<p>the harbour reopens</p><a href="/about">about</a></body></html>',
+            content_type="text/html",
+        )
+        server.expect_request("/about").respond_with_data(
+            '<html><body><p>about us</p><a href="/node/12">recent</a></body></html>',
+            content_type="text/html",
+        )
+        asyncio.run(crawl([server.url_for("/")], FAST))
+        asked = [request.path for request, _ in server.log]
+        assert "/about" in asked and "/node/12" not in asked

@@ -213,6 +213,9 @@ class FetchStep:
                 if probe is not None:
                     await self._probe(probe, entry)
         links = [link.url for link in page.links] if page is not None else []
+        if page is not None and page.shortlink is not None:
+            # The page's own shorter URL (rel=shortlink) is this page: never fetched.
+            self._mark_seen(page.shortlink)
         verdict = ctx.triage.judge(
             PageFacts(
                 url=entry.url,
