@@ -140,12 +140,17 @@ def test_nofollow_page_links_are_skipped(trap_site: Callable[..., RunningSite]) 
 
 
 @contextlib.contextmanager
-def _server_without_robots() -> Iterator[HTTPServer]:
-    """A loopback server whose robots.txt is a 404 (everything allowed)."""
+def _server_without_robots(pages: dict[str, str] | None = None) -> Iterator[HTTPServer]:
+    """A loopback server whose robots.txt is a 404 (everything allowed), serving
+    ``pages`` (a path to the HTML of its body)."""
     server = HTTPServer(host="127.0.0.1", port=0)
     server.start()
     try:
         server.expect_request("/robots.txt").respond_with_data("", status=404)
+        for path, body in (pages or {}).items():
+            server.expect_request(path).respond_with_data(
+                f"<html><body>{body}</body></html>", content_type="text/html"
+            )
         yield server
     finally:
         server.clear()
@@ -296,16 +301,12 @@ def test_a_link_with_tracking_parameters_is_requested_without_them() -> None:
     """A story first linked with an ad click's ``gclid`` and a campaign's ``utm_*``
     (then under its own URL): the server sees one request, for the story itself,
     with its real parameter kept and in its place."""
-    with _server_without_robots() as server:
-        server.expect_request("/").respond_with_data(
-            '<html><body><a href="/story?utm_source=ad&page=2&gclid=Cj0K5b0e">ad</a>'
-            '<a href="/story?page=2">story</a></body></html>',
-            content_type="text/html",
-        )
-        server.expect_request("/story").respond_with_data(
-            "<html><body><p>the story itself, page two</p></body></html>",
-            content_type="text/html",
-        )
+    pages = {
+        "/": '<a href="/story?utm_source=ad&page=2&gclid=Cj0K5b0e">ad</a>'
+        '<a href="/story?page=2">story</a>',
+        "/story": "<p>the story itself, page two</p>",
+    }
+    with _server_without_robots(pages) as server:
         _, events = asyncio.run(crawl([server.url_for("/")], FAST))
         asked = [
             (request.path, request.query_string.decode())
@@ -320,20 +321,13 @@ def test_a_link_with_tracking_parameters_is_requested_without_them() -> None:
 def test_a_pages_shortlink_is_never_requested() -> None:
     """A page that names its shorter URL (``rel=shortlink``, ``/node/12``) is that URL:
     the crawler requests neither the link element nor a later link to it."""
-    with _server_without_robots() as server:
-        server.expect_request("/").respond_with_data(
-            '<html><body><a href="/news/harbour">harbour</a></body></html>',
-            content_type="text/html",
-        )
-        server.expect_request("/news/harbour").respond_with_data(
-            '<html><head><link rel="shortlink" href="/node/12"></head><body>'
-            '<p>the harbour reopens</p><a href="/about">about</a></body></html>',
-            content_type="text/html",
-        )
-        server.expect_request("/about").respond_with_data(
-            '<html><body><p>about us</p><a href="/node/12">recent</a></body></html>',
-            content_type="text/html",
-        )
+    pages = {
+        "/": '<a href="/news/harbour">harbour</a>',
+        "/news/harbour": '<link rel="shortlink" href="/node/12">'
+        '<p>the harbour reopens</p><a href="/about">about</a>',
+        "/about": '<p>about us</p><a href="/node/12">recent</a>',
+    }
+    with _server_without_robots(pages) as server:
         asyncio.run(crawl([server.url_for("/")], FAST))
         asked = [request.path for request, _ in server.log]
         assert "/about" in asked and "/node/12" not in asked
