@@ -201,3 +201,10 @@ def test_a_listings_own_sorted_views_do_not_demote_its_folders() -> None:
         own = normalize(f"http://files.example/{form}/index.php")
         copies.record(own, listing, copy=True, proof=1, exact=False)
     assert copies.demote(listing)
+    # Another query of a script every page shares is no view of the page: a forum
+    # topic's post permalinks, copies of it, still count.
+    topic = "http://forum.example/viewtopic.php?f=1&t=102"
+    for post in (5004, 5005):
+        permalink = normalize(f"http://forum.example/viewtopic.php?p={post}")
+        copies.record(permalink, topic, copy=True, proof=1, exact=True)
+    assert copies.demote(topic)
