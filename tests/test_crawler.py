@@ -5,11 +5,12 @@ servers saw. The crawl of every trap site, one per site, is the gauntlet's
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 import socket
 import threading
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 
 from pytest_httpserver import HTTPServer
@@ -124,12 +125,7 @@ def test_budget_stops_the_crawl_and_counts_pages_not_robots(
 def test_nofollow_page_links_are_skipped(trap_site: Callable[..., RunningSite]) -> None:
     # robots.txt 404 allows everything; a page with X-Robots-Tag: nofollow via the
     # crawler's own site would need a custom site, so use pytest-httpserver.
-    from pytest_httpserver import HTTPServer
-
-    server = HTTPServer(host="127.0.0.1", port=0)
-    server.start()
-    try:
-        server.expect_request("/robots.txt").respond_with_data("", status=404)
+    with _server_without_robots() as server:
         server.expect_request("/").respond_with_data(
             '<html><head><meta name="robots" content="nofollow"></head>'
             '<body><a href="/a">a</a></body></html>',
@@ -141,6 +137,21 @@ def test_nofollow_page_links_are_skipped(trap_site: Callable[..., RunningSite]) 
             (server.url_for("/a"), Reason.NOFOLLOW)
         ]
         assert "/a" not in [request.path for request, _ in server.log]
+
+
+@contextlib.contextmanager
+def _server_without_robots(pages: dict[str, str] | None = None) -> Iterator[HTTPServer]:
+    """A loopback server whose robots.txt is a 404 (everything allowed), serving
+    ``pages`` (a path to the HTML of its body)."""
+    server = HTTPServer(host="127.0.0.1", port=0)
+    server.start()
+    try:
+        server.expect_request("/robots.txt").respond_with_data("", status=404)
+        for path, body in (pages or {}).items():
+            server.expect_request(path).respond_with_data(
+                f"<html><body>{body}</body></html>", content_type="text/html"
+            )
+        yield server
     finally:
         server.clear()
         server.stop()
@@ -284,3 +295,39 @@ def test_a_connection_closed_without_an_answer_is_a_failed_event() -> None:
         }
     ]
     assert summary.failed == 1 and summary.fetched == 0
+
+
+def test_a_link_with_tracking_parameters_is_requested_without_them() -> None:
+    """A story first linked with an ad click's ``gclid`` and a campaign's ``utm_*``
+    (then under its own URL): the server sees one request, for the story itself,
+    with its real parameter kept and in its place."""
+    pages = {
+        "/": '<a href="/story?utm_source=ad&page=2&gclid=Cj0K5b0e">ad</a>'
+        '<a href="/story?page=2">story</a>',
+        "/story": "<p>the story itself, page two</p>",
+    }
+    with _server_without_robots(pages) as server:
+        _, events = asyncio.run(crawl([server.url_for("/")], FAST))
+        asked = [
+            (request.path, request.query_string.decode())
+            for request, _ in server.log
+            if request.path == "/story"
+        ]
+        assert asked == [("/story", "page=2")]
+        fetched = [e.url for e in events if e.event is EventKind.FETCHED and not e.probe]
+        assert server.url_for("/story?page=2") in fetched
+
+
+def test_a_pages_shortlink_is_never_requested() -> None:
+    """A page that names its shorter URL (``rel=shortlink``, ``/node/12``) is that URL:
+    the crawler requests neither the link element nor a later link to it."""
+    pages = {
+        "/": '<a href="/news/harbour">harbour</a>',
+        "/news/harbour": '<link rel="shortlink" href="/node/12">'
+        '<p>the harbour reopens</p><a href="/about">about</a>',
+        "/about": '<p>about us</p><a href="/node/12">recent</a>',
+    }
+    with _server_without_robots(pages) as server:
+        asyncio.run(crawl([server.url_for("/")], FAST))
+        asked = [request.path for request, _ in server.log]
+        assert "/about" in asked and "/node/12" not in asked

@@ -312,3 +312,20 @@ def test_parse_page_with_text_gives_the_visible_words_of_the_same_tree() -> None
     assert page.text.title == "café menu"
     assert [link.url for link in page.links] == ["http://x.example/a"]
     assert parse_page(html, "http://x.example/", "examplebot").text is None
+
+
+def test_a_pages_shortlink_is_the_page_not_a_link_to_follow() -> None:
+    """``<link rel="shortlink">`` (WordPress ``/?p=12``, Drupal ``/node/12``) names a
+    shorter URL of the page itself: read as such, and not among its links."""
+    html = (
+        '<html><head><link rel="shortlink" href="/node/12">'
+        '<link rel="canonical" href="/news/harbour"></head>'
+        '<body><a href="/node/13">other</a></body></html>'
+    )
+    page = parse_page(html, "http://e.org/news/harbour", BOT)
+    assert page.shortlink == "http://e.org/node/12"
+    assert [link.url for link in page.links] == [
+        "http://e.org/news/harbour",
+        "http://e.org/node/13",
+    ]
+    assert parse_page("<a href='/x'>x</a>", "http://e.org/", BOT).shortlink is None

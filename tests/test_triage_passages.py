@@ -184,3 +184,27 @@ def test_children_merely_like_other_pages_do_not_demote_a_listings_other_childre
         spelled = normalize(f"http://shop.example/products/{name}.aspx")
         copies.record(spelled, products, copy=True, proof=0, exact=True)
     assert copies.demote(products)
+
+
+def test_a_listings_own_sorted_views_do_not_demote_its_folders() -> None:
+    """A file manager's listing links itself re-sorted by each column
+    (``?p=&sort=size&order=asc``), exact copies of it in another order: they copy
+    the listing, not its folders, which keep their turn. Print forms at other paths
+    still count."""
+    copies = Copies()
+    listing = "http://files.example/index.php"
+    for column in ("name", "size", "modified"):
+        view = normalize(f"{listing}?p=&sort={column}&order=asc")
+        copies.record(view, listing, copy=True, proof=1, exact=True)
+    assert not copies.demote(listing)
+    for form in ("print", "amp"):
+        own = normalize(f"http://files.example/{form}/index.php")
+        copies.record(own, listing, copy=True, proof=1, exact=False)
+    assert copies.demote(listing)
+    # Another query of a script every page shares is no view of the page: a forum
+    # topic's post permalinks, copies of it, still count.
+    topic = "http://forum.example/viewtopic.php?f=1&t=102"
+    for post in (5004, 5005):
+        permalink = normalize(f"http://forum.example/viewtopic.php?p={post}")
+        copies.record(permalink, topic, copy=True, proof=1, exact=True)
+    assert copies.demote(topic)

@@ -41,7 +41,10 @@ from robotkit.traps.base import (
 from robotkit.traps.score import page_links
 from robotkit.traps.server import RunningSite
 from robotkit.triage.screening import TriageConfig
+from robotkit.triage.triage import PageFacts, Triage
 from robotkit.triage.waste import BARREN, Waiting, WasteLedger
+from robotkit.url.families import waste_family
+from robotkit.url.normalization import normalize
 
 W = TriageConfig().waste_budget
 KINDS = ("token", "case", "param", "links", "host", "scatter")
@@ -92,6 +95,34 @@ def test_a_family_whose_last_pages_taught_nothing_is_vouched_for_by_nothing() ->
     assert ledger.barren(family)
     ledger.fetched("h", "h/news?", "http://h/news/d?v=1", "v12", True, family)
     assert not ledger.barren(family) and not ledger.must_wait("h", "v13", family)
+
+
+def test_copies_with_more_parameters_say_nothing_of_the_shorter_member() -> None:
+    # A dashboard's panels (?viewPanel=N, real pages) and their copies under the time
+    # picker's parameters (?from=..&to=..&viewPanel=N) are one family by its last name.
+    ledger = WasteLedger(budget=0)
+    family, picker, panel = "http://h/d/*?viewPanel", "from&to&viewPanel", "viewPanel"
+    for n in range(BARREN):
+        ledger.fetched(
+            "h", "h/d?", f"http://h/d/x?from={n}&viewPanel=2", None, False, family, shape=picker
+        )
+    assert ledger.barren(family, picker) and ledger.barren(family, "from&orgId&to&viewPanel")
+    assert ledger.barren(family, "orgId&viewPanel")  # as many names, others: they count
+    assert not ledger.barren(family, panel) and not ledger.must_wait("h", "p4", family, panel)
+    # A panel that teaches says nothing of the copies with more parameters...
+    ledger.fetched("h", "h/d?", "http://h/d/x?viewPanel=4", "p4", True, family, shape=panel)
+    assert ledger.barren(family, picker) and ledger.must_wait("h", "c", family, picker)
+    # ...one of them that teaches ends the run of both.
+    ledger.fetched("h", "h/d?", "http://h/d/x?from=9&viewPanel=6", None, True, family, shape=picker)
+    assert not ledger.barren(family, picker)
+    # A toggle barren alone is barren appended to more parameters, in another directory too.
+    toggle = "http://h/e/*?print"
+    for n in range(BARREN):
+        ledger.fetched("h", "h/e", f"http://h/e/{n}?print=1", None, False, toggle, shape="print")
+    assert ledger.barren(toggle, "lang&print")
+    other = "http://h/f/*?print"
+    ledger.fetched("h", "h/f", "http://h/f/1?print=1", None, False, other, shape="print")
+    assert ledger.barren(other, "lang&print") and not ledger.barren(other, "")
 
 
 def _spend(ledger: WasteLedger, region: str, n: int) -> None:
@@ -315,3 +346,25 @@ def test_waste_is_bounded_on_generated_sites(seed: int) -> None:
 @pytest.mark.parametrize("name", ["symlink-loop-1", "duplicate-article", "calendar"])
 def test_waste_is_bounded_on_hand_written_sites(name: str) -> None:
     crawl_and_check(traps.get(name), max_pages=1000)
+
+
+def test_another_format_of_a_judged_page_taught_nothing_and_proves_its_family() -> None:
+    """A ticket's "other formats" (``?format=csv``, a body the crawl does not read)
+    are variants that repeat their page: they taught nothing, and three of them in a
+    row make the family barren. A file without a query taught (it is no variant), and
+    a body cut at the cap is counted only as it failed."""
+    triage = Triage()
+    site = "http://trac.example"
+    for n in range(BARREN):
+        page = f"{site}/ticket/{n}"
+        html = f"<html><body><p>{prose(f'ticket {n}', 4)}</p></body></html>"
+        assert triage.judge(PageFacts(page, page, 200, html), set()).taught
+        export = f"{page}?format=csv"
+        verdict = triage.judge(PageFacts(export, export, 200, None, referer=page), set())
+        assert not verdict.taught
+    family = waste_family(normalize(f"{site}/ticket/9?format=csv"))
+    assert triage.waste.barren(family, "format")
+    tarball = f"{site}/files/robo-1.0.tar.gz"
+    assert triage.judge(PageFacts(tarball, tarball, 200, None), set()).taught
+    cut = f"{site}/ticket/1?format=tab"
+    assert triage.judge(PageFacts(cut, cut, 200, None, cut=True), set()).taught

@@ -7,6 +7,7 @@ are the blind ``churn`` site's (traps/README.md)."""
 
 from __future__ import annotations
 
+from robotkit.base.reasons import Reason
 from robotkit.traps.base import prose
 from robotkit.triage.screening import TriageConfig
 from robotkit.triage.triage import PageFacts, Triage
@@ -140,3 +141,39 @@ def test_a_seed_that_copies_another_seed_still_vouches_for_its_links() -> None:
         set(),
     )
     assert not copy.taught and not triage.waste.vouches("http://a.example/again")
+
+
+def test_a_link_to_a_twin_hosts_copy_vouches_for_the_page_it_copies() -> None:
+    """Host ``a.example`` spent its waste budget, and its page ``/p9``, linked only by a
+    page that taught nothing, waits. The twin host ``b.example`` serves the same pages;
+    a page that taught there linked ``/p9`` on it. Once the twin rule is learned, the
+    queued ``b.example/p9`` is skipped at the recheck as a copy of ``a.example/p9``, and
+    its link vouches for the page it copies, which goes back instead of waiting for
+    good. A copy linked only by a wasted page vouches for nothing."""
+    a, b = "http://a.example", "http://b.example"
+    triage = Triage(config=TriageConfig(waste_budget=1))
+    triage.waste.fetched(a, "r", f"{a}/copy", None, taught=False)
+    triage.waste.offered("k-echo", f"{a}/copy")
+    triage.waste.fetched(a, "r", f"{a}/echo", "k-echo", taught=False)
+    pages = {}
+    for name in ("p9", "p8"):
+        url = f"{a}/{name}"
+        pages[name] = key = triage.key(normalize(url))
+        triage.remember(key, 0, f"{a}/copy")
+        assert triage.must_wait(url, key)
+        triage.wait(url, key, 2, f"{a}/copy")
+    copies = {}
+    for name, referer in (("p9", f"{b}/home"), ("p8", f"{a}/copy")):
+        copies[name] = triage.key(normalize(f"{b}/{name}"))
+        triage.remember(copies[name], 0, referer)
+    for n in range(2):  # two paths with one text on both hosts: b is a twin of a
+        for host in (a, b):
+            triage.rules.observe(normalize(f"{host}/x{n}"), 1000 + n)
+    assert triage.key(normalize(f"{b}/p9")) == pages["p9"]
+    queued = {*pages.values(), *copies.values()}
+    assert triage.recheck(f"{b}/p9", copies["p9"], f"{b}/home", queued) is Reason.DUPLICATE_URL
+    back = triage.copied(f"{b}/p9", copies["p9"])
+    assert back is not None and back.url == f"{a}/p9"
+    assert not triage.must_wait(f"{a}/p9", pages["p9"]) and triage.waste.waiting(a) == 1
+    assert triage.copied(f"{b}/p8", copies["p8"]) is None
+    assert triage.must_wait(f"{a}/p8", pages["p8"])

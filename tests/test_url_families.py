@@ -165,6 +165,21 @@ def test_the_waste_family_of_a_url_is_its_directory_and_parameter_names() -> Non
     assert family("http://h/releases/notes?v=2.1") != family("http://h/news/a-story?v=1")
 
 
+def test_an_id_segment_of_the_directory_is_masked_in_the_waste_family() -> None:
+    """The time picker of every dashboard (``/d/XlmoC7F0N/cpu?from=..``) is one family,
+    as the pages of every numbered directory are; a word segment is kept."""
+
+    def family(url: str) -> str:
+        return waste_family(normalize(url))
+
+    assert (
+        family("http://h/d/XlmoC7F0N/cpu?from=1")
+        == family("http://h/d/WJWyt3DIG/disk?from=2")
+        == "http://h/d/{t}/*?from"
+    )
+    assert family("http://h/d/home/cpu?from=1") != family("http://h/d/news/cpu?from=1")
+
+
 def test_a_parameter_rule_proven_in_one_section_is_rechecked_in_another() -> None:
     """The home page ignores ?lang=, /info/ pages too, /help/ pages are translated:
     proven on /, the rule is not applied to /help/ blindly; one page of each section

@@ -20,6 +20,7 @@ from robotkit.url.normalization import (
 )
 from robotkit.url.parse import (
     InvalidURL,
+    LinkResolver,
     Origin,
     origin_of,
     parse_url,
@@ -390,6 +391,10 @@ def test_site_keys_are_normalized_and_bad_ones_refused() -> None:
         ("/a/..", "/"),
         ("/a//../b", "/a/b"),
         ("/a/b/", "/a/b/"),
+        ("/a/%2E/b", "/a/b"),
+        ("/a/b/%2e%2E/c", "/a/c"),
+        ("/a/.%2e", "/"),
+        ("/a%2eb/c", "/a%2eb/c"),
     ],
 )
 def test_remove_dot_segments(path: str, expected: str) -> None:
@@ -506,6 +511,28 @@ RFC3986_EXAMPLES = [
 @pytest.mark.parametrize(("reference", "expected"), RFC3986_EXAMPLES)
 def test_resolve_follows_rfc3986_section_5_4(reference: str, expected: str | None) -> None:
     assert resolve(RFC3986_BASE, reference) == expected
+
+
+@pytest.mark.parametrize(
+    ("reference", "expected"),
+    [
+        # One page, written with escaped unreserved characters and escaped dot
+        # segments (an old server decodes both): requested under its one spelling.
+        ("/~tensor/pubs/pa%70er2.html", "http://h/~tensor/pubs/paper2.html"),
+        ("/%7etensor/", "http://h/~tensor/"),
+        ("/courses/%2E/cs310/", "http://h/courses/cs310/"),
+        ("notes/%2e%2E/notes/week%201.html", "http://h/c/notes/week%201.html"),
+        # Escapes of other characters name other paths: kept.
+        ("a%2Fb/%3F", "http://h/c/a%2Fb/%3F"),
+        ("?q=%7E", "http://h/c/p.html?q=%7E"),
+    ],
+)
+def test_a_links_escapes_of_unreserved_characters_and_dots_are_resolved(
+    reference: str, expected: str
+) -> None:
+    base = "http://h/c/p.html"
+    assert resolve(base, reference) == expected
+    assert LinkResolver(base).resolve(reference) == expected
 
 
 def test_a_parsed_url_is_what_a_browser_sends() -> None:

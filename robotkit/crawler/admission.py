@@ -15,6 +15,7 @@ from robotkit.base.reasons import Reason
 from robotkit.crawler.ports import AdmittingCrawl
 from robotkit.frontier.frontier import Tier
 from robotkit.triage.guard import GuardVerdict, Rule
+from robotkit.triage.waste import Waiting
 from robotkit.url.normalization import NormalizedURL
 from robotkit.url.parse import InvalidURL, Origin, origin_of
 
@@ -79,9 +80,7 @@ class Admission:
             back = crawl.triage.linked_again(url, key, referer)
             if back is not None:
                 # It waited on the waste bound; a page that taught vouches for it now.
-                crawl.frontier.add(
-                    back.url, key, back.depth, back.referer, host=norm.origin, again=True
-                )
+                self.queue_again(back)
             # Report the duplicates that normalization caught (session ids,
             # tracking parameters); a plain link seen again is not news.
             if url != key:
@@ -101,9 +100,11 @@ class Admission:
             return
         crawl.triage.remember(key, streak, referer)
         tier = Tier.DEMOTED if streak else Tier.MAIN
-        result = crawl.frontier.add(url, key, depth, referer, host=norm.origin, tier=tier)
+        # Requested without the parameters its key drops (a tracking parameter).
+        asked = crawl.triage.request_form(url)
+        result = crawl.frontier.add(asked, key, depth, referer, host=norm.origin, tier=tier)
         if work is not None and not result.rejected:
-            work.take(norm.origin, url, key, depth, referer, streak, tier)
+            work.take(norm.origin, asked, key, depth, referer, streak, tier)
         if result.reason is not None and not (result.reason is Reason.DUPLICATE_URL and url == key):
             crawl.skip(url, result.reason, depth, referer)
 
@@ -111,23 +112,31 @@ class Admission:
 
     def settle_waste(self, host: Origin) -> None:
         """After a fetch of ``host``: URLs waiting on the waste bound go back to the
-        frontier as far as the balance allows; once the host has nothing else
-        queued, those still waiting are left (``waste-budget``)."""
+        frontier as far as the balance allows. Once the whole crawl has nothing else
+        queued or in flight (its natural end), each host's waiting URLs that a page
+        that taught vouches for under the rules learned since go back, and the others
+        are left (``waste-budget``). Not per host: a host whose queue is empty may
+        still be taught by another host's fetch (a twin host's rule re-keys its
+        copies onto this host's waiting pages, and their links vouch for them)."""
         crawl = self.crawl
         ledger, name = crawl.triage.waste, str(host)
-        if not ledger.waiting(name):
-            return
         for going in ledger.release(name):
-            url, key, depth, referer = going.url, going.key, going.depth, going.referer
-            crawl.frontier.add(url, key, depth, referer, host=host, tier=Tier.DEMOTED, again=True)
-        if crawl.frontier.queued_of(host) == 0:
-            again, gone = crawl.triage.leave(name)
+            self.queue_again(going, Tier.DEMOTED)
+        if len(crawl.frontier) or crawl.frontier.in_flight:
+            return
+        for waiting in ledger.waiting_hosts():
+            again, gone = crawl.triage.leave(waiting)
             for back in again:
-                crawl.frontier.add(
-                    back.url, back.key, back.depth, back.referer, host=host, again=True
-                )
+                self.queue_again(back)
             for left in gone:
                 crawl.skip(left.url, Reason.WASTE_BUDGET, left.depth, left.referer)
+
+    def queue_again(self, back: Waiting, tier: Tier = Tier.MAIN) -> None:
+        """Queue again a URL that waited on the waste bound and is vouched for now."""
+        host = self.crawl.triage.normalize(back.url).origin
+        self.crawl.frontier.add(
+            back.url, back.key, back.depth, back.referer, host=host, tier=tier, again=True
+        )
 
     def report_waiting(self) -> None:
         """At the natural end, URLs still waiting on the waste bound are left."""

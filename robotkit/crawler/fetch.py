@@ -67,6 +67,10 @@ class FetchStep:
         if reason is not None:
             rule = ctx.triage.explain(entry.url) if reason is Reason.DUPLICATE_URL else None
             crawl.skip(entry.url, reason, entry.depth, entry.referer, copy_rule=rule)
+            back = ctx.triage.copied(entry.url, entry.key) if rule is not None else None
+            if back is not None:
+                # The page it copies waited on the waste bound; its link vouches for it.
+                crawl.queue_again(back)
             crawl.finish(entry)
             return
         if ctx.triage.must_wait(entry.url, entry.key):
@@ -209,6 +213,9 @@ class FetchStep:
                 if probe is not None:
                     await self._probe(probe, entry)
         links = [link.url for link in page.links] if page is not None else []
+        if page is not None and page.shortlink is not None:
+            # The page's own shorter URL (rel=shortlink) is this page: never fetched.
+            self._mark_seen(page.shortlink)
         verdict = ctx.triage.judge(
             PageFacts(
                 url=entry.url,
@@ -222,6 +229,7 @@ class FetchStep:
                 words=page.text if page is not None else None,
                 key=entry.key,
                 elapsed=elapsed,
+                cut=facts.truncated,
             ),
             ctx.frontier.seen,
             crawl.in_scope,

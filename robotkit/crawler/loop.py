@@ -64,6 +64,7 @@ from robotkit.http.client import AsyncPoliteClient
 from robotkit.pacing.readiness import PacerReadiness
 from robotkit.triage.guard import Guard
 from robotkit.triage.triage import Triage
+from robotkit.triage.waste import Waiting
 from robotkit.url.normalization import NormalizedURL
 from robotkit.url.parse import Origin
 
@@ -349,6 +350,11 @@ class Crawler:
     ) -> None:
         """Screen a URL of one of this crawler's hosts and queue it, or skip it."""
         self._admission.admit(url, norm, key, depth, referer, streak)
+
+    def queue_again(self, waiting: Waiting) -> None:
+        """Queue again a URL that waited on the waste bound and is vouched for now
+        (:meth:`robotkit.crawler.admission.Admission.queue_again`)."""
+        self._admission.queue_again(waiting)
 
     def finish(self, entry: FrontierEntry) -> None:
         """``entry`` is done with: its host may be served again; a checkpoint when due."""

@@ -19,6 +19,7 @@ from robotkit.crawler.config import CrawlConfig
 from robotkit.crawler.report import CrawlEvent, CrawlSummary
 from robotkit.frontier.frontier import Frontier, FrontierEntry
 from robotkit.triage.triage import Triage
+from robotkit.triage.waste import Waiting
 from robotkit.url.normalization import NormalizedURL
 
 if TYPE_CHECKING:  # the ``redis`` extra: imported only by a crawl shared on Redis
@@ -76,6 +77,9 @@ class CrawlReports(Decisions, Protocol):
 
     def offer(self, url: str, depth: int, referer: str | None, streak: int = 0) -> None:
         """Decide about a link found on a page: queue it or skip it."""
+
+    def queue_again(self, waiting: Waiting) -> None:
+        """Queue again a URL that waited on the waste bound and is vouched for now."""
 
     def in_scope(self, url: str) -> bool:
         """Whether ``url`` is on one of the seeds' hosts."""

@@ -234,6 +234,10 @@ class PageMeta:
     ``Link`` header if it has one, else from ``<link rel="canonical">``."""
     text: PageText | None = None
     """The visible words and title, when read (``parse_page(..., with_text=True)``)."""
+    shortlink: str | None = None
+    """The shorter URL the page names for itself (``<link rel="shortlink">``, as
+    WordPress and Drupal write ``/?p=12`` and ``/node/12``), absolute. It is the
+    page, not a link to another: it is not among :attr:`links`."""
 
     def followable_links(self, honour_rel_nofollow: bool = False) -> tuple[Link, ...]:
         """The links to follow: none when the page says nofollow; without those
@@ -281,6 +285,7 @@ def parse_page(
     # A page repeats its links (menus, "top", a table of contents twice): each
     # target is resolved once.
     targets: dict[str, str | None] = {}
+    shortlink: str | None = None
     for tag, target, rel in found.raw_links:
         if target in targets:
             absolute = targets[target]
@@ -290,6 +295,9 @@ def parse_page(
             continue
         if canonical is None and tag == "link" and "canonical" in rel:
             canonical = absolute
+        if tag == "link" and "shortlink" in rel:
+            shortlink = shortlink or absolute
+            continue
         # A URL linked twice is followable if any of its links is.
         if absolute not in seen or (seen[absolute].nofollow and "nofollow" not in rel):
             seen[absolute] = Link(absolute, tag, rel)
@@ -302,4 +310,5 @@ def parse_page(
         title=found.title,
         canonical=canonical,
         text=found.text,
+        shortlink=shortlink,
     )

@@ -19,7 +19,9 @@ Part of the trap policy (ARCHITECTURE.md, "Trap policy"); pure, no I/O.
   vetoes it for good, so the form a site uses for its real pages is never learned.
 - **Siblings.** A page whose fetched children were mostly copies (of itself, or
   exact copies of any page) has its other children served after everything else
-  (only the order changes). A child merely *like* another page (a news ticker
+  (only the order changes). Its own views (its path and query with parameters
+  added: a listing re-sorted by a column, a toggle) do not count: they copy the page, not its
+  children. A child merely *like* another page (a news ticker
   ``/live?_=...`` whose "most read" box changes on every response) does not
   count: the index's articles keep their turn instead of waiting behind an
   endless ticker.
@@ -34,7 +36,7 @@ from typing import Any
 
 from robotkit.base.snapshot import header, listed, opened, reading, typed
 from robotkit.url.normalization import NormalizedURL, normalize_or_none
-from robotkit.url.rewrites import is_token
+from robotkit.url.rewrites import is_token, query_pairs
 from robotkit.url.template import url_template
 
 __all__ = ["Copies"]
@@ -54,6 +56,15 @@ TemplateForm = tuple[str, str]
 FORM_COPIES = 3
 """Exact copies a link form of a template led to, and nothing else, before other
 links of that form on pages of that template are known copies."""
+
+
+def _view_of(norm: NormalizedURL, referer: str) -> bool:
+    """Whether ``norm`` is the page at ``referer`` with parameters added (a sort, a
+    toggle): its origin and path, and every pair of its query."""
+    page = normalize_or_none(referer)
+    if page is None or (page.origin, page.path) != (norm.origin, norm.path):
+        return False
+    return norm.query != page.query and set(query_pairs(page.query)) <= set(query_pairs(norm.query))
 
 
 def template_form(norm: NormalizedURL, referer: str) -> TemplateForm | None:
@@ -165,7 +176,13 @@ class Copies:
         some page fetched before (``exact``), and how strongly it was proven a copy
         of the referer itself (2 by ``rel=canonical``, 1 by its text, 0 not at
         all)."""
-        self._child(referer, exact or (copy and proof > 0))
+        # A re-sorted or toggled view of the page itself (its own path and query with
+        # parameters added) says nothing of its other children: a listing's column
+        # sorts made its folders wait behind everything (blind2 filemgr). Another
+        # query of a script every page shares (``viewtopic.php?p=5004`` under
+        # ``viewtopic.php?t=102``) is no view of it.
+        if not _view_of(norm, referer):
+            self._child(referer, exact or (copy and proof > 0))
         form = form_of(norm, referer) if proof else None
         if form is not None:
             self._forms[form] += proof

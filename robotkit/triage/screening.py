@@ -19,9 +19,14 @@ from robotkit.triage.copies import Copies
 from robotkit.triage.guard import Guard, GuardVerdict, Rule, find_repeated_run, path_segments
 from robotkit.triage.regions import FailureKind, Regions, region_of
 from robotkit.triage.waste import Waiting, WasteLedger
-from robotkit.url.families import path_info_tail, waste_family
+from robotkit.url.families import path_info_tail, waste_family, waste_shape
 from robotkit.url.learned import LearnedRules
-from robotkit.url.normalization import NormalizedURL, normalize, normalize_or_none
+from robotkit.url.normalization import (
+    NormalizedURL,
+    normalize,
+    normalize_or_none,
+    request_form,
+)
 from robotkit.url.parse import InvalidURL
 
 __all__ = ["Screening", "TriageConfig"]
@@ -123,6 +128,11 @@ class Screening:
         :class:`InvalidURL`."""
         return normalize(url, self.guard.policy)
 
+    def request_form(self, url: str) -> str:
+        """:func:`robotkit.url.normalization.request_form` with the guard's policy: the
+        spelling of a queued URL to request, less the parameters its key drops."""
+        return request_form(url, self.guard.policy)
+
     def _parse(self, url: str) -> NormalizedURL | None:
         """:meth:`normalize`, or ``None``: the same policy as the crawler's keys."""
         return normalize_or_none(url, self.guard.policy)
@@ -213,23 +223,37 @@ class Screening:
         norm = self._parse(url)
         return None if norm is None else self.waste.linked_again(str(norm.origin), key, referer)
 
+    def copied(self, url: str, key: str) -> Waiting | None:
+        """A queued URL (``key``: its key when queued) skipped at the recheck as a copy
+        of the page under its key now: a page that taught linked the copy, so the page
+        is vouched for, and given back if it waits (:meth:`WasteLedger.copied`)."""
+        norm = self._parse(url)
+        if norm is None:
+            return None
+        page = self._parse(self.key(norm))
+        host = str(page.origin) if page is not None else str(norm.origin)
+        return self.waste.copied(host, key, self.key(norm))
+
     def leave(self, host: str) -> tuple[list[Waiting], list[Waiting]]:
-        """What still waits on ``host`` once it has nothing else queued: the URLs to
-        queue again, those whose key under the rules learned since they waited
-        (a session parameter dropped) a page that taught something linked and no
-        fetch covered; and those left for good (``waste-budget``). A URL of a barren
-        family would only wait again (it counts as unvouched whoever linked it), so
-        it is left: giving it back would turn the end of the crawl into a loop."""
+        """What still waits on ``host`` once the crawl has nothing else queued: the
+        URLs to queue again, those whose key under the rules learned since they
+        waited (a session parameter dropped) a page that taught something linked and
+        no fetch covered; and those left for good (``waste-budget``). A URL of a
+        barren family would only wait again (it counts as unvouched whoever linked
+        it), so it is left: giving it back would turn the end of the crawl into a
+        loop. One given back is vouched for: it waits again only if its family turned
+        barren meanwhile, and is then left at the next end."""
         again: list[Waiting] = []
         left: list[Waiting] = []
         for waiting in self.waste.abandon(host):
             norm = self._parse(waiting.url)
             key = self.key(norm) if norm is not None else waiting.key
             family = waste_family(norm) if norm is not None else None
+            shape = waste_shape(norm) if norm is not None else ""
             if (
                 key not in self._fetched_keys
                 and self.waste.vouched(key)
-                and not self.waste.barren(family)
+                and not self.waste.barren(family, shape)
             ):
                 self.waste.vouch(waiting.key)
                 again.append(waiting)
@@ -241,7 +265,9 @@ class Screening:
         """Whether a queued URL waits instead of being fetched now: no novel page
         vouched for it and its host spent the waste budget."""
         norm = self._parse(url)
-        return norm is not None and self.waste.must_wait(str(norm.origin), key, waste_family(norm))
+        return norm is not None and self.waste.must_wait(
+            str(norm.origin), key, waste_family(norm), waste_shape(norm)
+        )
 
     def wait(self, url: str, key: str, depth: int, referer: str | None) -> None:
         """Hold a URL :meth:`must_wait` said waits; the ledger gives it back."""
@@ -336,10 +362,10 @@ class Screening:
         """A fetch of ``asked`` (``url`` as fetched, under ``key``) for the waste
         bound: ``taught`` or not, and ``evidence`` about its family or not (an
         error, a page only like its siblings); a ``seed``'s links stay vouched for."""
-        family = waste_family(asked)
+        family, shape = waste_family(asked), waste_shape(asked)
         region = self._region(asked)
         origin = str(asked.origin)
-        self.waste.fetched(origin, region, url, key, taught, family, evidence, seed)
+        self.waste.fetched(origin, region, url, key, taught, family, evidence, seed, shape)
 
     def _same_path(self, url: str | None, norm: NormalizedURL) -> bool:
         """Whether ``url`` has ``norm``'s origin and path (under another query)."""

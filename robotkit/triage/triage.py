@@ -122,6 +122,8 @@ class PageFacts:
     """The key the URL was queued under (the waste bound's vouching reads it)."""
     elapsed: float | None = None
     """Seconds from the request to the end of the body, by the crawl's clock."""
+    cut: bool = False
+    """The body was cut at the cap (counted as a failure already)."""
 
 
 @dataclass(frozen=True)
@@ -191,9 +193,26 @@ class Triage(Screening):
             if asked is not None and error:
                 self.count_waste(asked, final, page.key, False, evidence=False)
                 signals += self.slow(asked, page.elapsed, False)
+            # Another format of a page judged under another query (an export:
+            # ``?format=csv``, ``?ical=1``) shows nothing a crawler of pages reads: a
+            # variant that repeats its path, and evidence about its family.
+            export = (
+                not error
+                and not page.cut
+                and asked is not None
+                and self.waste.variant(asked, ())[0]
+            )
+            if export and asked is not None:
+                self.count_waste(asked, final, page.key, False, evidence=True)
             follow = tuple(page.links)
             return PageVerdict(
-                None, LinkAction.FOLLOW, True, page.streak, follow, tuple(signals), taught=not error
+                None,
+                LinkAction.FOLLOW,
+                True,
+                page.streak,
+                follow,
+                tuple(signals),
+                taught=not (error or export),
             )
         # Each link parsed once, for every rule below that reads it.
         parsed = [(link, self._parse(link)) for link in page.links]

@@ -17,12 +17,19 @@ waste bound"):
   same parameter names) is not *barren*. A family
   is barren while the last ``BARREN`` of its pages fetched taught nothing: a
   cache-buster, a toggle or a sort switch that every page links is vouched for
-  only until it has proven itself a copy that many times.
+  only until it has proven itself a copy that many times. Pages with every
+  parameter name of a URL and more (a *shape* beyond its own) say nothing of it:
+  the page with a toggle alone (``?viewPanel=2``) is not condemned by its copies
+  under a time picker's extra parameters (``?from=…&to=…&viewPanel=2``), as of a
+  copy family the shorter member is the page
+  (:func:`robotkit.url.families.reduces`); a toggle barren alone is still barren
+  appended to more parameters. Likewise a page that teaches does not end the run
+  of pages with a shape beyond its own.
 - Per host, a balance: each unvouched fetch that taught nothing adds one, each
   unvouched fetch that taught something takes one off (never below zero). While
   the balance is at ``budget`` or above, an unvouched URL is not fetched: it waits.
   An unvouched fetch that teaches brings the balance down and lets waiting URLs go
-  (the least wasteful region's first); once the host has nothing else queued,
+  (the least wasteful region's first); once the crawl has nothing else queued,
   what still waits is left for good (``waste-budget``). Vouched fetches neither
   spend nor earn: a real page linked by a real page says nothing about the pages
   only wasted ones link. A URL first linked only by wasted pages and linked again
@@ -64,6 +71,13 @@ PATH_BITS = 4096
 one bit by its hash): 512 bytes a path, whatever its pages. A pair whose bit a
 different pair set counts as shown, so new pairs are undercounted a little on a
 path with many variants, never overcounted."""
+
+
+def _more(shape: str, other: str) -> bool:
+    """Whether ``shape`` (parameter names, ``a&b``) has every name of ``other`` and
+    more: a page of it says nothing of a URL of ``other``, its shorter member."""
+    mine, theirs = set(shape.split("&")) - {""}, set(other.split("&")) - {""}
+    return mine > theirs
 
 
 def _kind(family: str) -> str:
@@ -116,11 +130,12 @@ class WasteLedger:
         moment): a URL waiting under an older key is given back when its key now is
         one of them."""
         self._word_bags: dict[str, set[str]] = {}
-        self._families: dict[str, int] = {}
-        """A family to its pages fetched since the last that taught something."""
-        self._barren_kinds: set[str] = set()
+        self._families: dict[str, Counter[str]] = {}
+        """A family to the shapes (parameter names, ``from&to&viewPanel``) of its
+        pages fetched since the last that taught something."""
+        self._barren_kinds: dict[str, set[str]] = {}
         """Origins with the parameter names (``http://a.example?print``) of a family
-        that was barren once, in any directory."""
+        that was barren once, in any directory, to the shapes it was barren for."""
         self._paths: dict[str, int] = {}
         """The origins and paths of the pages judged, under any query, to the pairs
         of words they showed (a set of ``PATH_BITS`` bits)."""
@@ -140,27 +155,43 @@ class WasteLedger:
         elif len(self._vouched) < self.max_remembered:
             self._vouched.add(key)
 
-    def unvouched(self, key: str, family: str | None = None) -> bool:
-        """Whether the URL under ``key`` (of ``family``) is vouched for by nothing:
-        first linked from a wasted page, or of a barren family."""
-        return key in self._unvouched or self.barren(family)
+    def unvouched(self, key: str, family: str | None = None, shape: str = "") -> bool:
+        """Whether the URL under ``key`` (of ``family``, with the parameter names
+        ``shape``) is vouched for by nothing: first linked from a wasted page, or of a
+        family barren for its shape."""
+        return key in self._unvouched or self.barren(family, shape)
 
-    def barren(self, family: str | None) -> bool:
-        """Whether the last ``BARREN`` pages of ``family`` fetched taught nothing, or
-        its last one did while the same parameters proved barren in another directory
-        of its origin (a toggle is re-checked in a new section, not proven again)."""
-        if family is None:
+    def barren(self, family: str | None, shape: str = "") -> bool:
+        """Whether, of the pages of ``family`` fetched since the last that taught, the
+        last ``BARREN`` with no shape beyond ``shape`` (all its parameter names and
+        more) taught nothing, or its last one did while the same parameters proved
+        barren for such a shape in another directory of its origin (a toggle is
+        re-checked in a new section, not proven again)."""
+        run = self._families.get(family) if family is not None else None
+        if not run or family is None:
             return False
-        count = self._families.get(family, 0)
-        return count >= BARREN or (count >= 1 and _kind(family) in self._barren_kinds)
+        count = sum(n for theirs, n in run.items() if not _more(theirs, shape))
+        proven = self._barren_kinds.get(_kind(family), ())
+        return count >= BARREN or (count >= 1 and any(not _more(s, shape) for s in proven))
 
     def linked_again(self, host: str, key: str, referer: str | None) -> Waiting | None:
         """A URL already known under ``key`` linked again from ``referer``: when that
         page taught something, the URL is vouched for from now on (a story first
         met through a copy, then listed by its section), and if it waits, it is
         given back (returned) to be queued again."""
-        if not self.vouches(referer):
-            return None
+        return self._vouch_for(host, key) if self.vouches(referer) else None
+
+    def copied(self, host: str, old: str, new: str) -> Waiting | None:
+        """The URL queued under ``old`` turned out, under a rule learned since, to be a
+        copy of the URL of ``new`` on ``host`` (a twin host's page re-keyed onto the
+        first host's): when a page that taught linked the copy, that vouches for the
+        page it copies, as a link to the page itself would; if it waits, it is given
+        back (returned) to be queued again."""
+        return self._vouch_for(host, new) if old != new and old in self._vouched else None
+
+    def _vouch_for(self, host: str, key: str) -> Waiting | None:
+        """A page that taught linked the URL of ``key`` (or a copy of it): vouched for
+        from now on; its waiting record, if it waits on ``host``."""
         if len(self._vouched) < self.max_remembered:
             self._vouched.add(key)
         if key not in self._unvouched:
@@ -213,25 +244,34 @@ class WasteLedger:
         family: str | None = None,
         evidence: bool = True,
         seed: bool = False,
+        shape: str = "",
     ) -> None:
         """Count one fetch of ``host``: ``taught`` or not. ``url`` is the page its links
         name as their referer; ``key`` the key it was fetched under; ``family`` its
-        family, which a page is ``evidence`` about (an error or a timeout is not).
+        family, which a page is ``evidence`` about (an error or a timeout is not);
+        ``shape`` its parameter names.
 
         A ``seed`` that taught nothing still vouches for its links: the user named its
         host, and a seed is a copy only of another seed (two names of one site, the
         second fetched first). Its links are the host's own pages, which the twin
         rule, not the waste bound, tells from their copies."""
         book = self._hosts.setdefault(host, _Host())
-        unvouched = key is not None and self.unvouched(key, family)
+        unvouched = key is not None and self.unvouched(key, family, shape)
         if (
             evidence
             and family is not None
             and (family in self._families or len(self._families) < self.max_remembered)
         ):
-            self._families[family] = 0 if taught else self._families.get(family, 0) + 1
-            if self._families[family] >= BARREN and _kind(family):
-                self._barren_kinds.add(_kind(family))
+            run = self._families.setdefault(family, Counter())
+            if taught:
+                # Not of the pages of a shape beyond its own: a panel that teaches
+                # says nothing of its copies under a time picker's parameters.
+                for theirs in [theirs for theirs in run if not _more(theirs, shape)]:
+                    del run[theirs]
+            else:
+                run[shape] += 1
+                if self.barren(family, shape) and _kind(family):
+                    self._barren_kinds.setdefault(_kind(family), set()).add(shape)
         if taught:
             book.taught += 1
             book.unvouched_taught += unvouched
@@ -245,10 +285,10 @@ class WasteLedger:
         if not seed and len(self._wasted_pages) < self.max_remembered:
             self._wasted_pages.add(url)
 
-    def must_wait(self, host: str, key: str, family: str | None = None) -> bool:
-        """Whether the URL under ``key`` (of ``family``) is to wait instead of being
-        fetched now."""
-        if not self.unvouched(key, family):
+    def must_wait(self, host: str, key: str, family: str | None = None, shape: str = "") -> bool:
+        """Whether the URL under ``key`` (of ``family``, with the parameter names
+        ``shape``) is to wait instead of being fetched now."""
+        if not self.unvouched(key, family, shape):
             return False
         book = self._hosts.get(host)
         return book is not None and book.balance >= self.budget
@@ -276,7 +316,7 @@ class WasteLedger:
         return going
 
     def abandon(self, host: str) -> list[Waiting]:
-        """Everything still waiting on ``host`` (which has nothing else queued): left
+        """Everything still waiting on ``host`` (the crawl has nothing else queued): left
         for good."""
         book = self._hosts.get(host)
         if book is None or not book.waiting:
@@ -323,7 +363,10 @@ class WasteLedger:
             "unvouched": sorted(self._unvouched),
             "vouched": sorted(self._vouched),
             "word_bags": [[host, sorted(bags)] for host, bags in self._word_bags.items()],
-            "families": sorted([f, n] for f, n in self._families.items()),
+            "families": sorted(
+                [f, [list(item) for item in sorted(run.items())]]
+                for f, run in self._families.items()
+            ),
             "paths": sorted([path, format(bits, "x")] for path, bits in self._paths.items()),
         }
 
@@ -357,16 +400,27 @@ class WasteLedger:
                 typed(host, str, "host"): set(listed(b, "bag", str))
                 for host, b in listed(data["word_bags"], "word_bags", list)
             }
+            # A snapshot from before shapes counted a family's pages as one number.
             families = {
-                typed(f, str, "family"): typed(n, int, "count")
-                for f, n in listed(data.get("families", []), "families", list)
+                typed(f, str, "family"): Counter(
+                    {"": typed(run, int, "count")}
+                    if not isinstance(run, list)
+                    else {
+                        typed(sh, str, "shape"): typed(n, int, "count")
+                        for sh, n in listed(run, "run", list)
+                    }
+                )
+                for f, run in listed(data.get("families", []), "families", list)
             }
             paths = {
                 typed(path, str, "path"): int(typed(bits, str, "bits"), 16)
                 for path, bits in listed(data.get("paths", []), "paths", list)
             }
         self._hosts, self.regions, self._word_bags = hosts, regions, bags
-        self._families = families
-        self._barren_kinds = {_kind(f) for f, n in families.items() if n >= BARREN} - {""}
+        self._families, self._barren_kinds = families, {}
+        for family, run in families.items():
+            for shape in run:
+                if _kind(family) and self.barren(family, shape):
+                    self._barren_kinds.setdefault(_kind(family), set()).add(shape)
         self._paths = paths
         self._wasted_pages, self._unvouched, self._vouched = wasted_pages, unvouched, vouched

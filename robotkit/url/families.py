@@ -35,6 +35,7 @@ from robotkit.url.rewrites import (
     Rewrites,
     extra_pairs,
     file_ext,
+    is_token,
     param_name,
     path_segments,
     query_pairs,
@@ -53,6 +54,7 @@ __all__ = [
     "path_info_tail",
     "reduces",
     "waste_family",
+    "waste_shape",
 ]
 
 _STATIC = frozenset({"html", "htm", "shtml", "xhtml"})
@@ -90,8 +92,9 @@ def path_info_tail(norm: NormalizedURL) -> bool:
 def waste_family(norm: NormalizedURL) -> str:
     """The family the waste bound counts a URL's fetches under
     (:mod:`robotkit.triage.waste`): its origin, its directory with numbers and ids
-    masked, and its parameter names (``/news/*?v`` for ``/news/a-story?v=8f3a``,
-    ``/cal/{n}/*`` for ``/cal/2027/03/``). A cache-buster, toggle or sort switch
+    masked (an id-like segment, ``/d/XlmoC7F0N/``, as ``{t}``), and its parameter
+    names (``/news/*?v`` for ``/news/a-story?v=8f3a``, ``/cal/{n}/*`` for
+    ``/cal/2027/03/``). A cache-buster, toggle or sort switch
     appended to every page of a directory is one family, whichever page it is on.
     Without a query, the directory's own name is masked too (``/section/*/*`` for
     ``/section/ferry/6f672f``): a token segment appended to the pages of every
@@ -99,7 +102,13 @@ def waste_family(norm: NormalizedURL) -> str:
     origin = str(norm.origin)
     template = url_template(norm) or origin + norm.path
     path, _, query = template[len(origin) :].partition("?")
-    directory = path.rstrip("/").rpartition("/")[0]
+    # An id-like segment (``/d/XlmoC7F0N/``, a dashboard's uid) is masked as a
+    # number is: the views of every dashboard are one family.
+    parts = path.rstrip("/").rpartition("/")[0].split("/")
+    raw = norm.path.rstrip("/").rpartition("/")[0].split("/")
+    if len(raw) == len(parts):
+        parts = ["{t}" if is_token(seg) else part for seg, part in zip(raw, parts, strict=True)]
+    directory = "/".join(parts)
     if not query and directory:
         return f"{origin}{directory.rpartition('/')[0]}/*/*"
     listed = [pair.partition("=")[0] for pair in query.split("&")] if query else []
@@ -108,6 +117,13 @@ def waste_family(norm: NormalizedURL) -> str:
     # (``?lang+``), so that it does not make the pages of one value barren.
     names = [listed[-1] + "+" * (listed.count(listed[-1]) > 1)] if listed else []
     return f"{origin}{directory}/*" + (f"?{'&'.join(names)}" if names else "")
+
+
+def waste_shape(norm: NormalizedURL) -> str:
+    """A URL's parameter names, sorted and joined by ``&`` (``from&to&viewPanel``):
+    pages of its family (:func:`waste_family`) with all its names and more say
+    nothing of it (:meth:`robotkit.triage.waste.WasteLedger.barren`)."""
+    return "&".join(sorted({param_name(pair) for pair in query_pairs(norm.query)}))
 
 
 def reduces(short: NormalizedURL, long: NormalizedURL) -> bool:

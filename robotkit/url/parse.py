@@ -294,7 +294,7 @@ def _parse_cached(url: str) -> ParsedURL:
     if not clean:
         if _PATH_ESCAPE.search(path):
             path = _PATH_ESCAPE.sub(_escape, path)
-        if "/." in path:
+        if has_dot_segment(path):
             path = remove_dot_segments(path)
     elif "/." in path:
         path = remove_dot_segments(path)
@@ -375,19 +375,51 @@ def path_and_query(url: str) -> str:
     return parse_url(url).target
 
 
+_ESCAPE = re.compile(r"%[0-9A-Fa-f]{2}")
+_UNRESERVED = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+
+
+def _unescaped(match: re.Match[str]) -> str:
+    char = chr(int(match.group()[1:], 16))
+    return char if char in _UNRESERVED else match.group()
+
+
+def decode_unreserved(path: str) -> str:
+    """``path`` with the escapes of unreserved characters decoded (``%7E`` is ``~``,
+    ``pa%70er`` is ``paper``): RFC 3986 section 2.3 makes the two spellings one URL,
+    and section 6.2.2.2 asks a normalizer to decode them, so the page is requested
+    under the one spelling it has, not once per spelling a link wrote."""
+    return _ESCAPE.sub(_unescaped, path) if "%" in path else path
+
+
+_SINGLE_DOT = frozenset({".", "%2e"})
+_DOUBLE_DOT = frozenset({"..", ".%2e", "%2e.", "%2e%2e"})
+
+
+def has_dot_segment(path: str) -> bool:
+    """Whether ``path`` may hold a dot segment for :func:`remove_dot_segments` (a
+    cheap test: ``/.`` or an escaped dot)."""
+    return "/." in path or ("%2" in path and "%2e" in path.lower())
+
+
 def remove_dot_segments(path: str) -> str:
     """RFC 3986 section 5.2.4 for an absolute path: ``.`` and ``..`` segments resolved,
     ``..`` never climbing above the root; a path ending in a dot segment keeps its
-    trailing slash."""
+    trailing slash. A dot written escaped (``%2e``, any case) is a dot: the escape
+    of an unreserved character is equivalent to it (section 2.3), and a browser's
+    URL parser reads ``/a/%2E/b`` as ``/a/b`` (WHATWG URL Standard, "single-dot
+    path segment"), so that is what a link means and what a crawler requests."""
     segments = path.split("/")
     out: list[str] = []
     for segment in segments[1:]:
-        if segment == "..":
+        dot = segment.lower() if "%" in segment else segment
+        if dot in _DOUBLE_DOT:
             if out:
                 out.pop()
-        elif segment != ".":
+        elif dot not in _SINGLE_DOT:
             out.append(segment)
-    if segments[-1] in (".", ".."):
+    last = segments[-1].lower()
+    if last in _SINGLE_DOT or last in _DOUBLE_DOT:
         out.append("")
     return "/" + "/".join(out)
 
@@ -401,8 +433,10 @@ def resolve(base: str, reference: str) -> str | None:
     """The absolute http(s) URL of ``reference`` found on the page at ``base`` (RFC
     3986 section 5.2.2, with the WHATWG parser's leniency for the special schemes:
     ``\\`` is ``/``, ``http:x`` is relative to an ``http`` base), authority as
-    written, fragment dropped; None for any other scheme or a result that is no
-    fetchable URL."""
+    written, fragment dropped; a relative reference's path with the escapes of
+    unreserved characters decoded and its dot segments, escaped ones too, removed
+    (:func:`decode_unreserved`, :func:`remove_dot_segments`). None for any other
+    scheme or a result that is no fetchable URL."""
     if not isinstance(reference, str):
         return None
     try:
@@ -461,12 +495,14 @@ class LinkResolver:
         ``:`` before its query (so no scheme) and is an absolute path (one ``/``,
         never ``//``: no authority) or starts with none of ``/ \\ . ? #`` (a
         relative path, merged with the base's directory, RFC 3986 sections 5.2.2
-        and 5.2.3); with no dot segment in the result, section 5.2.4 leaves it
-        alone; its authority is the base's, checked once."""
+        and 5.2.3); its escapes of unreserved characters are decoded as
+        :func:`resolve` decodes them (:func:`decode_unreserved`); with no dot segment
+        in the result, section 5.2.4 leaves it alone; its authority is the base's,
+        checked once."""
         if self._origin is not None and _PLAIN_RELATIVE.fullmatch(reference):
             head, question, query = reference.partition("#")[0].partition("?")
-            path = head if head[0] == "/" else self._directory + head
-            if "/." not in path:
+            path = decode_unreserved(head if head[0] == "/" else self._directory + head)
+            if not has_dot_segment(path):
                 text = self._origin + path
                 return f"{text}?{query}" if question else text
             return None
@@ -510,7 +546,8 @@ def _relative(base: _Split, ref: str) -> _Split:
         path = head
     else:
         path = base_path[: base_path.rfind("/") + 1] + head
-    if "/." in path or path.startswith("."):
+    path = decode_unreserved(path)
+    if has_dot_segment(path) or path.startswith("."):
         path = remove_dot_segments(path if path.startswith("/") else "/" + path)
     return (scheme, userinfo, host, port, path, query, fragment, False)
 
