@@ -121,3 +121,42 @@ def test_on_a_cluster_nothing_is_carried(
         await crawl.client.aclose()
 
     asyncio.run(scenario())
+
+
+def test_a_reservation_boards_the_settle_waiting_for_it(
+    redis_url: str, crawl_id: str, clock: ManualClock
+) -> None:
+    """A page's settle waits for the next reservation (``SharedTurn``): the carry's
+    ``boarding`` hook starts it as the reservation is sent, before the reservation
+    takes the finishes, so both go in one write; what it sent is in Redis."""
+
+    async def scenario() -> None:
+        crawl, mine, theirs, carry = await _setup(redis_url, crawl_id, clock)
+        await crawl.sync(0.0, idle=False)
+        order: list[str] = []
+        settles: list[asyncio.Future[None]] = []
+
+        def board() -> None:
+            order.append(f"board, {len(carry.calls)} carried")
+            settles.append(asyncio.ensure_future(crawl.settle()))
+
+        carry.boarding = board
+        slot = await mine.reserve(HOST)
+        assert slot.ticket is not None
+        await mine.finish(slot.ticket, Outcome.OK)
+        seed = origin_of("http://h3.example")
+        crawl.offer(seed, "http://h3.example/", "http://h3.example/", 0, None, 0)
+        assert crawl.unsent == 1
+        other = await mine.reserve(OTHER)
+        assert other.ticket is not None
+        assert order == ["board, 0 carried", "board, 1 carried"]
+        await asyncio.gather(*settles)
+        assert crawl.unsent == 0 and not carry.calls, "the settle and the finish were sent"
+        clock.advance(1.0)
+        assert (await theirs.reserve(HOST)).ticket is not None
+        carry.boarding = None
+        await mine.finish(other.ticket, Outcome.OK)
+        await crawl.leave()
+        await crawl.client.aclose()
+
+    asyncio.run(scenario())

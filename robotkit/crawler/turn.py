@@ -20,12 +20,18 @@ from robotkit.shared.connection import SharedStateUnavailable
 from robotkit.shared.crawl import Claim, Offer, SharedCrawl
 from robotkit.url.parse import InvalidURL, Origin
 
-__all__ = ["SYNC_EVERY", "SharedTurn"]
+__all__ = ["SETTLE_WAIT", "SYNC_EVERY", "SharedTurn"]
 
 SYNC_EVERY = 0.1
 """Seconds between two syncs of a busy worker: how soon links found by other
 workers reach their host's owner. An idle worker syncs as often, looking for the
 crawl's end."""
+
+SETTLE_WAIT = 0.04
+"""Seconds a page's settle waits for the next reservation or sync to go with, in
+their write (one write and one wake-up for both), before it is sent alone. Less
+than the pacer's finish carry (``CARRY_WAIT``): the finish rides on the settle when
+no reservation comes first."""
 
 
 class SharedTurn:
@@ -38,6 +44,10 @@ class SharedTurn:
         self.finished = False
         self._settling: set[asyncio.Future[None]] = set()
         self._failure: BaseException | None = None
+        self._waiting: asyncio.TimerHandle | None = None  # a settle waiting to ride
+        self._carry = work.carry
+        if self._carry is not None:
+            self._carry.boarding = self._settle_now
 
     @property
     def next_sync(self) -> float:
@@ -45,15 +55,30 @@ class SharedTurn:
 
     async def settle(self) -> None:
         """Send what a finished page left buffered: with a sync when one is due
-        (the same round trip), else alone and in the background. The page's task
-        ends at once, so the next page's reservation goes in the same write as the
-        settle and one wake-up of the event loop takes both replies; the settles
-        still reach Redis in order (:class:`~robotkit.shared.crawl.SharedCrawl`
-        sends one round at a time), and one that fails is raised at the loop's
-        next turn (:meth:`settled`)."""
+        (the same round trip), else in the background with the next reservation
+        (the pacer's carry calls :meth:`_settle_now` as it sends one), or alone
+        after ``SETTLE_WAIT`` seconds: one write and one wake-up of the event loop
+        for the settle and the reservation, where the page's settle alone took one
+        of each. The settles still reach Redis in order
+        (:class:`~robotkit.shared.crawl.SharedCrawl` sends one round at a time), and
+        one that fails is raised at the loop's next turn (:meth:`settled`). Where
+        nothing rides (a cluster) the settle starts at once."""
         self._raise_failure()
         if self.crawler.clock() >= self.next_sync:
             await self()
+            return
+        if self._carry is None:
+            self._settle_now()
+        elif self._waiting is None:
+            loop = asyncio.get_running_loop()
+            self._waiting = loop.call_later(SETTLE_WAIT, self._settle_now)
+
+    def _settle_now(self) -> None:
+        """Start the settle waiting (or any actions buffered), in the background."""
+        if self._waiting is not None:
+            self._waiting.cancel()
+            self._waiting = None
+        if not self.work.unsent:
             return
         settling = asyncio.ensure_future(self.work.settle())
         self._settling.add(settling)
@@ -69,7 +94,9 @@ class SharedTurn:
             raise self._failure
 
     async def settled(self) -> None:
-        """Wait for the settles under way; raise one that failed."""
+        """Send the settle waiting, wait for the settles under way; raise one that
+        failed."""
+        self._settle_now()
         while self._settling:
             await asyncio.gather(*self._settling, return_exceptions=True)
         self._raise_failure()
@@ -78,6 +105,8 @@ class SharedTurn:
         """Wait for the settles under way and give this worker's hosts back at once
         (a clean end, a stop, a failure): what it had not finished waits in Redis
         for the others. Redis failing here is not raised: the crawl's own is."""
+        if self._carry is not None and self._carry.boarding == self._settle_now:
+            self._carry.boarding = None
         with contextlib.suppress(SharedStateUnavailable):
             await self.settled()
         with contextlib.suppress(SharedStateUnavailable):
@@ -95,6 +124,9 @@ class SharedTurn:
         # take them over; the crawl is not over.
         idle = not crawler.in_flight and crawler.frontier.next_ready_time() is None
         self.synced = now
+        if self._waiting is not None:  # the sync sends what the settle waited with
+            self._waiting.cancel()
+            self._waiting = None
         result = await self.work.sync(now, idle=idle)
         if result.finished:
             self.finished = True

@@ -283,10 +283,10 @@ class SharedCrawl:
         self.token = ""  # this life's name in the worker table (given by the first sync)
         self._runner = Runner(client)
         # On one server the pacer's finishes ride on this worker's round trips (a
-        # cluster sends each call on its own anyway).
-        self._carry = carry if carry is not None and not self._runner.cluster else None
-        if self._carry is not None:
-            self._carry.riding = True
+        # cluster sends each call on its own anyway); SharedTurn hooks its settles on it.
+        self.carry = carry if carry is not None and not self._runner.cluster else None
+        if self.carry is not None:
+            self.carry.riding = True
         self._crawl_keys = [namespace.crawl_key(name) for name in CRAWL_KEYS]
         self._actions: dict[str, list[list[Any]]] = {}  # per host, in order
         self._offered: set[str] = set()  # hosts of the buffered offers
@@ -394,7 +394,7 @@ class SharedCrawl:
         return ScriptCall(crawl_scripts.CRAWL, self._crawl_keys, args)
 
     def _carried(self) -> list[ScriptCall]:
-        return self._carry.take() if self._carry is not None else []
+        return self.carry.take() if self.carry is not None else []
 
     async def _flush(
         self,
@@ -535,9 +535,9 @@ class SharedCrawl:
         back to the index at the next sync of any other worker."""
         async with self._turn:
             await self._send()
-            if self._carry is not None:  # from now on a finish is its own round trip
-                self._carry.riding = False
-                await self._carry.sent()
+            if self.carry is not None:  # from now on a finish is its own round trip
+                self.carry.riding = False
+                await self.carry.sent()
             if self.token:
                 self.round_trips += 1
                 with talking_to(self.namespace.key("")):

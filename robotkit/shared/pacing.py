@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import asyncio
 import uuid
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -247,6 +247,10 @@ class FinishCarry:
         self.riding = False
         self.wait = wait
         self.calls: list[ScriptCall] = []
+        self.boarding: Callable[[], None] | None = None
+        """Called by a reservation about to be sent, when riding: a settle waiting for
+        a round trip to ride on starts then, and goes in the reservation's write
+        (:class:`~robotkit.crawler.turn.SharedTurn`)."""
         self._sending: set[asyncio.Future[Any]] = set()
         self._timer: asyncio.TimerHandle | None = None
 
@@ -355,7 +359,12 @@ class AsyncSharedPacer(_Plans):
         plan = self.reserving(host)
         if isinstance(plan, Reservation):
             return plan
-        carried = self.carry.take() if self.carry is not None else []
+        carry = self.carry
+        carried: list[ScriptCall] = []
+        if carry is not None:
+            if carry.riding and carry.boarding is not None:
+                carry.boarding()
+            carried = carry.take()
         if not carried:
             return plan.answer(await self.scripts.run(plan.call))
         with talking_to(plan.call.keys[0]):
