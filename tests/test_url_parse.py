@@ -25,11 +25,11 @@ from robotkit.url.parse import (
     origin_of,
     parse_url,
     path_and_query,
-    remove_dot_segments,
     resolve,
     robots_url,
 )
 from robotkit.url.redact import masked
+from robotkit.url.spelling import remove_dot_segments
 
 # (given, expected key)
 RFC3986 = [

@@ -227,7 +227,8 @@ class Crawler:
                 self._admission.report_waiting()
         finally:
             await self._tasks.close()
-            await self._leave()
+            if self._turn is not None:  # its hosts back at once (SharedTurn.leave)
+                await self._turn.leave()
             self._save_state()
             if self.state is not None:
                 self.state.close(self)
@@ -260,11 +261,6 @@ class Crawler:
             carry=self.shared.finishes,  # a page's pacer finish rides on its settle
         )
         self._turn = SharedTurn(self, work)
-
-    async def _leave(self) -> None:
-        """Give this worker's hosts back at once (:meth:`SharedTurn.leave`)."""
-        if self._turn is not None:
-            await self._turn.leave()
 
     # -- the loop -----------------------------------------------------------------
 

@@ -25,9 +25,9 @@ from robotkit.url.parse import (
     canonical_host,
     effective_port,
     origin_value,
-    remove_dot_segments,
     split_parts,
 )
+from robotkit.url.spelling import remove_dot_segments
 
 #: Query parameters that only tell an analytics tool where a click came from: they never
 #: change the page. Matched case-insensitively on the decoded name. Sources: Google
