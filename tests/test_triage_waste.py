@@ -395,3 +395,28 @@ def test_a_view_copied_under_every_object_or_an_alias_does_not_condemn_the_objec
         assert not triage.judge(PageFacts(url, url, 200, html, referer=build), set()).taught
     assert triage.waste.barren(waste_family(normalize(f"{site}/job/x/lastFailedBuild/")))
     assert not triage.waste.barren(waste_family(normalize(f"{site}/job/x/11/")))
+
+
+def test_a_canonical_page_linked_after_its_copy_does_not_make_its_family_barren() -> None:
+    """A wiki's page tree links each page with a navigation parameter
+    (``/display/ENG/x?src=nav``), read first; the page itself, linked plainly by
+    the tree, shows the same words and taught nothing, but it is the page, not a
+    copy of a family: the pages of the wiki's other spaces stay vouched for.
+    Reached only through its copy's own link, a canonical page still counts."""
+    triage = Triage()
+    site = "http://wiki.example"
+    tree = f"{site}/display/ENG/Tree?src=nav"
+    for name in ("Home", "Roadmap", "Release+Plan", "Onboarding")[: BARREN + 1]:
+        page = f"{site}/display/ENG/{name}"
+        html = f"<html><body><p>{prose(f'wiki page {name}', 4)}</p></body></html>"
+        nav = f"{page}?src=nav"
+        assert triage.judge(PageFacts(nav, nav, 200, html), set()).taught
+        assert not triage.judge(PageFacts(page, page, 200, html, referer=tree), set()).taught
+    assert not triage.waste.barren(waste_family(normalize(f"{site}/display/OPS/other")))
+    for name in ("Alpha", "Beta", "Gamma")[:BARREN]:
+        page = f"{site}/news/{name}"
+        html = f"<html><body><p>{prose(f'news story {name}', 4)}</p></body></html>"
+        nav = f"{page}?_ck=1"
+        assert triage.judge(PageFacts(nav, nav, 200, html), set()).taught
+        assert not triage.judge(PageFacts(page, page, 200, html, referer=nav), set()).taught
+    assert triage.waste.barren(waste_family(normalize(f"{site}/news/Delta")))
