@@ -368,3 +368,55 @@ def test_another_format_of_a_judged_page_taught_nothing_and_proves_its_family() 
     assert triage.judge(PageFacts(tarball, tarball, 200, None), set()).taught
     cut = f"{site}/ticket/1?format=tab"
     assert triage.judge(PageFacts(cut, cut, 200, None, cut=True), set()).taught
+
+
+def test_a_view_copied_under_every_object_or_an_alias_does_not_condemn_the_objects() -> None:
+    """An admin's ``/dataset/{n}/history/`` is the same empty page for every object,
+    and a build server's ``/job/x/lastBuild/`` is a copy of a numbered build: each
+    is barren, but of a family of its own, so the objects' own pages beside them
+    (``/dataset/{n}/change/``, ``/job/x/{n}/``) stay vouched for."""
+    triage = Triage()
+    site = "http://admin.example"
+    empty = "<html><body><p>This object doesn't have a change history.</p></body></html>"
+    for n in range(BARREN + 1):
+        page = f"{site}/dataset/{n}/change/"
+        html = f"<html><body><p>{prose(f'dataset {n}', 4)}</p></body></html>"
+        assert triage.judge(PageFacts(page, page, 200, html), set()).taught
+        history = f"{site}/dataset/{n}/history/"
+        facts = PageFacts(history, history, 200, empty, referer=page)
+        triage.judge(facts, set())
+    assert triage.waste.barren(waste_family(normalize(f"{site}/dataset/9/history/")))
+    assert not triage.waste.barren(waste_family(normalize(f"{site}/dataset/9/change/")))
+    build = f"{site}/job/x/12/"
+    html = f"<html><body><p>{prose('build 12', 4)}</p></body></html>"
+    assert triage.judge(PageFacts(build, build, 200, html), set()).taught
+    for alias in ("lastBuild", "lastStableBuild", "lastCompletedBuild", "lastSuccessfulBuild"):
+        url = f"{site}/job/x/{alias}/"
+        assert not triage.judge(PageFacts(url, url, 200, html, referer=build), set()).taught
+    assert triage.waste.barren(waste_family(normalize(f"{site}/job/x/lastFailedBuild/")))
+    assert not triage.waste.barren(waste_family(normalize(f"{site}/job/x/11/")))
+
+
+def test_a_canonical_page_linked_after_its_copy_does_not_make_its_family_barren() -> None:
+    """A wiki's page tree links each page with a navigation parameter
+    (``/display/ENG/x?src=nav``), read first; the page itself, linked plainly by
+    the tree, shows the same words and taught nothing, but it is the page, not a
+    copy of a family: the pages of the wiki's other spaces stay vouched for.
+    Reached only through its copy's own link, a canonical page still counts."""
+    triage = Triage()
+    site = "http://wiki.example"
+    tree = f"{site}/display/ENG/Tree?src=nav"
+    for name in ("Home", "Roadmap", "Release+Plan", "Onboarding")[: BARREN + 1]:
+        page = f"{site}/display/ENG/{name}"
+        html = f"<html><body><p>{prose(f'wiki page {name}', 4)}</p></body></html>"
+        nav = f"{page}?src=nav"
+        assert triage.judge(PageFacts(nav, nav, 200, html), set()).taught
+        assert not triage.judge(PageFacts(page, page, 200, html, referer=tree), set()).taught
+    assert not triage.waste.barren(waste_family(normalize(f"{site}/display/OPS/other")))
+    for name in ("Alpha", "Beta", "Gamma")[:BARREN]:
+        page = f"{site}/news/{name}"
+        html = f"<html><body><p>{prose(f'news story {name}', 4)}</p></body></html>"
+        nav = f"{page}?_ck=1"
+        assert triage.judge(PageFacts(nav, nav, 200, html), set()).taught
+        assert not triage.judge(PageFacts(page, page, 200, html, referer=nav), set()).taught
+    assert triage.waste.barren(waste_family(normalize(f"{site}/news/Delta")))

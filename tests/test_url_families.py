@@ -180,6 +180,26 @@ def test_an_id_segment_of_the_directory_is_masked_in_the_waste_family() -> None:
     assert family("http://h/d/home/cpu?from=1") != family("http://h/d/news/cpu?from=1")
 
 
+def test_numbered_pages_and_the_views_of_a_numbered_object_are_families_of_their_own() -> None:
+    """A numbered page is not of the family of the word-named pages beside it (a
+    build and the ``lastBuild`` alias that copies it); under a numbered directory
+    each view of the object is a family across objects (``history``, ``change``)."""
+
+    def family(url: str) -> str:
+        return waste_family(normalize(url))
+
+    assert family("http://h/job/a/280/") == family("http://h/job/b/17/") == "http://h/job/*/{v}"
+    assert family("http://h/job/a/lastBuild/") == "http://h/job/*/*"
+    assert (
+        family("http://h/dataset/205/history/")
+        == family("http://h/dataset/9/history/")
+        == "http://h/dataset/*/history"
+    )
+    assert family("http://h/docs/2.9.0/quickstart.html") == family("http://h/docs/latest/faq.html")
+    assert family("http://h/dataset/205/change/") != family("http://h/dataset/205/history/")
+    assert family("http://h/job/a/280/console") != family("http://h/job/a/lastBuild/console")
+
+
 def test_a_parameter_rule_proven_in_one_section_is_rechecked_in_another() -> None:
     """The home page ignores ?lang=, /info/ pages too, /help/ pages are translated:
     proven on /, the rule is not applied to /help/ blindly; one page of each section

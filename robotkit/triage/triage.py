@@ -322,7 +322,15 @@ class Triage(Screening):
         # A non-canonical form seen first is not "alone": its words are the host's first.
         alone = not (wasted or novel or action is LinkAction.FOLLOW or canonical is not None)
         taught = not (wasted or alone or farm)
-        evidence = variant or not (alone or echoed)
+        # The shorter, canonical member reached after its copy (``/display/x`` after
+        # ``/display/x?src=nav``) through a link of another page shows words the
+        # host showed: it taught nothing, but it is a page a page links, no member
+        # of a family of copies, and proves nothing of its family (blind3
+        # ``confluence``: a space's pages, read first under a navigation parameter,
+        # made the family of the other spaces' pages barren). Reached through its
+        # copy's own link (``rel=canonical``), it is still evidence.
+        linked = canonical_member and not self._same_path(page.referer, norm)
+        evidence = (variant or not (alone or echoed)) and not linked
         self.count_waste(asked, final, page.key, taught, evidence, seed=page.referer is None)
         signals += self.slow(asked, page.elapsed, excused)
         return PageVerdict(reason, action, novel, streak, follow, tuple(signals), canonical, taught)

@@ -24,7 +24,10 @@ waste bound"):
   copy family the shorter member is the page
   (:func:`robotkit.url.families.reduces`); a toggle barren alone is still barren
   appended to more parameters. Likewise a page that teaches does not end the run
-  of pages with a shape beyond its own.
+  of pages with a shape beyond its own. A fetch that is no ``evidence`` (an error,
+  a page only like its siblings, a canonical page linked by another page and
+  read after its copy) counts neither way in its family's run: the last is
+  one fetch at most for each copy of it fetched before.
 - Per host, a balance: each unvouched fetch that taught nothing adds one, each
   unvouched fetch that taught something takes one off (never below zero). While
   the balance is at ``budget`` or above, an unvouched URL is not fetched: it waits.

@@ -89,16 +89,42 @@ def path_info_tail(norm: NormalizedURL) -> bool:
     return any(file_ext(segment) in _STATIC for segment in segments[:-1])
 
 
+_OBJECT_IDS = frozenset({"{n}", "{id}", "{t}"})
+"""A directory's own name, masked, when it is one number or id: an object's."""
+
+
+def _variable(segment: str) -> bool:
+    """Whether a path segment of a URL's template is a number, an id or a token
+    (``{n}``, ``{id}``, ``{t}``) rather than a name."""
+    return "{" in segment
+
+
+def _named(own: str, leaf: str) -> str:
+    """The last two segments of a path family (:func:`waste_family`): the
+    directory's own name masked (``*``), and the page's own name masked as ``{v}``
+    when it is a number or id. A numbered page (``/job/x/280/``) is thus not of the
+    family of the word-named aliases beside it (``/job/x/lastBuild/``, copies of
+    numbered pages), nor they of it. Under a directory named by one number or id
+    the page's name is kept: it names a view of one object (``/dataset/{n}/history``,
+    ``/job/x/{n}/console``), which the same view of every other object may copy (a
+    history that is empty everywhere), not the object's other views. A directory
+    named by a version (``/2.9.0/``) holds a tree of documents, not the views of one
+    object: its pages stay one family."""
+    mine = "{v}" if _variable(leaf) else leaf if own in _OBJECT_IDS else "*"
+    return f"*/{mine}"
+
+
 def waste_family(norm: NormalizedURL) -> str:
     """The family the waste bound counts a URL's fetches under
     (:mod:`robotkit.triage.waste`): its origin, its directory with numbers and ids
     masked (an id-like segment, ``/d/XlmoC7F0N/``, as ``{t}``), and its parameter
-    names (``/news/*?v`` for ``/news/a-story?v=8f3a``, ``/cal/{n}/*`` for
+    names (``/news/*?v`` for ``/news/a-story?v=8f3a``, ``/cal/*/{v}`` for
     ``/cal/2027/03/``). A cache-buster, toggle or sort switch
     appended to every page of a directory is one family, whichever page it is on.
-    Without a query, the directory's own name is masked too (``/section/*/*`` for
+    Without a query, the directory's own name is masked too (``/section/*/{v}`` for
     ``/section/ferry/6f672f``): a token segment appended to the pages of every
-    section is one family, whichever section it is in."""
+    section is one family, whichever section it is in; and the page's own name as
+    :func:`_named` says."""
     origin = str(norm.origin)
     template = url_template(norm) or origin + norm.path
     path, _, query = template[len(origin) :].partition("?")
@@ -110,7 +136,9 @@ def waste_family(norm: NormalizedURL) -> str:
         parts = ["{t}" if is_token(seg) else part for seg, part in zip(raw, parts, strict=True)]
     directory = "/".join(parts)
     if not query and directory:
-        return f"{origin}{directory.rpartition('/')[0]}/*/*"
+        parent, _, own = directory.rpartition("/")
+        leaf = path.rstrip("/").rpartition("/")[2]
+        return f"{origin}{parent}/{_named(own, leaf)}"
     listed = [pair.partition("=")[0] for pair in query.split("&")] if query else []
     # A toggle appended to a query (``?lang=es&print=1``) is of the toggle's family
     # (``?print``); a parameter repeated (``?lang=es&lang=fr``) of a family of its own
