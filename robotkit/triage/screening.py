@@ -118,6 +118,8 @@ class Screening:
         self._fetched_keys: set[str] = set()
         self._fetched_spellings: set[str] = set()
         """The fetched pages' own keys, before learned rules."""
+        self._fetched: dict[str, list[str]] = {}
+        """Per origin, the URLs fetched there (their keys change as rules are learned)."""
         self.copies = Copies(self.config.max_remembered_pages)
         self.waste = WasteLedger(self.config.waste_budget, self.config.max_remembered_pages)
 
@@ -140,6 +142,31 @@ class Screening:
     def key(self, norm: NormalizedURL) -> str:
         """The de-duplication key of a URL once what the site taught is applied."""
         return self.rules.apply(norm)
+
+    def _reduces(self, norm: NormalizedURL, other: str | None) -> bool:
+        """Whether ``norm`` is the shorter, canonical spelling of the page fetched as
+        ``other`` (:meth:`robotkit.url.learned.LearnedRules.prefers`)."""
+        old = self._parse(other) if other is not None else None
+        return old is not None and self.rules.prefers(norm, old)
+
+    def _note_fetched(self, url: str, norm: NormalizedURL | None) -> None:
+        if norm is None:
+            return
+        self._fetched.setdefault(str(norm.origin), []).append(url)
+        self._fetched_keys.add(self.key(norm))
+        self._fetched_spellings.add(norm.key)
+
+    def _rekey(self, norm: NormalizedURL) -> None:
+        """A rule was learned for this origin: the pages fetched there so far are
+        known under their new keys too."""
+        for url in self._fetched.get(str(norm.origin), ()):
+            other = self._parse(url)
+            if other is not None:
+                self._fetched_keys.add(self.key(other))
+
+    def _same(self, url: str | None, other: str) -> bool:
+        a, b = self._parse(url) if url else None, self._parse(other)
+        return a is not None and b is not None and self.key(a) == self.key(b)
 
     def _region(self, norm: NormalizedURL) -> str:
         """:func:`region_of` the URL as its key names it (a learned session segment

@@ -169,7 +169,6 @@ class Triage(Screening):
         self.content = content or ContentIndex(ContentConfig(mask_digits=False))
         self.soft404 = soft404 if soft404 is not None else Soft404Detector()
         self._echoes: dict[int, str] = {}
-        self._fetched: dict[str, list[str]] = {}
         self.news = PageNews(self.config)
         self._farms: set[str] = set()
 
@@ -351,27 +350,6 @@ class Triage(Screening):
             return tuple(links)
         return self.copies.follow(url, norm, links, copy_of)
 
-    def _reduces(self, norm: NormalizedURL, other: str | None) -> bool:
-        """Whether ``norm`` is the shorter, canonical spelling of the page fetched as
-        ``other`` (:meth:`robotkit.url.learned.LearnedRules.prefers`)."""
-        old = self._parse(other) if other is not None else None
-        return old is not None and self.rules.prefers(norm, old)
-
-    def _note_fetched(self, url: str, norm: NormalizedURL | None) -> None:
-        if norm is None:
-            return
-        self._fetched.setdefault(str(norm.origin), []).append(url)
-        self._fetched_keys.add(self.key(norm))
-        self._fetched_spellings.add(norm.key)
-
-    def _rekey(self, norm: NormalizedURL) -> None:
-        """A rule was learned for this origin: the pages fetched there so far are
-        known under their new keys too."""
-        for url in self._fetched.get(str(norm.origin), ()):
-            other = self._parse(url)
-            if other is not None:
-                self._fetched_keys.add(self.key(other))
-
     def _canonical(self, page: PageFacts, norm: NormalizedURL, in_scope: Any) -> str | None:
         """The page's canonical URL when it names another page in scope on the same
         origin; what the difference teaches is learned."""
@@ -387,10 +365,6 @@ class Triage(Screening):
         if self.rules.learn_canonical(norm, target):
             self._rekey(norm)
         return page.canonical
-
-    def _same(self, url: str | None, other: str) -> bool:
-        a, b = self._parse(url) if url else None, self._parse(other)
-        return a is not None and b is not None and self.key(a) == self.key(b)
 
     def _news(
         self,

@@ -378,20 +378,7 @@ class WasteLedger:
         for bad data, leaving the ledger as it was."""
         with reading("waste"):
             data = opened(data, "waste", 1)
-            hosts: dict[str, _Host] = {}
-            for host, numbers, waiting in listed(data["hosts"], "hosts", list):
-                balance, wasted, taught, u_wasted, u_taught = listed(numbers, "counts", int)
-                book = _Host(balance, wasted, taught, u_wasted, u_taught)
-                for url, key, depth, referer, region in listed(waiting, "waiting", list):
-                    w = Waiting(
-                        typed(url, str, "url"),
-                        typed(key, str, "key"),
-                        typed(depth, int, "depth"),
-                        None if referer is None else typed(referer, str, "referer"),
-                        typed(region, str, "region"),
-                    )
-                    book.waiting[w.key] = w
-                hosts[typed(host, str, "host")] = book
+            hosts = _read_hosts(data["hosts"])
             regions = Counter(
                 {typed(r, str, "region"): typed(n, int, "count") for r, n in data["regions"]}
             )
@@ -403,18 +390,7 @@ class WasteLedger:
                 typed(host, str, "host"): set(listed(b, "bag", str))
                 for host, b in listed(data["word_bags"], "word_bags", list)
             }
-            # A snapshot from before shapes counted a family's pages as one number.
-            families = {
-                typed(f, str, "family"): Counter(
-                    {"": typed(run, int, "count")}
-                    if not isinstance(run, list)
-                    else {
-                        typed(sh, str, "shape"): typed(n, int, "count")
-                        for sh, n in listed(run, "run", list)
-                    }
-                )
-                for f, run in listed(data.get("families", []), "families", list)
-            }
+            families = _read_families(data.get("families", []))
             paths = {
                 typed(path, str, "path"): int(typed(bits, str, "bits"), 16)
                 for path, bits in listed(data.get("paths", []), "paths", list)
@@ -427,3 +403,38 @@ class WasteLedger:
                     self._barren_kinds.setdefault(_kind(family), set()).add(shape)
         self._paths = paths
         self._wasted_pages, self._unvouched, self._vouched = wasted_pages, unvouched, vouched
+
+
+def _read_hosts(entries: Any) -> dict[str, _Host]:
+    """The per-host books of a :meth:`WasteLedger.snapshot`, waiting URLs included."""
+    hosts: dict[str, _Host] = {}
+    for host, numbers, waiting in listed(entries, "hosts", list):
+        balance, wasted, taught, u_wasted, u_taught = listed(numbers, "counts", int)
+        book = _Host(balance, wasted, taught, u_wasted, u_taught)
+        for url, key, depth, referer, region in listed(waiting, "waiting", list):
+            w = Waiting(
+                typed(url, str, "url"),
+                typed(key, str, "key"),
+                typed(depth, int, "depth"),
+                None if referer is None else typed(referer, str, "referer"),
+                typed(region, str, "region"),
+            )
+            book.waiting[w.key] = w
+        hosts[typed(host, str, "host")] = book
+    return hosts
+
+
+def _read_families(entries: Any) -> dict[str, Counter[str]]:
+    """The families' runs of a :meth:`WasteLedger.snapshot`; a snapshot from before
+    shapes counted a family's pages as one number."""
+    return {
+        typed(f, str, "family"): Counter(
+            {"": typed(run, int, "count")}
+            if not isinstance(run, list)
+            else {
+                typed(sh, str, "shape"): typed(n, int, "count")
+                for sh, n in listed(run, "run", list)
+            }
+        )
+        for f, run in listed(entries, "families", list)
+    }
