@@ -1,4 +1,5 @@
-"""Self-check of the blind2 sites, in process (no servers, no crawler).
+"""Self-check of the blind2 sites (and, through :func:`main`'s arguments, of the
+blind3 ones), in process (no servers, no crawler).
 
 For each site: a breadth-first walk from the seeds that follows only links answered as
 LEGIT (and not disallowed) must reach every declared legit page; legit texts must differ;
@@ -13,12 +14,14 @@ from __future__ import annotations
 import argparse
 import sys
 from collections import deque
+from collections.abc import Callable, Sequence
 from urllib.parse import urlsplit
 
 from traps.blind.kit import DISALLOWED, LEGIT, TRAP, Req, Site
 from traps.blind.naive import links
 
 from . import SITES
+from .run import addresses
 
 
 def _fetch(site: Site, url: str) -> tuple[str, str | None, str, str] | None:
@@ -73,10 +76,14 @@ def walk(site: Site, cap: int, legit_only: bool) -> tuple[set[str], int, int, di
     return reached, traps, reqs, texts
 
 
-def check(factory: type[Site], index: int, cap: int) -> bool:
-    """Check one site; print a line; True if fine."""
+def check(
+    factory: type[Site], index: int, cap: int, address_fn: Callable[[int], list[str]] = addresses
+) -> bool:
+    """Check one site (number ``index`` of its registry, on ``address_fn``'s
+    addresses); print a line; True if fine."""
     site = factory()
-    site.bases = [f"http://127.0.2.{3 * index + 1 + k}:8{k}" for k in range(site.hosts)]
+    hosts = address_fn(index)
+    site.bases = [f"http://{hosts[k]}:8{k}" for k in range(site.hosts)]
     reached, _, reqs, texts = walk(site, 100000, True)
     missing = sorted(site.legit - reached)
     dup = len(texts) - len({t for t in texts.values()})
@@ -92,16 +99,21 @@ def check(factory: type[Site], index: int, cap: int) -> bool:
     return ok
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Check every site (or --only some)."""
-    ap = argparse.ArgumentParser(description=__doc__)
+def main(
+    argv: list[str] | None = None,
+    sites: Sequence[type[Site]] = SITES,
+    address_fn: Callable[[int], list[str]] = addresses,
+    prog: str = "python -m traps.blind2.check",
+) -> int:
+    """Check every site of ``sites`` (or --only some)."""
+    ap = argparse.ArgumentParser(prog=prog, description=__doc__)
     ap.add_argument("--only", nargs="+", default=[])
     ap.add_argument("--cap", type=int, default=1500)
     args = ap.parse_args(argv)
     ok = True
-    for i, f in enumerate(SITES):
+    for i, f in enumerate(sites):
         if not args.only or f.name in args.only:
-            ok &= check(f, i, args.cap)
+            ok &= check(f, i, args.cap, address_fn)
     return 0 if ok else 1
 
 

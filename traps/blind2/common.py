@@ -1,4 +1,4 @@
-"""Small helpers shared by the blind2 sites (on top of `traps.blind.kit`)."""
+"""Small helpers shared by the blind2 and blind3 sites (on top of `traps.blind.kit`)."""
 
 from __future__ import annotations
 

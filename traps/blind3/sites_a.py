@@ -17,8 +17,7 @@ from traps.blind.kit import (
     title_of,
     words_for,
 )
-
-from .common import Link, bar, esc, prose, qlist, qs, trap, ul
+from traps.blind2.common import Link, bar, esc, prose, qlist, qs, trap, ul
 
 # ----------------------------------------------------------------------------------------
 # Jenkins: every job page lists its permalinks (lastBuild/, lastSuccessfulBuild/, ...), each

@@ -21,8 +21,7 @@ from traps.blind.kit import (
     title_of,
     words_for,
 )
-
-from .common import Link, bar, esc, prose, qlist, qs, trap, ul
+from traps.blind2.common import Link, bar, esc, prose, qlist, qs, trap, ul
 
 # ----------------------------------------------------------------------------------------
 # Plone: Zope acquisition resolves a name in any container above the current one, so

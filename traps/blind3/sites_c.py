@@ -20,8 +20,7 @@ from traps.blind.kit import (
     title_of,
     words_for,
 )
-
-from .common import Link, bar, esc, prose, trap, ul
+from traps.blind2.common import Link, bar, esc, prose, trap, ul
 
 # ----------------------------------------------------------------------------------------
 # Read the Docs (sphinx_rtd_theme): the version menu built into every page links the same
