@@ -101,7 +101,7 @@ class Admission:
         crawl.triage.remember(key, streak, referer)
         tier = Tier.DEMOTED if streak else Tier.MAIN
         # Requested without the parameters its key drops (a tracking parameter).
-        asked = crawl.triage.request_form(url)
+        asked = crawl.triage.request_form(url, norm)
         result = crawl.frontier.add(asked, key, depth, referer, host=norm.origin, tier=tier)
         if work is not None and not result.rejected:
             work.take(norm.origin, asked, key, depth, referer, streak, tier)

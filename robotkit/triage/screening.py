@@ -130,10 +130,11 @@ class Screening:
         :class:`InvalidURL`."""
         return normalize(url, self.guard.policy)
 
-    def request_form(self, url: str) -> str:
+    def request_form(self, url: str, norm: NormalizedURL) -> str:
         """:func:`robotkit.url.normalization.request_form` with the guard's policy: the
-        spelling of a queued URL to request, less the parameters its key drops."""
-        return request_form(url, self.guard.policy)
+        spelling of a queued URL (``norm``, as normalized already) to request, less the
+        parameters its key drops."""
+        return request_form(url, norm.origin.host, self.guard.policy)
 
     def _parse(self, url: str) -> NormalizedURL | None:
         """:meth:`normalize`, or ``None``: the same policy as the crawler's keys."""

@@ -301,23 +301,20 @@ def normalize_or_none(
         return None
 
 
-def request_form(url: str, policy: NormalizePolicy | None = None) -> str:
-    """``url`` as written, less the query parameters its key drops by ``policy``
-    (tracking parameters, known session ids): the spelling to request. They name no
-    other page (that is why the key drops them), so the page is requested under the
-    spelling its key names whichever link was met first; a story first linked with
-    ``?gclid=`` and then under its own URL was fetched once, with the ad click, and
-    never as itself (blind2 ``tracking``). Nutch's URL normalizers rewrite the URL
-    it fetches the same way. A URL it cannot read is returned as it is."""
+def request_form(url: str, host: str, policy: NormalizePolicy | None = None) -> str:
+    """``url`` (on ``host``, as its :class:`NormalizedURL`'s origin names it) as
+    written, less the query parameters its key drops by ``policy`` (tracking
+    parameters, known session ids): the spelling to request. They name no other page
+    (that is why the key drops them), so the page is requested under the spelling its
+    key names whichever link was met first; a story first linked with ``?gclid=`` and
+    then under its own URL was fetched once, with the ad click, and never as itself
+    (blind2 ``tracking``). Nutch's URL normalizers rewrite the URL it fetches the
+    same way."""
     head, question, rest = url.partition("?")
     if not question:
         return url
     query, hash_, fragment = rest.partition("#")
     policy = policy or DEFAULT_POLICY
-    try:
-        host = canonical_host(split_parts(url)[2])
-    except BadURL:
-        return url
     param_filter = policy._filter_for(host) if policy.sites else policy._global_filter
     if not param_filter.strips_anything:
         return url
