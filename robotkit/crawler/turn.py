@@ -75,14 +75,18 @@ class SharedTurn:
 
     def _settle_now(self) -> None:
         """Start the settle waiting (or any actions buffered), in the background."""
-        if self._waiting is not None:
-            self._waiting.cancel()
-            self._waiting = None
+        self._stop_waiting()
         if not self.work.unsent:
             return
         settling = asyncio.ensure_future(self.work.settle())
         self._settling.add(settling)
         settling.add_done_callback(self._settled)
+
+    def _stop_waiting(self) -> None:
+        """The settle waiting goes now with something else: its own timer is off."""
+        if self._waiting is not None:
+            self._waiting.cancel()
+            self._waiting = None
 
     def _settled(self, settling: asyncio.Future[None]) -> None:
         self._settling.discard(settling)
@@ -124,9 +128,7 @@ class SharedTurn:
         # take them over; the crawl is not over.
         idle = not crawler.in_flight and crawler.frontier.next_ready_time() is None
         self.synced = now
-        if self._waiting is not None:  # the sync sends what the settle waited with
-            self._waiting.cancel()
-            self._waiting = None
+        self._stop_waiting()  # the sync sends what the settle waited with
         result = await self.work.sync(now, idle=idle)
         if result.finished:
             self.finished = True

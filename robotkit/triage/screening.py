@@ -258,9 +258,10 @@ class Screening:
         norm = self._parse(url)
         if norm is None:
             return None
-        page = self._parse(self.key(norm))
+        now = self.key(norm)
+        page = self._parse(now)
         host = str(page.origin) if page is not None else str(norm.origin)
-        return self.waste.copied(host, key, self.key(norm))
+        return self.waste.copied(host, key, now)
 
     def leave(self, host: str) -> tuple[list[Waiting], list[Waiting]]:
         """What still waits on ``host`` once the crawl has nothing else queued: the
