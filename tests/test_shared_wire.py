@@ -67,6 +67,31 @@ def test_scripts_lost_and_a_dropped_connection_are_recovered(redis_url: str, cra
     asyncio.run(scenario())
 
 
+def test_a_client_without_the_wire_runs_the_same_calls_by_redis_py(
+    redis_url: str, crawl_id: str
+) -> None:
+    """A client made elsewhere (here redis-py's own, as TLS or a Unix socket would be)
+    has no wire: the same commands go in a redis-py pipeline, the first ``whole`` with
+    their text, and a script the server lost is loaded and run again."""
+
+    async def scenario() -> None:
+        client = redis.asyncio.Redis.from_url(redis_url)
+        runner = Runner(client)
+        assert runner.wire is None
+        key = f"{crawl_id}:n"
+        admin = redis.Redis.from_url(redis_url)
+        admin.script_flush()
+        pair = await runner.many([_echo(key, "a"), _echo(key, "b")], whole=1)
+        assert [(a[1], a[2]) for a in pair] == [(b"a", 1), (b"b", 2)]
+        admin.script_flush()
+        pair = await runner.many([_echo(key, "c"), _echo(key, "d")])
+        assert [(a[1], a[2]) for a in pair] == [(b"c", 3), (b"d", 4)]
+        admin.close()
+        await client.aclose()
+
+    asyncio.run(scenario())
+
+
 def test_an_error_reply_is_raised_and_the_connection_stays_in_step(
     redis_url: str, crawl_id: str
 ) -> None:

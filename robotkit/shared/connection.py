@@ -281,20 +281,18 @@ class Runner:
                 batch = calls[at : at + CLUSTER_CALLS]
                 results += await asyncio.gather(*(self.one(call) for call in batch))
             return results
+        commands: list[Command] = [
+            ["EVAL", call.script, len(call.keys), *call.keys, *call.args]
+            if n < whole
+            else _evalsha(call)
+            for n, call in enumerate(calls)
+        ]
         if self.wire is not None:
-            commands: list[Command] = [
-                ["EVAL", call.script, len(call.keys), *call.keys, *call.args]
-                if n < whole
-                else _evalsha(call)
-                for n, call in enumerate(calls)
-            ]
             results = await self.wire.execute(commands)
         else:
             pipe = self.client.pipeline(transaction=False)
-            for n, call in enumerate(calls):
-                run = pipe.eval if n < whole else pipe.evalsha
-                text = call.script if n < whole else sha_of(call.script)
-                run(text, len(call.keys), *call.keys, *call.args)
+            for command in commands:
+                pipe.execute_command(*command)
             results = await pipe.execute(raise_on_error=False)
         for n, result in enumerate(results):
             if isinstance(result, NoScriptError):  # not run: safe to send again
