@@ -318,9 +318,10 @@ class ViewVC(Site):
         if rev not in revs or view not in ("markup", "annotate"):
             return not_found()
         text = prose(self, f"src:{f}:{rev}", self.vocab)
+        other = "annotate" if view == "markup" else "markup"
         main = (
             f"<p>{a(self.link(f, view='log', pathrev=pr), 'Log')} "
-            f"{a(self.link(f, revision=rev, view='annotate' if view == 'markup' else 'markup', pathrev=pr), 'annotate' if view == 'markup' else 'markup')}</p>"
+            f"{a(self.link(f, revision=rev, view=other, pathrev=pr), other)}</p>"
             + f"<h1>Revision {rev} of {esc(f)}</h1>{text}"
         )
         body = self.shell(f, main, pr)
@@ -388,7 +389,8 @@ class DokuWiki(Site):
         body = (
             f"<div class=tools>{bar(tools)}</div><div class=breadcrumbs>Trace: {crumbs}</div>"
             f"<div class=page>{main}</div>"
-            f"<div class=footer>{a('/feed.php', 'Recent changes RSS feed')} Driven by DokuWiki</div>"
+            f"<div class=footer>{a('/feed.php', 'Recent changes RSS feed')} "
+            "Driven by DokuWiki</div>"
         )
         return doc(f"{title} [Science Notes]", body)
 

@@ -93,7 +93,8 @@ class Joomla(Site):
             [(f"{here}{sep}tmpl=component&print=1", "Print"), ("/components/com_mailto/", "Email")]
         )
         body = (
-            f"<nav>{bar(menu)}</nav><div class=icons>{icons}</div><main><h1>{esc(title)}</h1>{main}</main>"
+            f"<nav>{bar(menu)}</nav><div class=icons>{icons}</div>"
+            f"<main><h1>{esc(title)}</h1>{main}</main>"
             f"<aside><h3>Latest Articles</h3>{ul(latest)}<h3>Most Read</h3>{ul(most)}</aside>"
             f"<footer>{a('/administrator/', 'Log in')} Powered by Joomla!</footer>"
         )
@@ -215,8 +216,9 @@ class SharePoint(Site):
     def shell(self, title: str, main: str) -> str:
         nav = [("/SitePages/Home.aspx", "Home")] + [(self.view_url(n), n) for n in self.lists]
         body = (
-            f"<div id=s4-ribbonrow>{a('/_layouts/15/Authenticate.aspx?Source=%2F', 'Sign In')}</div>"
-            f"<div id=DeltaTopNavigation>{bar(nav)}</div><div id=contentBox><h1>{esc(title)}</h1>{main}</div>"
+            f"<div id=s4-ribbonrow>{a('/_layouts/15/Authenticate.aspx?Source=%2F', 'Sign In')}"
+            f"</div><div id=DeltaTopNavigation>{bar(nav)}</div>"
+            f"<div id=contentBox><h1>{esc(title)}</h1>{main}</div>"
             f"<div>{a('/_layouts/15/viewlsts.aspx', 'Site Contents')}</div>"
         )
         return doc(f"{title} - Harbour Council", body)
@@ -296,10 +298,12 @@ class SharePoint(Site):
 # ----------------------------------------------------------------------------------------
 # Shopify (a Dawn-like theme): a product is served under any collection,
 # `/collections/<c>/products/<p>`, and the theme links products "within" the collection
-# being shown; collection tag filters `/collections/<c>/<tag>+<tag>` add a tag per click;
+# being shown; on a tag-filtered collection every other tag of the collection links
+# `/collections/<c>/<tag>+<tag>`, one tag more per click, in any order (empty or not);
 # the product grid's quick-view links `?view=quick`, and `?sort_by=` on collections.
 # Legit look-alikes: `/products/<p>`, the real `?variant=<id>` pages of products whose
-# variants differ (price, material, text), the collections and their real `?page=2`.
+# variants differ (price, text), the collections and their real `?page=2`, and each
+# collection's single-tag pages `/collections/<c>/<tag>`.
 # ----------------------------------------------------------------------------------------
 
 _SORTS = ["manual", "best-selling", "title-ascending", "price-ascending", "created-descending"]
@@ -345,6 +349,12 @@ class Shopify(Site):
         for c in self.colls:
             n = len(self.in_coll(c))
             self.legit |= {f"c:{c}:{k}" for k in range(1, (n - 1) // self.per_page + 2)}
+            self.legit |= {f"t:{c}:{t}" for t in self.all_tags(c)}
+
+    def all_tags(self, c: str) -> list[str]:
+        """The tags of the collection's products (Liquid's collection.all_tags)."""
+        prods = self.prods if c == "all" else self.in_coll(c)
+        return [t for t in self.tags if any(t in self.tags_of[p] for p in prods)]
 
     def in_coll(self, c: str) -> list[str]:
         return [p for p in self.prods if self.coll_of[p] == c]
@@ -356,7 +366,7 @@ class Shopify(Site):
             f"<header>{bar(nav)}</header><main><h1>{esc(title)}</h1>{main}</main>"
             f"<footer>{a('/policies/refund-policy', 'Refund policy')} Powered by Shopify</footer>"
         )
-        return doc(f"{title} – Stitch & Loom", body)
+        return doc(f"{title} - Stitch & Loom", body)
 
     def grid(self, c: str, prods: list[str]) -> str:
         base = f"/collections/{c}" if c else ""
@@ -384,7 +394,10 @@ class Shopify(Site):
         tags = " ".join(
             a(f"/collections/{self.coll_of[p]}/{t}", t) for t in sorted(self.tags_of[p])
         )
-        return f"<p>${price}.00 SKU {v}</p><p>{opts}</p>{text}<p>{tags}</p><h3>You may also like</h3>{related}"
+        return (
+            f"<p>${price}.00 SKU {v}</p><p>{opts}</p>{text}<p>{tags}</p>"
+            f"<h3>You may also like</h3>{related}"
+        )
 
     def handle(self, req: Req) -> Reply:
         p, q = req.path, qs(req.query)
@@ -419,7 +432,9 @@ class Shopify(Site):
         page = int(q["page"]) if q.get("page", "").isdigit() else 1
         chunk = prods[(page - 1) * self.per_page : page * self.per_page]
         here = "/".join(["/collections", c] + ([parts[2]] if sel else []))
-        tagl = [(f"{here}+{t}" if sel else f"{here}/{t}", t) for t in self.tags if t not in sel]
+        tagl = [
+            (f"{here}+{t}" if sel else f"{here}/{t}", t) for t in self.all_tags(c) if t not in sel
+        ]
         sorts = [(f"{here}?sort_by={s}", s) for s in _SORTS]
         nav: list[Link] = []
         if page * self.per_page < len(prods):
@@ -427,7 +442,7 @@ class Shopify(Site):
         if page > 1:
             nav.append((here + (f"?page={page - 1}" if page > 2 else ""), "Previous"))
         main = (
-            prose(self, f"c:{c}:{page}", self.vocab, 30, 70)
+            prose(self, f"c:{c}:{page}:{'+'.join(sel)}", self.vocab, 30, 70)
             + f"<p>Filter: {bar(tagl)}</p><p>Sort: {bar(sorts)}</p>"
             + self.grid(c, chunk)
             + f"<p>{bar(nav)}</p>"
@@ -439,6 +454,8 @@ class Shopify(Site):
             and (req.query == "" if page == 1 else req.query == f"page={page}")
         )
         ok = ok and bool(chunk)
+        if c != "all" and len(sel) == 1 and not req.query and chunk:
+            return self.legit_page(f"t:{c}:{sel[0]}", body)
         return self.legit_page(f"c:{c}:{page}", body) if ok else trap(body)
 
     def product_reply(self, req: Req, p: str, c: str, q: dict[str, str]) -> Reply:

@@ -54,7 +54,8 @@ class MapServer(Site):
                 (self.browse(_HOME, ["roads", "towns"]), "Map"),
             ]
         )
-        body = f"<header>{nav}</header><main><h1>{esc(title)}</h1>{main}</main><footer>MapServer 7.6</footer>"
+        body = f"<header>{nav}</header><main><h1>{esc(title)}</h1>{main}</main>"
+        body += "<footer>MapServer 7.6</footer>"
         return doc(f"{title} - County GIS", body)
 
     def view(self, ext: tuple[int, ...], layers: list[str]) -> str:
@@ -79,7 +80,8 @@ class MapServer(Site):
         ]
         picks = [
             (
-                f"{_MS}?map={_MAP}&mode=nquery&mapxy={x0 + w * i // 4}+{y0 + h * j // 4}&layers={'+'.join(layers)}",
+                f"{_MS}?map={_MAP}&mode=nquery&mapxy={x0 + w * i // 4}+{y0 + h * j // 4}"
+                f"&layers={'+'.join(layers)}",
                 f"identify {i},{j}",
             )
             for i in (1, 3)
@@ -90,7 +92,8 @@ class MapServer(Site):
         )
         inside = [i for i, (x, y) in enumerate(self.xy) if x0 <= x <= x1 and y0 <= y <= y1]
         return (
-            f'<img src="/tmp/ms_tmp/{abs(hash(ext)) % 10**8}.png" alt=map><p>{bar(nav)}</p><p>{bar(toggles)}</p>'
+            f'<img src="/tmp/ms_tmp/{sum(ext) % 10**8}.png" alt=map>'
+            f"<p>{bar(nav)}</p><p>{bar(toggles)}</p>"
             f"<p>{bar(picks)}</p><p>{a(img, 'Download map image')}</p>"
             f"<p>Extent {x0} {y0} {x1} {y1}; {len(inside)} towns in view.</p>"
         )
@@ -135,7 +138,8 @@ class MapServer(Site):
             i = int(q["shapeindex"])
             x, y = self.xy[i]
             main = f"<p>Location {x} {y}</p>" + prose(self, f"town:{i}", self.vocab)
-            main += f"<p>{a(self.browse((x - 4000, y - 3000, x + 4000, y + 3000), ['roads', 'towns']), 'Show on map')}</p>"
+            around = self.browse((x - 4000, y - 3000, x + 4000, y + 3000), ["roads", "towns"])
+            main += f"<p>{a(around, 'Show on map')}</p>"
             body = self.shell(title_of(self.towns[i]), main)
             ok = req.target == self.town_url(i)
             return self.legit_page(f"town:{i}", body) if ok else trap(body)
@@ -365,7 +369,8 @@ class Askbot(Site):
                 ("/questions/ask/", "Ask"),
             ]
         )
-        body = f"<header>{nav} {a('/account/signin/', 'login')}</header><main><h1>{esc(title)}</h1>{main}</main>"
+        body = f"<header>{nav} {a('/account/signin/', 'login')}</header>"
+        body += f"<main><h1>{esc(title)}</h1>{main}</main>"
         return doc(f"{title} - Bench Q&A", body)
 
     def listing(self, scope: str, sort: str, tags: list[str], page: int) -> tuple[str, int]:
@@ -394,7 +399,7 @@ class Askbot(Site):
         )
 
     def handle(self, req: Req) -> Reply:
-        p, q = req.path, qs(req.query)
+        p = req.path
         if p == "/questions/":
             main, _ = self.listing("all", "activity-desc", [], 1)
             body = self.shell("Questions", prose(self, "list:1", self.vocab, 20, 40) + main)
@@ -440,7 +445,8 @@ class Askbot(Site):
             for k in range(self.answers[i]):
                 aid = 1000 + 10 * i + k
                 ans.append(
-                    f"<div id=post-id-{aid}>{prose(self, f'a:{i}:{k}', self.vocab, 20, 50)}{a(f'{self.qurl(i)}?answer={aid}#post-id-{aid}', 'permalink')}</div>"
+                    f"<div id=post-id-{aid}>{prose(self, f'a:{i}:{k}', self.vocab, 20, 50)}"
+                    f"{a(f'{self.qurl(i)}?answer={aid}#post-id-{aid}', 'permalink')}</div>"
                 )
             sorts = (
                 bar([(f"{self.qurl(i)}?sort={s}", s) for s in ("votes", "oldest", "latest")])
@@ -555,8 +561,9 @@ class Koha(Site):
                 (f"{_K}opac-user.pl", "Log in to your account"),
             ]
         )
-        body = f"<header>{nav}</header><main><h1>{esc(title)}</h1>{main}</main><footer>Powered by Koha</footer>"
-        return doc(f"{title} › Riverside Library catalog", body)
+        body = f"<header>{nav}</header><main><h1>{esc(title)}</h1>{main}</main>"
+        body += "<footer>Powered by Koha</footer>"
+        return doc(f"{title} - Riverside Library catalog", body)
 
     def matches(self, q: str, limits: list[str]) -> list[int]:
         out = []
@@ -610,7 +617,9 @@ class Koha(Site):
             ]
             ctx = ""
             if "query_desc" in q:
-                ctx = f"<p>{a(self.det((i + 1) % 30, q['query_desc']), 'Next result')} {a(self.det((i - 1) % 30, q['query_desc']), 'Previous result')}</p>"
+                nxt = a(self.det((i + 1) % 30, q["query_desc"]), "Next result")
+                prv = a(self.det((i - 1) % 30, q["query_desc"]), "Previous result")
+                ctx = f"<p>{nxt} {prv}</p>"
             main = ul(fields) + prose(self, f"b:{i}", self.vocab) + f"<p>{bar(tools)}</p>" + ctx
             body = self.shell(title_of(self.titles[i]), main)
             return (
@@ -685,7 +694,8 @@ class Koha(Site):
                     if f not in limits and link not in facets:
                         facets.append(link)
             sorts = bar([(self.search(term, limits, s), s) for s in _K_SORTS])
-            main = f"<p>{len(hits)} result(s) for '{esc(desc)}'</p><p>Sort: {sorts}</p>{rows}<aside>Refine your search: {ul(facets)}</aside>"
+            main = f"<p>{len(hits)} result(s) for '{esc(desc)}'</p><p>Sort: {sorts}</p>{rows}"
+            main += f"<aside>Refine your search: {ul(facets)}</aside>"
             return trap(self.shell("Results of search", main))
         return not_found()
 
