@@ -337,8 +337,8 @@ class ViewVC(Site):
 # `&idx=ns`; "Old revisions" lists link a diff of each revision against the current one,
 # and every diff page offers `difftype=` and older/newer pairs (`rev2[0]=&rev2[1]=`);
 # `?do=backlink`, `?do=recent` on every page.
-# Legit look-alikes: each page, its real old revisions (`?rev=<timestamp>`), the
-# revisions list of the pages that have history, the sitemap at `/start?do=index`.
+# Legit look-alikes: each page, its "Old revisions" list (`?do=revisions`), its real old
+# revisions (`?rev=<timestamp>`), the sitemap at `/start?do=index`.
 # ----------------------------------------------------------------------------------------
 
 
@@ -361,19 +361,18 @@ class DokuWiki(Site):
         self.ns = slugs(self.key("ns"), 3, THEMES["science"], 1)
         self.pages = ["start", "wiki:welcome"]
         for n in self.ns:
+            self.pages.append(f"{n}:start")
             self.pages += [f"{n}:{s}" for s in slugs(self.key(f"p{n}"), 6, THEMES["science"], 1)]
         rng = self.rng("revs")
         self.revs: dict[str, list[int]] = {}
         for i, pg in enumerate(self.pages):
-            k = rng.choice([1, 1, 1, 2, 3]) if i > 1 else 1
+            k = rng.choice([1, 1, 1, 2, 3]) if i > 1 and not pg.endswith(":start") else 1
             t = 1700000000 + i * 86400 * 3
             self.revs[pg] = sorted(t + j * rng.randint(9000, 900000) for j in range(k))
         self.legit = {f"pg:{p}" for p in self.pages} | {"index"}
-        self.legit |= {f"ns:{n}" for n in self.ns}
+        self.legit |= {f"revs:{p}" for p in self.pages}
         for pg, rs in self.revs.items():
-            if len(rs) > 1:
-                self.legit.add(f"revs:{pg}")
-                self.legit |= {f"old:{pg}:{r}" for r in rs[:-1]}
+            self.legit |= {f"old:{pg}:{r}" for r in rs[:-1]}
 
     def shell(self, pid: str, title: str, main: str) -> str:
         tok = self.token(32)
@@ -396,7 +395,10 @@ class DokuWiki(Site):
 
     def links_of(self, pg: str) -> list[Link]:
         if pg == "start":
-            return [(f"/{n}:start", n) for n in self.ns] + [(f"/{p}", p) for p in self.pages[1:]]
+            return [(f"/{n}:start", n) for n in self.ns] + [("/wiki:welcome", "welcome")]
+        if pg.endswith(":start"):
+            n = pg.split(":")[0]
+            return [(f"/{p}", p) for p in self.pages if p.startswith(n + ":") and p != pg]
         i = self.pages.index(pg)
         return [(f"/{self.pages[(i + k) % len(self.pages)]}", "see also") for k in (1, 5)]
 
@@ -424,11 +426,6 @@ class DokuWiki(Site):
     def handle(self, req: Req) -> Reply:
         pid = req.path[1:]
         q = qs(req.query)
-        if pid.endswith(":start") and pid.split(":")[0] in self.ns:
-            n = pid.split(":")[0]
-            main = f"<h1>{n}</h1>" + ul([(f"/{p}", p) for p in self.pages if p.startswith(n + ":")])
-            body = self.shell(pid, n, main)
-            return trap(body) if req.query else self.legit_page(f"ns:{n}", body)
         if pid not in self.pages:
             return not_found("This topic does not exist yet")
         rs = self.revs[pid]
@@ -450,7 +447,7 @@ class DokuWiki(Site):
             ]
             items.append(f"<li>{a(f'/{pid}', 'current')}</li>")
             body = self.shell(pid, f"{pid} - Old revisions", f"<ul>{''.join(items)}</ul>")
-            ok = req.query == "do=revisions" and len(rs) > 1
+            ok = req.query == "do=revisions"
             return self.legit_page(f"revs:{pid}", body) if ok else trap(body)
         if do == "index":
             body = self.shell(pid, "Sitemap", self.sitemap(pid, q.get("idx", "")))
