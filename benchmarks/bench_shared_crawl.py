@@ -264,6 +264,56 @@ def process_cpu(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+class CpuSampler:
+    """The workers' CPU (Linux /proc), sampled every ``every`` seconds with the time,
+    so that a window of a run can be read: the steady part, with every worker's
+    start-up and the crawl's ending left out. Taking a one-page crawl's CPU off a
+    whole run (``startup_cpu``) left the start-up's own variance in each figure,
+    about 0.5 ms a page from one invocation to the next."""
+
+    def __init__(self, pids: list[int], every: float = 0.02) -> None:
+        self.pids = pids
+        self.every = every
+        self.samples: list[tuple[float, float]] = []
+        self._last = dict.fromkeys(pids, 0.0)
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            for pid in self.pids:
+                with contextlib.suppress(OSError, IndexError, ValueError):
+                    self._last[pid] = process_cpu(pid)  # an ended worker keeps its last
+            self.samples.append((time.time(), sum(self._last.values())))
+            self._stop.wait(self.every)
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join()
+
+    def at(self, moment: float) -> float:
+        """The workers' CPU seconds at ``moment``: the last sample at or before it."""
+        used = 0.0
+        for when, cpu in self.samples:
+            if when > moment:
+                break
+            used = cpu
+        return used
+
+
+def steady_cpu(
+    sampler: CpuSampler, rows: list[tuple[int, str, float, float]], since: float
+) -> float:
+    """Milliseconds of worker CPU a page in the steady window: from ``since`` (every
+    worker has started) to the end of the page by which 90% of the run's pages had
+    ended (the crawl's ending left out), over the pages that ended in it."""
+    ends = sorted(r[3] for r in rows if r[1][3:].isdigit())
+    until = ends[int(len(ends) * 0.9) - 1]
+    pages = sum(since <= end <= until for end in ends)
+    return (sampler.at(until) - sampler.at(since)) / max(pages, 1) * 1000
+
+
 def redis_cpu(client: redis.Redis) -> float:
     info = client.info("cpu")
     return float(info["used_cpu_user"]) + float(info["used_cpu_sys"])
@@ -282,10 +332,12 @@ def run_shared(
     cpu_before = (resource.getrusage(resource.RUSAGE_CHILDREN), process_cpu(sites.process.pid),
                   redis_cpu(client))  # fmt: skip
     procs = workers(count, sites.seeds(), server.url, crawl_id, out)
+    sampler = CpuSampler([proc.pid for proc in procs])
     for proc in procs:
         _, err = proc.communicate(timeout=600)
         if proc.returncode != 0:
             raise SystemExit(f"a worker failed ({proc.returncode}): {err.decode()[-500:]}")
+    sampler.stop()
     used = commands(client) - before
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     workers_cpu = (after.ru_utime + after.ru_stime) - (
@@ -295,7 +347,9 @@ def run_shared(
     redis_used = redis_cpu(client) - cpu_before[2]
     rows = sites.requests()
     figures = measure(rows, sites.count, sites.hosts)
-    figures["steady_share"] = steady_share(rows, all_running(out, count), sites.hosts)
+    since = all_running(out, count)
+    figures["steady_share"] = steady_share(rows, since, sites.hosts)
+    figures["steady_cpu"] = steady_cpu(sampler, rows, since)
     figures["commands_per_page"] = used / figures["fetches"]
     figures["cpu"] = (workers_cpu, server_cpu, redis_used)  # type: ignore[assignment]
     figures["per_worker"] = [fetched_by(out, n) for n in range(count)]  # type: ignore[assignment]
@@ -311,10 +365,14 @@ def children_cpu() -> float:
 def run_alone(sites: Sites, count: int, out: Path, split: bool = False) -> dict[str, float]:
     before = children_cpu()
     procs = workers(count, sites.seeds(), None, "", out, split)
+    sampler = CpuSampler([proc.pid for proc in procs])
     for proc in procs:
         proc.communicate(timeout=900)
-    figures = measure(sites.requests(), sites.count, sites.hosts)
+    sampler.stop()
+    rows = sites.requests()
+    figures = measure(rows, sites.count, sites.hosts)
     figures["workers_cpu"] = children_cpu() - before
+    figures["steady_cpu"] = steady_cpu(sampler, rows, all_running(out, count))
     return figures
 
 
@@ -462,6 +520,18 @@ def report(
     # What the ideal rate would take: every page's CPU (workers, site server, Redis)
     # times the ideal pages per second, against the cores there are. Above them the
     # run is bound by the machine, not by the coordination.
+    steady = {name: r["steady_cpu"] for name, r in results.items() if "steady_cpu" in r}
+    split_runs = [name for name in results if name.startswith("split")]
+    s_split = statistics.median(steady[name] for name in split_runs)
+    s_shared = statistics.median(steady[name] for name in shared_runs)
+    turns = [steady[f"shared {n + 1}"] / steady[f"split {n + 1}"] for n in range(len(shared_runs))]
+    print(f"CPU per page in the steady window (every worker started, up to 90% of the "
+          f"pages: no start-up or ending in it; each worker's CPU sampled from /proc): "
+          f"split {s_split:.2f} ms, shared {s_shared:.2f} ms ({s_shared / s_split:.2f}x, "
+          f"the ratio of the medians); turn by turn "
+          f"{', '.join(f'{t:.2f}' for t in turns)} (median {statistics.median(turns):.2f}x)"
+          + (f"; not shared {steady['alone']:.2f} ms ({s_shared / steady['alone']:.2f}x)"
+             if "alone" in steady else ""))  # fmt: skip
     shared = results[shared_runs[-1]]
     work, serve, red = shared["cpu"]  # type: ignore[misc]
     need = (work + serve + red) / shared["fetches"] * ideal
