@@ -49,7 +49,34 @@ from robotkit.url.rewrites import (
 )
 from robotkit.url.substitution import Substitutions, listing_text, moved
 
-__all__ = ["LearnedRules"]
+__all__ = ["LearnedRules", "numbered_alias"]
+
+
+def numbered_alias(short: NormalizedURL, long: NormalizedURL) -> bool:
+    """Whether ``long`` reaches by word-named segments the object ``short`` names by
+    one number or id in the same place: ``/job/x/lastBuild/`` or
+    ``/job/x/lastBuild/previousBuild/console`` of ``/job/x/280/console``. A site's
+    permalinks and relative steps ("latest", "previous") are aliases of its
+    numbered objects, never the other way round, so of the two with one text the
+    numbered one is the page even when an alias was fetched first (blind3
+    ``jenkins``: builds reached first through ``previousBuild/`` chains were the
+    copies, and the job page's link form to them was learned as one)."""
+    if short.origin != long.origin or short.query != long.query:
+        return False
+    a, b = path_segments(short.path), path_segments(long.path)
+    head = 0
+    while head < min(len(a), len(b)) and a[head] == b[head]:
+        head += 1
+    tail = 0
+    while tail < min(len(a), len(b)) - head and a[-1 - tail] == b[-1 - tail]:
+        tail += 1
+    own, alias = a[head : len(a) - tail], b[head : len(b) - tail]
+    return (
+        len(own) == 1
+        and (own[0].isdigit() or is_token(own[0]))
+        and bool(alias)
+        and all(seg.isalpha() for seg in alias)
+    )
 
 
 class LearnedRules:
@@ -142,10 +169,15 @@ class LearnedRules:
 
     def prefers(self, short: NormalizedURL, long: NormalizedURL) -> bool:
         """Whether ``short`` is the page and ``long`` its copy: the shorter member of a
-        copy family (:func:`robotkit.url.families.reduces`), or ``long`` under a learned
-        directory alias of ``short``'s path."""
+        copy family (:func:`robotkit.url.families.reduces`), ``long`` under a learned
+        directory alias of ``short``'s path, or a word-named alias of the object
+        ``short`` names by number (:func:`numbered_alias`)."""
         aliased = self._paths.rewrite(str(long.origin), long.path) == short.path != long.path
-        return reduces(short, long) or (aliased and short.query == long.query)
+        return (
+            reduces(short, long)
+            or (aliased and short.query == long.query)
+            or numbered_alias(short, long)
+        )
 
     def learn_pair(self, url: str, other: str) -> bool:
         """Two URLs of one origin whose pages are exactly the same: learn a session
