@@ -298,10 +298,12 @@ class Triage(Screening):
                 proof = 1 if self._same(copy_of, page.referer) else 0
             self.copies.record(norm, page.referer, copy, proof, copy_of is not None)
         grows, hub = self._news(region, parsed, seen, in_scope)
+        self.regions.list_of(final, region, map(self._region, same_origin))
         # A hub (a list whose items are new) restarts the count of copies in a row,
         # however alike the list pages look.
         streak = 0 if not copy or hub else page.streak + 1
         if action is not LinkAction.DROP:
+            grows = grows and not self.regions.listed(page.referer, region)
             grown = self.regions.count(norm, region, novel or hub, grows)
             if grown is not None:
                 signals.append(grown)
