@@ -141,6 +141,11 @@ class LearnedRules:
         URLs keyed on the host it is a twin of)."""
         return self._rules.key(moved(norm, self._paths.rewrite(str(norm.origin), norm.path)))
 
+    def spelled(self, norm: NormalizedURL, url: str) -> str:
+        """``url`` less the parameters its origin drops whatever their value
+        (:meth:`robotkit.url.rewrites.Rewrites.spelled`)."""
+        return self._rules.spelled(norm, url)
+
     def explain(self, norm: NormalizedURL) -> str | None:
         """The learned rules that change ``norm``'s key, each with its proof where one
         was kept, for the record of a URL skipped as ``duplicate-url``; ``None`` when
