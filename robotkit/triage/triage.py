@@ -329,8 +329,10 @@ class Triage(Screening):
         # of a family of copies, and proves nothing of its family (blind3
         # ``confluence``: a space's pages, read first under a navigation parameter,
         # made the family of the other spaces' pages barren). Reached through its
-        # copy's own link (``rel=canonical``), it is still evidence.
-        linked = canonical_member and not self._same_path(page.referer, norm)
+        # copy's own link (``rel=canonical``), a longer spelling of it, it is still
+        # evidence; reached from its own first page (``?page=2`` after its ``last``
+        # alias, linked by the topic) it is not (blind3 ``discourse``).
+        linked = canonical_member and not self._reduces(norm, page.referer)
         evidence = (variant or not (alone or echoed)) and not linked
         self.count_waste(asked, final, page.key, taught, evidence, seed=page.referer is None)
         signals += self.slow(asked, page.elapsed, excused)

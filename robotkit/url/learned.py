@@ -54,16 +54,30 @@ __all__ = ["LearnedRules", "numbered_alias"]
 
 def numbered_alias(short: NormalizedURL, long: NormalizedURL) -> bool:
     """Whether ``long`` reaches by word-named segments the object ``short`` names by
-    one number or id in the same place: ``/job/x/lastBuild/`` or
-    ``/job/x/lastBuild/previousBuild/console`` of ``/job/x/280/console``. A site's
-    permalinks and relative steps ("latest", "previous") are aliases of its
-    numbered objects, never the other way round, so of the two with one text the
+    a number or id in the same place: ``/job/x/lastBuild/`` or
+    ``/job/x/lastBuild/previousBuild/console`` of ``/job/x/280/console``, or by a
+    page number (``/t/x/245/last`` of ``/t/x/245?page=2``). A site's permalinks and
+    relative steps ("latest", "previous", "last") are aliases of its numbered
+    objects and pages, never the other way round, so of the two with one text the
     numbered one is the page even when an alias was fetched first (blind3
     ``jenkins``: builds reached first through ``previousBuild/`` chains were the
-    copies, and the job page's link form to them was learned as one)."""
-    if short.origin != long.origin or short.query != long.query:
+    copies, and the job page's link form to them was learned as one; ``discourse``:
+    a topic's second page, read after its ``last`` alias, made its family barren)."""
+    if short.origin != long.origin:
         return False
     a, b = path_segments(short.path), path_segments(long.path)
+    if short.query != long.query:
+        pairs = query_pairs(short.query)
+        numbered = len(pairs) == 1 and pairs[0].partition("=")[2].isdigit()
+        a = a[:-1] if a[-1:] == [""] else a
+        b = b[:-1] if b[-1:] == [""] else b
+        return (
+            numbered
+            and not long.query
+            and len(b) > len(a)
+            and b[: len(a)] == a
+            and all(seg.isalpha() for seg in b[len(a) :])
+        )
     head = 0
     while head < min(len(a), len(b)) and a[head] == b[head]:
         head += 1
