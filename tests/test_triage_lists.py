@@ -61,3 +61,24 @@ def test_related_searches_linked_from_pages_of_another_region_still_grow() -> No
     crawl.run(searches, f"{SITE}/", budget=400)
     assert f"{SITE}/search?" in crawl.triage.regions.parked
     assert all(f"{SITE}/article/{n}" in crawl.fetched for n in range(12))
+
+
+def shop(url: str) -> tuple[str, list[str]]:
+    """A shop page listing 12 filter views of itself; each view links two views
+    with one filter more and says nothing new."""
+    query = url.partition("?")[2]
+    links = [
+        f"{SITE}/shop?{query}&f{i}={j}".replace("?&", "?")
+        for i, j in ((len(query), 1), (len(query), 2))
+    ]
+    if not query:
+        links = [f"{SITE}/shop?c={n}" for n in range(12)]
+        return html("Shop", "our products", links), links
+    return html("Shop", "products filtered", links), links
+
+
+def test_the_views_a_page_lists_of_itself_are_no_list_items() -> None:
+    crawl = Crawl()
+    crawl.run(shop, f"{SITE}/shop", budget=400)
+    assert f"{SITE}/shop?" in crawl.triage.regions.parked
+    assert len(crawl.fetched) < 20  # the shop, and views until their space is parked

@@ -147,7 +147,8 @@ class Regions:
         an archive's capture lists, one per archived URL, all listed by the
         collection's index, were parked as a calendar is). A page linked by a page
         of its own region, or by one linking a few of it (a "related searches" box
-        on every article) still counts."""
+        on every article) still counts, and so do the views a page lists of itself
+        (its own path under other queries: facets, sorts)."""
         return referer is not None and (referer, region) in self._lists
 
     def count(self, norm: NormalizedURL, region: str, news: bool, grows: bool) -> str | None:

@@ -298,7 +298,9 @@ class Triage(Screening):
                 proof = 1 if self._same(copy_of, page.referer) else 0
             self.copies.record(norm, page.referer, copy, proof, copy_of is not None)
         grows, hub = self._news(region, parsed, seen, in_scope)
-        self.regions.list_of(final, region, map(self._region, same_origin))
+        # Its own views (its path under other queries: filters, sorts) are no list.
+        views = (self._region(n) for n in same_origin if n.path != norm.path)
+        self.regions.list_of(final, region, views)
         # A hub (a list whose items are new) restarts the count of copies in a row,
         # however alike the list pages look.
         streak = 0 if not copy or hub else page.streak + 1
