@@ -298,7 +298,6 @@ class Triage(Screening):
                 proof = 1 if self._same(copy_of, page.referer) else 0
             self.copies.record(norm, page.referer, copy, proof, copy_of is not None)
         grows, hub = self._news(region, parsed, seen, in_scope)
-        # Its own views (its path under other queries: filters, sorts) are no list.
         views = (self._region(n) for n in same_origin if n.path != norm.path)
         self.regions.list_of(final, region, views)
         # A hub (a list whose items are new) restarts the count of copies in a row,
@@ -331,9 +330,7 @@ class Triage(Screening):
         # of a family of copies, and proves nothing of its family (blind3
         # ``confluence``: a space's pages, read first under a navigation parameter,
         # made the family of the other spaces' pages barren). Reached through its
-        # copy's own link (``rel=canonical``), a longer spelling of it, it is still
-        # evidence; reached from its own first page (``?page=2`` after its ``last``
-        # alias, linked by the topic) it is not (blind3 ``discourse``).
+        # copy's own link (a longer spelling of it: ``rel=canonical``), it is evidence.
         linked = canonical_member and not self._reduces(norm, page.referer)
         evidence = (variant or not (alone or echoed)) and not linked
         self.count_waste(asked, final, page.key, taught, evidence, seed=page.referer is None)
