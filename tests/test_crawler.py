@@ -331,3 +331,20 @@ def test_a_pages_shortlink_is_never_requested() -> None:
         asyncio.run(crawl([server.url_for("/")], FAST))
         asked = [request.path for request, _ in server.log]
         assert "/about" in asked and "/node/12" not in asked
+
+
+def test_a_url_queued_before_its_session_parameter_was_learned_is_requested_without_it() -> None:
+    """Two spellings of one page differing only in a token (``?src=``) prove ``src``
+    a session id; a page queued under a ``src`` spelling before that is requested
+    as itself, and the server never sees its session spelling."""
+    one, two = "x7K2q9Lm4Ta1", "p3R8w2Zn6Qe5"
+    pages = {
+        "/": f'<a href="/guide?src={one}">guide</a><a href="/guide?src={two}">guide</a>'
+        f'<a href="/faq?src={one}">faq</a>',
+        "/guide": "<p>the guide to the harbour lanterns at dusk</p>",
+        "/faq": "<p>questions asked about the harbour lanterns</p>",
+    }
+    with _server_without_robots(pages) as server:
+        asyncio.run(crawl([server.url_for("/")], FAST))
+        asked = [(r.path, r.query_string.decode()) for r, _ in server.log if r.path == "/faq"]
+        assert asked == [("/faq", "")]

@@ -200,6 +200,20 @@ def test_numbered_pages_and_the_views_of_a_numbered_object_are_families_of_their
     assert family("http://h/job/a/280/console") != family("http://h/job/a/lastBuild/console")
 
 
+def test_the_documents_a_year_files_are_one_family() -> None:
+    """A year's directory (``/2024/``) files dated documents, as a version's does: the
+    captures of every archived article are one family, not one per article (blind3
+    ``wayback``: no run of copies of other articles was ever three long)."""
+
+    def family(url: str) -> str:
+        return waste_family(normalize(url))
+
+    archive = "http://h/web/20240110140325/http://gazette.example"
+    assert family(f"{archive}/2024/up-is.html") == family(f"{archive}/2024/year-was.html")
+    assert family("http://h/news/2024/harbour.html") == family("http://h/news/2023/ferry.html")
+    assert family("http://h/dataset/205/history/") != family("http://h/dataset/205/change/")
+
+
 def test_a_parameter_rule_proven_in_one_section_is_rechecked_in_another() -> None:
     """The home page ignores ?lang=, /info/ pages too, /help/ pages are translated:
     proven on /, the rule is not applied to /help/ blindly; one page of each section

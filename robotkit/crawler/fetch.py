@@ -81,6 +81,8 @@ class FetchStep:
         if entry.tier is Tier.MAIN and ctx.triage.demote(entry.url, entry.referer):
             ctx.frontier.demote(entry)
             return
+        # A session parameter learned since it was queued is left out of the request.
+        entry.url = ctx.triage.asked(entry.url)
         began = ctx.clock()
         try:
             response = await ctx.client.fetch(entry.url, referer=entry.referer)

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -33,6 +34,13 @@ _DIGITS = re.compile(r"\d+")
 _REGION_TOKEN = re.compile(r"(?=[a-z0-9]*[0-9])(?=[a-z0-9]*[a-z])[a-z0-9]{5,}|[\w\-]{20,}", re.I)
 """A first path segment that names a region by shape, not by name: letters mixed
 with digits (``3byuna``, ``x7k2q9``) or a long opaque run (a session id)."""
+
+
+LIST_ITEMS = 8
+"""Pages of another region a page links before it is a list of that region's items
+(as many as the growth a region is parked after)."""
+MAX_LISTS = 200_000
+"""Lists remembered (a bound on memory)."""
 
 
 class FailureKind(CodeEnum):
@@ -100,6 +108,7 @@ class Regions:
         self._held_names: dict[str, set[str]] = {}
         self._failures: Counter[str] = Counter()
         self._broken: dict[str, str] = {}
+        self._lists: set[tuple[str, str]] = set()
 
     @property
     def parked(self) -> dict[str, str]:
@@ -122,6 +131,25 @@ class Regions:
         if self._broken and family_of(norm) in self._broken:
             return Reason.SLOW_PATH
         return None
+
+    def list_of(self, url: str, region: str, links: Iterable[str]) -> None:
+        """Remember the regions a page at ``url`` (of ``region``) lists: the other
+        regions it links ``LIST_ITEMS`` pages of or more."""
+        counts = Counter(other for other in links if other != region)
+        for other, n in counts.items():
+            if n >= LIST_ITEMS and len(self._lists) < MAX_LISTS:
+                self._lists.add((url, other))
+
+    def listed(self, referer: str | None, region: str) -> bool:
+        """Whether a page of ``region`` is an item of a list kept in another region:
+        its referer there linked ``LIST_ITEMS`` pages of ``region`` or more. Such an
+        item's links into its own region are no growth of it (blind3 ``wayback``:
+        an archive's capture lists, one per archived URL, all listed by the
+        collection's index, were parked as a calendar is). A page linked by a page
+        of its own region, or by one linking a few of it (a "related searches" box
+        on every article) still counts, and so do the views a page lists of itself
+        (its own path under other queries: facets, sorts)."""
+        return referer is not None and (referer, region) in self._lists
 
     def count(self, norm: NormalizedURL, region: str, news: bool, grows: bool) -> str | None:
         """Count one fetched page of ``region``: ``news`` when it was novel or led to
@@ -176,6 +204,7 @@ class Regions:
             "held_names": [[s, sorted(names)] for s, names in self._held_names.items()],
             "failures": sorted(self._failures.items()),
             "broken": sorted(self._broken.items()),
+            "lists": sorted(self._lists),
         }
 
     def restore(self, data: Any) -> None:
@@ -203,5 +232,11 @@ class Regions:
                 {typed(f, str, "family"): typed(n, int, "count") for f, n in data["failures"]}
             )
             broken = {typed(f, str, "family"): typed(d, str, "detail") for f, d in data["broken"]}
+            # A snapshot from before lists were remembered has none.
+            lists = {
+                (typed(url, str, "url"), typed(region, str, "region"))
+                for url, region in listed(data.get("lists", []), "lists", list)
+            }
+        self._lists = lists
         self._counts, self._parked, self._held_names = counts, parked, held
         self._failures, self._broken = failures, broken

@@ -133,8 +133,14 @@ class Screening:
     def request_form(self, url: str, norm: NormalizedURL) -> str:
         """:func:`robotkit.url.normalization.request_form` with the guard's policy: the
         spelling of a queued URL (``norm``, as normalized already) to request, less the
-        parameters its key drops."""
-        return request_form(url, norm.origin.host, self.guard.policy)
+        parameters its key drops, known or learned."""
+        return self.rules.spelled(norm, request_form(url, norm.origin.host, self.guard.policy))
+
+    def asked(self, url: str) -> str:
+        """The spelling to request a queued URL under now: a parameter learned since
+        it was queued to name no other page is left out (:meth:`request_form`)."""
+        norm = self._parse(url)
+        return url if norm is None else self.rules.spelled(norm, url)
 
     def _parse(self, url: str) -> NormalizedURL | None:
         """:meth:`normalize`, or ``None``: the same policy as the crawler's keys."""

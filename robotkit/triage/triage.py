@@ -298,10 +298,13 @@ class Triage(Screening):
                 proof = 1 if self._same(copy_of, page.referer) else 0
             self.copies.record(norm, page.referer, copy, proof, copy_of is not None)
         grows, hub = self._news(region, parsed, seen, in_scope)
+        views = (self._region(n) for n in same_origin if n.path != norm.path)
+        self.regions.list_of(final, region, views)
         # A hub (a list whose items are new) restarts the count of copies in a row,
         # however alike the list pages look.
         streak = 0 if not copy or hub else page.streak + 1
         if action is not LinkAction.DROP:
+            grows = grows and not self.regions.listed(page.referer, region)
             grown = self.regions.count(norm, region, novel or hub, grows)
             if grown is not None:
                 signals.append(grown)
@@ -327,8 +330,8 @@ class Triage(Screening):
         # of a family of copies, and proves nothing of its family (blind3
         # ``confluence``: a space's pages, read first under a navigation parameter,
         # made the family of the other spaces' pages barren). Reached through its
-        # copy's own link (``rel=canonical``), it is still evidence.
-        linked = canonical_member and not self._same_path(page.referer, norm)
+        # copy's own link (a longer spelling of it: ``rel=canonical``), it is evidence.
+        linked = canonical_member and not self._reduces(norm, page.referer)
         evidence = (variant or not (alone or echoed)) and not linked
         self.count_waste(asked, final, page.key, taught, evidence, seed=page.referer is None)
         signals += self.slow(asked, page.elapsed, excused)

@@ -25,6 +25,7 @@ no I/O.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -89,6 +90,8 @@ def path_info_tail(norm: NormalizedURL) -> bool:
     return any(file_ext(segment) in _STATIC for segment in segments[:-1])
 
 
+_YEAR = re.compile(r"(19|20)\d\d")
+"""A directory named by a year: an archive's, by date."""
 _OBJECT_IDS = frozenset({"{n}", "{id}", "{t}"})
 """A directory's own name, masked, when it is one number or id: an object's."""
 
@@ -108,8 +111,8 @@ def _named(own: str, leaf: str) -> str:
     the page's name is kept: it names a view of one object (``/dataset/{n}/history``,
     ``/job/x/{n}/console``), which the same view of every other object may copy (a
     history that is empty everywhere), not the object's other views. A directory
-    named by a version (``/2.9.0/``) holds a tree of documents, not the views of one
-    object: its pages stay one family."""
+    named by a version (``/2.9.0/``) or a year (``/2024/``) holds a tree of
+    documents, not the views of one object: its pages stay one family."""
     mine = "{v}" if _variable(leaf) else leaf if own in _OBJECT_IDS else "*"
     return f"*/{mine}"
 
@@ -138,6 +141,8 @@ def waste_family(norm: NormalizedURL) -> str:
     if not query and directory:
         parent, _, own = directory.rpartition("/")
         leaf = path.rstrip("/").rpartition("/")[2]
+        # A year (``/2024/``) files dated documents, as a version does: no object.
+        own = "*" if _YEAR.fullmatch(raw[-1]) else own
         return f"{origin}{parent}/{_named(own, leaf)}"
     listed = [pair.partition("=")[0] for pair in query.split("&")] if query else []
     # A toggle appended to a query (``?lang=es&print=1``) is of the toggle's family

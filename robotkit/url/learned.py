@@ -49,7 +49,48 @@ from robotkit.url.rewrites import (
 )
 from robotkit.url.substitution import Substitutions, listing_text, moved
 
-__all__ = ["LearnedRules"]
+__all__ = ["LearnedRules", "numbered_alias"]
+
+
+def numbered_alias(short: NormalizedURL, long: NormalizedURL) -> bool:
+    """Whether ``long`` reaches by word-named segments the object ``short`` names by
+    a number or id in the same place: ``/job/x/lastBuild/`` or
+    ``/job/x/lastBuild/previousBuild/console`` of ``/job/x/280/console``, or by a
+    page number (``/t/x/245/last`` of ``/t/x/245?page=2``). A site's permalinks and
+    relative steps ("latest", "previous", "last") are aliases of its numbered
+    objects and pages, never the other way round, so of the two with one text the
+    numbered one is the page even when an alias was fetched first (blind3
+    ``jenkins``: builds reached first through ``previousBuild/`` chains were the
+    copies, and the job page's link form to them was learned as one; ``discourse``:
+    a topic's second page, read after its ``last`` alias, made its family barren)."""
+    if short.origin != long.origin:
+        return False
+    a, b = path_segments(short.path), path_segments(long.path)
+    if short.query != long.query:
+        pairs = query_pairs(short.query)
+        numbered = len(pairs) == 1 and pairs[0].partition("=")[2].isdigit()
+        a = a[:-1] if a[-1:] == [""] else a
+        b = b[:-1] if b[-1:] == [""] else b
+        return (
+            numbered
+            and not long.query
+            and len(b) > len(a)
+            and b[: len(a)] == a
+            and all(seg.isalpha() for seg in b[len(a) :])
+        )
+    head = 0
+    while head < min(len(a), len(b)) and a[head] == b[head]:
+        head += 1
+    tail = 0
+    while tail < min(len(a), len(b)) - head and a[-1 - tail] == b[-1 - tail]:
+        tail += 1
+    own, alias = a[head : len(a) - tail], b[head : len(b) - tail]
+    return (
+        len(own) == 1
+        and (own[0].isdigit() or is_token(own[0]))
+        and bool(alias)
+        and all(seg.isalpha() for seg in alias)
+    )
 
 
 class LearnedRules:
@@ -114,6 +155,11 @@ class LearnedRules:
         URLs keyed on the host it is a twin of)."""
         return self._rules.key(moved(norm, self._paths.rewrite(str(norm.origin), norm.path)))
 
+    def spelled(self, norm: NormalizedURL, url: str) -> str:
+        """``url`` less the parameters its origin drops whatever their value
+        (:meth:`robotkit.url.rewrites.Rewrites.spelled`)."""
+        return self._rules.spelled(norm, url)
+
     def explain(self, norm: NormalizedURL) -> str | None:
         """The learned rules that change ``norm``'s key, each with its proof where one
         was kept, for the record of a URL skipped as ``duplicate-url``; ``None`` when
@@ -142,10 +188,15 @@ class LearnedRules:
 
     def prefers(self, short: NormalizedURL, long: NormalizedURL) -> bool:
         """Whether ``short`` is the page and ``long`` its copy: the shorter member of a
-        copy family (:func:`robotkit.url.families.reduces`), or ``long`` under a learned
-        directory alias of ``short``'s path."""
+        copy family (:func:`robotkit.url.families.reduces`), ``long`` under a learned
+        directory alias of ``short``'s path, or a word-named alias of the object
+        ``short`` names by number (:func:`numbered_alias`)."""
         aliased = self._paths.rewrite(str(long.origin), long.path) == short.path != long.path
-        return reduces(short, long) or (aliased and short.query == long.query)
+        return (
+            reduces(short, long)
+            or (aliased and short.query == long.query)
+            or numbered_alias(short, long)
+        )
 
     def learn_pair(self, url: str, other: str) -> bool:
         """Two URLs of one origin whose pages are exactly the same: learn a session

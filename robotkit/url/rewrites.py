@@ -139,6 +139,25 @@ class Rewrites:
         """The rules of ``norm``'s origin, new ones if none were learned yet."""
         return self.origins.setdefault(str(norm.origin), OriginRules())
 
+    def spelled(self, norm: NormalizedURL, url: str) -> str:
+        """``url`` (spelling ``norm``) as written, less the parameters its origin's
+        rules drop whatever their value (a session id, what ``rel=canonical`` left
+        out): the spelling to request. A page queued under such a spelling before
+        the rule was learned is fetched under its own URL, not the session's, as
+        Nutch's normalizers rewrite what they fetch (blind3 ``confluence``: pages
+        linked only as ``?src=contextnavpagetreemode`` were fetched so, never as
+        themselves)."""
+        rules = self.origins.get(str(norm.origin))
+        if rules is None or not rules.params or not norm.query:
+            return url
+        head, _, rest = url.partition("?")
+        query, hash_, fragment = rest.partition("#")
+        pieces = query_pairs(query)
+        kept = [p for p in pieces if param_name(p) not in rules.params]
+        if len(kept) == len(pieces):
+            return url
+        return head + (f"?{'&'.join(kept)}" if kept else "") + hash_ + fragment
+
     def knows(self, norm: NormalizedURL) -> bool:
         """Whether anything was learned about ``norm``'s origin."""
         return str(norm.origin) in self.origins

@@ -1,0 +1,84 @@
+"""A region's items listed by a page of another region: their links into their own
+region are no growth of it. An archive's index lists one capture list per archived
+URL, each a few words and links to its captures; those lists looked like a calendar
+(blind3 ``wayback``: 30 of 40 pages lost to a parked ``/web`` region). A "related
+searches" box on every page of another region still counts (blind ``related``).
+The crawl driver of ``tests/test_triage.py``."""
+
+from __future__ import annotations
+
+from tests.test_triage import SITE, Crawl, html
+
+NAMES = "harbour ferry market council bridge festival school river orchard library museum beacon"
+DAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
+URLS = [f"/2024/{name}.html" for name in NAMES.split()]
+
+
+def archive(url: str) -> tuple[str, list[str]]:
+    """An index listing 12 capture lists; each list (a heading and two days) links
+    two captures of its URL; each capture is an article of its own."""
+    path = url[len(SITE) :]
+    if path == "/":
+        links = [f"{SITE}/web/*{u}" for u in URLS]
+        return html("Collection", "the archive of the gazette", links), links
+    stamp, _, target = path[len("/web/") :].partition("/")
+    if stamp == "*":
+        links = [f"{SITE}/web/2024010{d}/{target}" for d in (1, 2)]
+        i = URLS.index("/" + target)
+        days = f"{DAYS[i % 7]} and {DAYS[(i + 1 + i // 7) % 7]}"
+        return html(f"Captures of {target}", f"2 captures, on {days}", links), links
+    words = f"{target} captured {stamp} " + " ".join(f"w{stamp}{target}{i}" for i in range(12))
+    return html(target, words), []
+
+
+def test_capture_lists_listed_by_an_index_are_no_growth_of_their_region() -> None:
+    crawl = Crawl()
+    crawl.run(archive, f"{SITE}/", budget=200)
+    assert crawl.triage.regions.parked == {}
+    assert crawl.refused == {}
+    assert len(crawl.fetched) == 1 + len(URLS) * 3
+
+
+def searches(url: str) -> tuple[str, list[str]]:
+    """Twelve articles, each linking two search pages; each search page links two
+    more searches (related searches, without end) and says little."""
+    path = url[len(SITE) :]
+    if path == "/":
+        links = [f"{SITE}/article/{n}" for n in range(12)]
+        return html("Home", "the articles", links), links
+    if path.startswith("/article/"):
+        n = path.rpartition("/")[2]
+        links = [f"{SITE}/search?q={n}a", f"{SITE}/search?q={n}b"]
+        text = f"article {n} " + " ".join(f"x{n}y{i}" for i in range(12))
+        return html(f"Article {n}", text), links
+    q = path.partition("=")[2]
+    links = [f"{SITE}/search?q={q}a", f"{SITE}/search?q={q}b"]
+    return html("Search", "results for your search", links), links
+
+
+def test_related_searches_linked_from_pages_of_another_region_still_grow() -> None:
+    crawl = Crawl()
+    crawl.run(searches, f"{SITE}/", budget=400)
+    assert f"{SITE}/search?" in crawl.triage.regions.parked
+    assert all(f"{SITE}/article/{n}" in crawl.fetched for n in range(12))
+
+
+def shop(url: str) -> tuple[str, list[str]]:
+    """A shop page listing 12 filter views of itself; each view links two views
+    with one filter more and says nothing new."""
+    query = url.partition("?")[2]
+    links = [
+        f"{SITE}/shop?{query}&f{i}={j}".replace("?&", "?")
+        for i, j in ((len(query), 1), (len(query), 2))
+    ]
+    if not query:
+        links = [f"{SITE}/shop?c={n}" for n in range(12)]
+        return html("Shop", "our products", links), links
+    return html("Shop", "products filtered", links), links
+
+
+def test_the_views_a_page_lists_of_itself_are_no_list_items() -> None:
+    crawl = Crawl()
+    crawl.run(shop, f"{SITE}/shop", budget=400)
+    assert f"{SITE}/shop?" in crawl.triage.regions.parked
+    assert len(crawl.fetched) < 20  # the shop, and views until their space is parked
