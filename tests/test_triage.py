@@ -353,10 +353,24 @@ def test_a_chain_of_copies_is_cut_at_max_streak() -> None:
         ("story-3", False),
         ("release-notes-2024", False),
         ("v2", False),
+        # A title's slug of 20 characters or more is no token (a forum's topic).
+        ("service-come-capacitor", False),
+        ("how_to_install_version_2_0", False),
+        ("x7K2q9Lm-Ab3dE8fG_h1J5", True),
+        ("123e4567-e89b-12d3-a456-426614174000", True),
     ],
 )
 def test_what_counts_as_a_token(text: str, token: bool) -> None:
     assert is_token(text) is token
+
+
+def test_a_long_slug_beside_the_bare_id_is_no_session_segment() -> None:
+    # A forum links a topic as /t/147 and as /t/{title slug}/147: the same page, but
+    # the slug names it, and no other URL's second segment is a session id.
+    rules = LearnedRules()
+    assert not rules.learn_pair(f"{SITE}/t/147", f"{SITE}/t/service-come-capacitor/147")
+    url = normalize(f"{SITE}/t/water-development-then/154/3")
+    assert rules.apply(url) == f"{SITE}/t/water-development-then/154/3"
 
 
 def test_config_is_checked() -> None:

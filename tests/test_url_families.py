@@ -214,6 +214,23 @@ def test_the_documents_a_year_files_are_one_family() -> None:
     assert family("http://h/dataset/205/history/") != family("http://h/dataset/205/change/")
 
 
+def test_a_title_slug_in_the_directory_is_masked_in_the_waste_family() -> None:
+    """A forum's post permalinks (``/t/{slug}/147/3``, the topic page again) are one
+    family across topics, as they were under an id: a slug of three words names one
+    topic as its number does. A section's name of one or two words is kept."""
+
+    def family(url: str) -> str:
+        return waste_family(normalize(url))
+
+    assert (
+        family("http://h/t/water-development-then/154/3")
+        == family("http://h/t/come-out-very/161/12")
+        == family("http://h/t/service-come-capacitor/147/2")
+        == "http://h/t/{t}/*/{v}"
+    )
+    assert family("http://h/docs/user-guide/intro/x") != family("http://h/docs/dev-guide/intro/x")
+
+
 def test_a_parameter_rule_proven_in_one_section_is_rechecked_in_another() -> None:
     """The home page ignores ?lang=, /info/ pages too, /help/ pages are translated:
     proven on /, the rule is not applied to /help/ blindly; one page of each section

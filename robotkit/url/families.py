@@ -92,6 +92,9 @@ def path_info_tail(norm: NormalizedURL) -> bool:
 
 _YEAR = re.compile(r"(19|20)\d\d")
 """A directory named by a year: an archive's, by date."""
+_TITLE = re.compile(r"[A-Za-z0-9]+(?:[-_][A-Za-z0-9]+){2,}")
+"""A title's slug of three words or more (``water-development-then``): it names one
+object, as an id does (a forum topic's ``/t/{slug}/147/``)."""
 _OBJECT_IDS = frozenset({"{n}", "{id}", "{t}"})
 """A directory's own name, masked, when it is one number or id: an object's."""
 
@@ -131,12 +134,16 @@ def waste_family(norm: NormalizedURL) -> str:
     origin = str(norm.origin)
     template = url_template(norm) or origin + norm.path
     path, _, query = template[len(origin) :].partition("?")
-    # An id-like segment (``/d/XlmoC7F0N/``, a dashboard's uid) is masked as a
-    # number is: the views of every dashboard are one family.
+    # An id-like segment (``/d/XlmoC7F0N/``, a dashboard's uid) or a title's slug
+    # (``/t/water-development-then/154/``) is masked as a number is: the views of
+    # every dashboard, the permalinks of every topic, are one family.
     parts = path.rstrip("/").rpartition("/")[0].split("/")
     raw = norm.path.rstrip("/").rpartition("/")[0].split("/")
     if len(raw) == len(parts):
-        parts = ["{t}" if is_token(seg) else part for seg, part in zip(raw, parts, strict=True)]
+        parts = [
+            "{t}" if is_token(seg) or _TITLE.fullmatch(seg) else part
+            for seg, part in zip(raw, parts, strict=True)
+        ]
     directory = "/".join(parts)
     if not query and directory:
         parent, _, own = directory.rpartition("/")
