@@ -304,6 +304,26 @@ def test_a_copy_form_proven_by_canonical_is_skipped_on_other_pages() -> None:
     assert crawl.offer(f"{SITE}/articles/beta-story/comments", beta)
 
 
+def test_a_copy_form_of_a_leading_directory_holds_at_any_depth() -> None:
+    """A documentation site's language menu links each page under every language
+    (``/ja/stable/api/b.html`` on ``/en/stable/api/b.html``), and the untranslated
+    ones serve the English text. The form is the page's own path under another
+    leading directory (``/en/{rest}`` linking ``/ja/{rest}``): proven a copy twice,
+    in any directories, it is known on every page under ``/en/``, however deep."""
+    crawl = Crawl()
+    pages = ("/en/stable/a.html", "/en/stable/api/b.html", "/en/latest/api/c.html")
+    for n, path in enumerate(pages):
+        page, copy = f"{SITE}{path}", f"{SITE}/ja{path[3:]}"
+        other = f"{SITE}/fr{path[3:]}"
+        body = html(path, f"page {n} " + " ".join(WORDS[n:] + WORDS[:n]), [copy, other])
+        crawl.offer(page)
+        crawl.fetch(page, body, [copy, other])
+        if n < 2:
+            crawl.fetch(copy, body, referer=page)
+    assert crawl.refused.get(f"{SITE}/ja/latest/api/c.html") is Reason.DUPLICATE_URL
+    assert f"{SITE}/fr/latest/api/c.html" not in crawl.refused
+
+
 def test_the_breaker_stops_one_path_family_after_two_failures() -> None:
     triage = Triage()
     assert triage.failed(f"{SITE}/reports/1", FailureKind.TIMEOUT) is None
