@@ -304,6 +304,26 @@ def test_a_copy_form_proven_by_canonical_is_skipped_on_other_pages() -> None:
     assert crawl.offer(f"{SITE}/articles/beta-story/comments", beta)
 
 
+def test_a_copy_form_of_a_leading_directory_holds_at_any_depth() -> None:
+    """A documentation site's language menu links each page under every language
+    (``/ja/stable/api/b.html`` on ``/en/stable/api/b.html``), and the untranslated
+    ones serve the English text. The form is the page's own path under another
+    leading directory (``/en/{rest}`` linking ``/ja/{rest}``): proven a copy twice,
+    in any directories, it is known on every page under ``/en/``, however deep."""
+    crawl = Crawl()
+    pages = ("/en/stable/a.html", "/en/stable/api/b.html", "/en/latest/api/c.html")
+    for n, path in enumerate(pages):
+        page, copy = f"{SITE}{path}", f"{SITE}/ja{path[3:]}"
+        other = f"{SITE}/fr{path[3:]}"
+        body = html(path, f"page {n} " + " ".join(WORDS[n:] + WORDS[:n]), [copy, other])
+        crawl.offer(page)
+        crawl.fetch(page, body, [copy, other])
+        if n < 2:
+            crawl.fetch(copy, body, referer=page)
+    assert crawl.refused.get(f"{SITE}/ja/latest/api/c.html") is Reason.DUPLICATE_URL
+    assert f"{SITE}/fr/latest/api/c.html" not in crawl.refused
+
+
 def test_the_breaker_stops_one_path_family_after_two_failures() -> None:
     triage = Triage()
     assert triage.failed(f"{SITE}/reports/1", FailureKind.TIMEOUT) is None
@@ -353,10 +373,24 @@ def test_a_chain_of_copies_is_cut_at_max_streak() -> None:
         ("story-3", False),
         ("release-notes-2024", False),
         ("v2", False),
+        # A title's slug of 20 characters or more is no token (a forum's topic).
+        ("service-come-capacitor", False),
+        ("how_to_install_version_2_0", False),
+        ("x7K2q9Lm-Ab3dE8fG_h1J5", True),
+        ("123e4567-e89b-12d3-a456-426614174000", True),
     ],
 )
 def test_what_counts_as_a_token(text: str, token: bool) -> None:
     assert is_token(text) is token
+
+
+def test_a_long_slug_beside_the_bare_id_is_no_session_segment() -> None:
+    # A forum links a topic as /t/147 and as /t/{title slug}/147: the same page, but
+    # the slug names it, and no other URL's second segment is a session id.
+    rules = LearnedRules()
+    assert not rules.learn_pair(f"{SITE}/t/147", f"{SITE}/t/service-come-capacitor/147")
+    url = normalize(f"{SITE}/t/water-development-then/154/3")
+    assert rules.apply(url) == f"{SITE}/t/water-development-then/154/3"
 
 
 def test_config_is_checked() -> None:

@@ -214,6 +214,43 @@ def test_the_documents_a_year_files_are_one_family() -> None:
     assert family("http://h/dataset/205/history/") != family("http://h/dataset/205/change/")
 
 
+def test_a_title_slug_in_the_directory_is_masked_in_the_waste_family() -> None:
+    """A forum's post permalinks (``/t/{slug}/147/3``, the topic page again) are one
+    family across topics, as they were under an id: a slug of three words names one
+    topic as its number does. A section's name of one or two words is kept."""
+
+    def family(url: str) -> str:
+        return waste_family(normalize(url))
+
+    assert (
+        family("http://h/t/water-development-then/154/3")
+        == family("http://h/t/come-out-very/161/12")
+        == family("http://h/t/service-come-capacitor/147/2")
+        == "http://h/t/{t}/*/{v}"
+    )
+    assert family("http://h/docs/user-guide/intro/x") != family("http://h/docs/dev-guide/intro/x")
+
+
+def test_a_script_keeps_its_name_in_the_waste_family() -> None:
+    """A shop's ``email.do?id=N`` (one form for every product) and a wiki's
+    ``viewinfo.action?pageId=N`` are other scripts' views of an object than
+    ``product.do?id=N`` and ``viewpage.action?pageId=N``: three copies of one view
+    make its family barren, not the object pages' (blind3 ``struts``,
+    ``confluence``). A static page's parameter (``a.html?v=``) is still one family
+    for the whole directory, as on pages without an extension."""
+
+    def family(url: str) -> str:
+        return waste_family(normalize(url))
+
+    assert family("http://h/shop/product.do?id=1") == family("http://h/shop/product.do?id=2")
+    assert family("http://h/shop/product.do?id=1") != family("http://h/shop/email.do?id=1")
+    assert family("http://h/pages/viewpage.action?pageId=7") != family(
+        "http://h/pages/viewinfo.action?pageId=7"
+    )
+    assert family("http://h/news/a.html?v=1") == family("http://h/news/b.html?v=2")
+    assert family("http://h/news/a.html?v=1") == family("http://h/news/b?v=2")
+
+
 def test_a_parameter_rule_proven_in_one_section_is_rechecked_in_another() -> None:
     """The home page ignores ?lang=, /info/ pages too, /help/ pages are translated:
     proven on /, the rule is not applied to /help/ blindly; one page of each section

@@ -6,7 +6,10 @@ Part of the trap policy (ARCHITECTURE.md, "Trap policy"); pure, no I/O.
   share forms of an article) teaches the *form* of those links relative to the page:
   the link with the page's slug as ``{s}`` (``/print/articles/{s}``, ``{path}/amp``).
   Once a form was a copy twice, or once with ``rel=canonical`` saying so (RFC 6596),
-  links of that form on other pages are known copies before they are fetched.
+  links of that form on other pages are known copies before they are fetched. A
+  link naming the page's own path under another leading directory has a form of
+  that prefix too (``/en/{rest}`` linking ``/ja/{rest}``), which holds under it at
+  any depth: a language menu's untranslated copies, a print prefix.
 - **Loops.** An exact copy keeps only the links its original did not have at the
   same place relative to itself: a loop's copies link ``b/`` again and again, each
   one level deeper, and those are dropped, while two unrelated sections that say the
@@ -96,6 +99,31 @@ def form_of(norm: NormalizedURL, referer: str) -> Form | None:
     return (str(norm.origin), own.replace(slug, "{s}"), target.replace(slug, "{s}"))
 
 
+def prefix_form(norm: NormalizedURL, referer: str) -> Form | None:
+    """The form of a link that names its page's own path under another leading
+    directory: the two paths less their common tail of two segments or more
+    (``/en/{rest}`` linking ``/ja/{rest}`` for ``/en/stable/faq.html`` and
+    ``/ja/stable/faq.html``; ``/{rest}`` linking ``/print/{rest}``). Proven a copy,
+    it holds for every page under that directory, however deep: a language menu
+    whose untranslated languages serve the English text, a print prefix. ``None``
+    when the query differs or the common tail is shorter."""
+    page = normalize_or_none(referer)
+    if page is None or page.origin != norm.origin or page.query != norm.query:
+        return None
+    mine, theirs = page.path.split("/")[1:], norm.path.split("/")[1:]
+    tail = 0
+    while tail < min(len(mine), len(theirs)) and mine[-1 - tail] == theirs[-1 - tail]:
+        tail += 1
+    if tail < 2 or tail == max(len(mine), len(theirs)):
+        return None
+    own, link = mine[: len(mine) - tail], theirs[: len(theirs) - tail]
+    return (str(norm.origin), _folder(own) + "{rest}", _folder(link) + "{rest}")
+
+
+def _folder(segments: list[str]) -> str:
+    return "/" + "".join(f"{segment}/" for segment in segments)
+
+
 def related(norm: NormalizedURL, other: str) -> bool:
     """Whether a copy can be a loop or a variant of its original: the same first
     path segment (``/a/b/a/`` of ``/a/``, ``/wiki.cgi/x/wiki.cgi/y`` of
@@ -142,8 +170,9 @@ class Copies:
         (counted as a copy among the referer's children)."""
         if referer is None or not (self._forms or self._template_forms):
             return False
-        form = form_of(norm, referer) if self._forms else None
-        if (form is None or self._forms[form] < 2) and not self._copy_form(norm, referer):
+        forms = (form_of(norm, referer), prefix_form(norm, referer)) if self._forms else ()
+        proven = any(form is not None and self._forms[form] >= 2 for form in forms)
+        if not proven and not self._copy_form(norm, referer):
             return False
         self._child(referer, copy=True)
         return True
@@ -183,9 +212,9 @@ class Copies:
         # ``viewtopic.php?t=102``) is no view of it.
         if not _view_of(norm, referer):
             self._child(referer, exact or (copy and proof > 0))
-        form = form_of(norm, referer) if proof else None
-        if form is not None:
-            self._forms[form] += proof
+        for form in (form_of(norm, referer), prefix_form(norm, referer)) if proof else ():
+            if form is not None:
+                self._forms[form] += proof
         shape = template_form(norm, referer)
         if shape is not None and (
             shape in self._template_forms or len(self._template_forms) < self.max_pages

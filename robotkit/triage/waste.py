@@ -86,8 +86,8 @@ def _more(shape: str, other: str) -> bool:
 def _kind(family: str) -> str:
     """A family's origin and parameter names, whatever its directory; ``""`` for a
     family without a query."""
-    where, _, names = family.rpartition("/*")
-    return "/".join(where.split("/")[:3]) + names if names.startswith("?") else ""
+    where, mark, names = family.partition("?")
+    return "/".join(where.split("/")[:3]) + mark + names if mark else ""
 
 
 @dataclass(frozen=True)

@@ -92,6 +92,9 @@ def path_info_tail(norm: NormalizedURL) -> bool:
 
 _YEAR = re.compile(r"(19|20)\d\d")
 """A directory named by a year: an archive's, by date."""
+_SCRIPT = re.compile(r"[A-Za-z0-9_\-]+\.([A-Za-z][A-Za-z0-9]{1,5})")  # ``product.do``
+_TITLE = re.compile(r"[A-Za-z0-9]+(?:[-_][A-Za-z0-9]+){2,}")
+"""A title's slug of three words or more: it names one object, as an id does."""
 _OBJECT_IDS = frozenset({"{n}", "{id}", "{t}"})
 """A directory's own name, masked, when it is one number or id: an object's."""
 
@@ -122,8 +125,8 @@ def waste_family(norm: NormalizedURL) -> str:
     (:mod:`robotkit.triage.waste`): its origin, its directory with numbers and ids
     masked (an id-like segment, ``/d/XlmoC7F0N/``, as ``{t}``), and its parameter
     names (``/news/*?v`` for ``/news/a-story?v=8f3a``, ``/cal/*/{v}`` for
-    ``/cal/2027/03/``). A cache-buster, toggle or sort switch
-    appended to every page of a directory is one family, whichever page it is on.
+    ``/cal/2027/03/``), with a script's name kept (``/shop/product.do?id``). A
+    cache-buster, toggle or sort switch on every page of a directory is one family.
     Without a query, the directory's own name is masked too (``/section/*/{v}`` for
     ``/section/ferry/6f672f``): a token segment appended to the pages of every
     section is one family, whichever section it is in; and the page's own name as
@@ -131,12 +134,16 @@ def waste_family(norm: NormalizedURL) -> str:
     origin = str(norm.origin)
     template = url_template(norm) or origin + norm.path
     path, _, query = template[len(origin) :].partition("?")
-    # An id-like segment (``/d/XlmoC7F0N/``, a dashboard's uid) is masked as a
-    # number is: the views of every dashboard are one family.
+    # An id-like segment (``/d/XlmoC7F0N/``, a dashboard's uid) or a title's slug
+    # (``/t/water-development-then/154/``) is masked as a number is: the views of
+    # every dashboard, the permalinks of every topic, are one family.
     parts = path.rstrip("/").rpartition("/")[0].split("/")
     raw = norm.path.rstrip("/").rpartition("/")[0].split("/")
     if len(raw) == len(parts):
-        parts = ["{t}" if is_token(seg) else part for seg, part in zip(raw, parts, strict=True)]
+        parts = [
+            "{t}" if is_token(seg) or _TITLE.fullmatch(seg) else part
+            for seg, part in zip(raw, parts, strict=True)
+        ]
     directory = "/".join(parts)
     if not query and directory:
         parent, _, own = directory.rpartition("/")
@@ -149,7 +156,11 @@ def waste_family(norm: NormalizedURL) -> str:
     # (``?print``); a parameter repeated (``?lang=es&lang=fr``) of a family of its own
     # (``?lang+``), so that it does not make the pages of one value barren.
     names = [listed[-1] + "+" * (listed.count(listed[-1]) > 1)] if listed else []
-    return f"{origin}{directory}/*" + (f"?{'&'.join(names)}" if names else "")
+    # A script's own name is kept (``/shop/product.do?id``): its other scripts
+    # (``email.do?id=``, ``viewinfo.action?pageId=``) are other views of the object.
+    script = _SCRIPT.fullmatch(norm.path.rpartition("/")[2])
+    own = script.group() if script and script.group(1).lower() not in _STATIC else "*"
+    return f"{origin}{directory}/{own}" + (f"?{'&'.join(names)}" if names else "")
 
 
 def waste_shape(norm: NormalizedURL) -> str:

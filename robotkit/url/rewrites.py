@@ -35,16 +35,21 @@ _TOKEN = re.compile(r"[A-Za-z0-9_\-]{8,}")
 _FILE = re.compile(r"[^/]*[A-Za-z0-9_\-]\.([A-Za-z][A-Za-z0-9]{1,4})")
 _LETTER = re.compile(r"[A-Za-z]")
 _DIGIT = re.compile(r"\d")
+_SLUG = re.compile(r"(?:[A-Za-z]+|\d+)(?:[-_](?:[A-Za-z]+|\d+))+")
+"""Words (letters, or digits) joined by hyphens or underscores: a title's slug."""
 
 
 def is_token(text: str) -> bool:
     """Whether a path segment or value looks machine-made: 8 or more URL-safe
     characters with both letters and digits (``3fa9c2e1``, ``x7K2q9Lm``), or 20 or
-    more of them in any mix. Words, slugs and plain numbers are not tokens."""
+    more of them in any mix. Words, slugs and plain numbers are not tokens: a title
+    slug of 20 characters or more (``service-come-capacitor``, ``Albert_Einstein``),
+    its words all letters or all digits, names a page as a shorter one does (a
+    forum's ``/t/{slug}/147`` beside ``/t/147`` is no session id)."""
     if not _TOKEN.fullmatch(text):
         return False
     if len(text) >= 20:
-        return True
+        return not _SLUG.fullmatch(text)
     return bool(_LETTER.search(text)) and bool(_DIGIT.search(text)) and "-" not in text
 
 
