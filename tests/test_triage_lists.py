@@ -82,3 +82,31 @@ def test_the_views_a_page_lists_of_itself_are_no_list_items() -> None:
     crawl.run(shop, f"{SITE}/shop", budget=400)
     assert f"{SITE}/shop?" in crawl.triage.regions.parked
     assert len(crawl.fetched) < 20  # the shop, and views until their space is parked
+
+
+CATEGORIES = NAMES.split()[:9]
+
+
+def front_controller(url: str) -> tuple[str, list[str]]:
+    """TYPO3's ``index.php``: every page of the site is a query of one script. The
+    home page links nine news lists (``id=2&cat=``), each list two news items
+    (``id=5&news=&action=detail``) in the words of all the others, but a number."""
+    query = url.partition("?")[2]
+    if not query:
+        links = [f"{SITE}/index.php?id=2&cat={c}" for c in CATEGORIES]
+        return html("Home", "news of the town", links), links
+    if query.startswith("id=2&cat="):
+        n = CATEGORIES.index(query.rpartition("=")[2])
+        links = [f"{SITE}/index.php?id=5&news={2 * n + k}&action=detail" for k in (0, 1)]
+        return html("News", f"the latest news of the town, list {n}", links), links
+    return html("News", f"the town news of the latest, number {query.split('&')[1]}"), []
+
+
+def test_the_items_of_a_front_controllers_lists_are_no_growth_of_its_query_space() -> None:
+    """A list linking items of another template of its script (names added and one
+    dropped) is a hub, however little its words say: the space is not parked and
+    every item is fetched."""
+    crawl = Crawl()
+    crawl.run(front_controller, f"{SITE}/index.php", budget=200)
+    assert crawl.triage.regions.parked == {}
+    assert len(crawl.fetched) == 1 + 3 * len(CATEGORIES)

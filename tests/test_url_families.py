@@ -291,3 +291,33 @@ def test_a_repeated_parameter_proves_nothing_of_its_value() -> None:
     assert key(rules, f"{SITE}/help/b?lang=es") == f"{SITE}/help/b?lang=es"
     assert key(rules, f"{SITE}/help/b?lang=de&lang=de") == f"{SITE}/help/b?lang=de"
     assert key(rules, f"{SITE}/info/b?lang=de&lang=es") == f"{SITE}/info/b?lang=de&lang=es"
+
+
+def test_a_pair_that_changed_a_page_is_not_learned_from_a_copy_elsewhere() -> None:
+    """TYPO3's ``L=1``: the translated home page differs under it, an untranslated
+    page falls back to its own text. The copy of the untranslated page proves
+    nothing of ``L=1`` where it was shown to translate, so the other pages' German
+    forms keep their own keys; ``L=0``, never disproved, is still learned."""
+    rules = LearnedRules()
+    seen(rules, {f"{SITE}/index.php?id=1": 1, f"{SITE}/index.php?id=1&L=1": 2})
+    seen(rules, {f"{SITE}/index.php?id=2": 3, f"{SITE}/index.php?id=2&L=1": 3})
+    assert not rules.learn_pair(f"{SITE}/index.php?id=2&L=1", f"{SITE}/index.php?id=2")
+    assert key(rules, f"{SITE}/index.php?id=7&L=1") == f"{SITE}/index.php?L=1&id=7"
+    seen(rules, {f"{SITE}/index.php?id=1&L=0": 1})
+    assert rules.learn_pair(f"{SITE}/index.php?id=1&L=0", f"{SITE}/index.php?id=1")
+    assert key(rules, f"{SITE}/index.php?id=7&L=0") == f"{SITE}/index.php?id=7"
+
+
+def test_a_pair_learned_to_change_nothing_is_withdrawn_when_a_page_differs() -> None:
+    """Learned first from an untranslated page, ``L=1`` goes when a page fetched
+    under it (reached by a link before the rule) shows other text than without it."""
+    rules = LearnedRules()
+    seen(rules, {f"{SITE}/index.php?id=2": 3, f"{SITE}/index.php?id=2&L=1": 3})
+    assert rules.learn_pair(f"{SITE}/index.php?id=2&L=1", f"{SITE}/index.php?id=2")
+    assert key(rules, f"{SITE}/index.php?id=7&L=1") == f"{SITE}/index.php?id=7"
+    lines = seen(rules, {f"{SITE}/index.php?id=1&L=1": 2, f"{SITE}/index.php?id=1": 1})
+    assert any(line.startswith("withdrawn") and "L=1" in line for line in lines)
+    assert key(rules, f"{SITE}/index.php?id=7&L=1") == f"{SITE}/index.php?L=1&id=7"
+    back = LearnedRules()
+    back.restore(json.loads(json.dumps(rules.snapshot())))
+    assert not back.learn_pair(f"{SITE}/index.php?id=3&L=1", f"{SITE}/index.php?id=3")

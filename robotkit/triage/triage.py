@@ -87,6 +87,7 @@ from robotkit.triage.news import PageNews
 from robotkit.triage.regions import FailureKind, region_of
 from robotkit.triage.screening import Screening, TriageConfig
 from robotkit.url.normalization import NormalizedURL
+from robotkit.url.rewrites import param_name, query_pairs
 
 __all__ = [
     "FailureKind",
@@ -297,7 +298,7 @@ class Triage(Screening):
             else:
                 proof = 1 if self._same(copy_of, page.referer) else 0
             self.copies.record(norm, page.referer, copy, proof, copy_of is not None)
-        grows, hub = self._news(region, parsed, seen, in_scope)
+        grows, hub = self._news(norm, parsed, seen, in_scope)
         views = (self._region(n) for n in same_origin if n.path != norm.path)
         self.regions.list_of(final, region, views)
         # A hub (a list whose items are new) restarts the count of copies in a row,
@@ -371,21 +372,19 @@ class Triage(Screening):
 
     def _news(
         self,
-        region: str,
+        page: NormalizedURL,
         links: Iterable[tuple[str, NormalizedURL | None]],
         seen: Container[str],
         in_scope: Any,
     ) -> tuple[bool, bool]:
-        """What a page's links add: new URLs of its own ``region`` (``grows``), new
-        pages of other regions in scope (``hub``)."""
+        """What a page's links add: new URLs of its own region (``grows``), new pages
+        of other regions in scope or of another template of its script (``hub``)."""
+        region, own = self._region(page), _names(page)
         grows = hub = False
         for link, other in links:
-            if other is None:
+            if other is None or (key := self.key(other)) in seen or key in self._fetched_keys:
                 continue
-            key = self.key(other)
-            if key in seen or key in self._fetched_keys:
-                continue
-            if self._region(other) == region:
+            if self._region(other) == region and not _other_template(own, _names(other)):
                 grows = True
             elif in_scope is None or in_scope(link):
                 hub = True
@@ -447,3 +446,18 @@ class Triage(Screening):
         ]
         self._fetched_keys = {self.key(norm) for norm in fetched}
         self._fetched_spellings = {norm.key for norm in fetched}
+
+
+def _names(norm: NormalizedURL) -> set[str]:
+    """The parameter names of a URL's query."""
+    return {param_name(pair) for pair in query_pairs(norm.query)}
+
+
+def _other_template(own: set[str], link: set[str]) -> bool:
+    """Whether a link of a page's query space is a page of another template of its
+    script: a front controller (``index.php?id=``) serves a news list
+    (``id&categories``) and its items (``id&news&controller&action``) in one query
+    space. A link that adds two names or more and drops one of the page's is such an
+    item; a facet, a sort, a page number or a toggle adds a name or changes values,
+    and still grows the space."""
+    return len(link - own) >= 2 and bool(own - link)

@@ -21,6 +21,10 @@ A rewrite learned and later contradicted is withdrawn. The evidence (texts group
 the one way their URLs differ, proof counts, vetoes) and the proof of every rule
 (these and :mod:`robotkit.url.learned`'s, for the skip records) are kept here. Pure:
 no I/O.
+
+Why this module is a little over 500 lines: the evidence and every rule proven or
+vetoed from it are one concept; split, each part would read the other's private
+evidence.
 """
 
 from __future__ import annotations
@@ -77,6 +81,11 @@ TWIN_PATHS = 2
 """Paths with one text on two hosts before the later host is mapped onto the first."""
 MAX_TEXTS = 200_000
 """Pages whose text is remembered for the copy families (a bound on memory)."""
+
+
+def _pair(pair: str) -> str:
+    """A ``name=value`` pair as parameter names are compared (:func:`param_name`)."""
+    return f"{param_name(pair)}={pair.partition('=')[2]}"
 
 
 def _target(norm: NormalizedURL) -> str:
@@ -227,6 +236,9 @@ class _Evidence:
     """A page's key to the parameters seen added to it (in :attr:`values`)."""
     no_param: set[str] = field(default_factory=set)
     """``origin name`` pairs shown to change a page's text."""
+    no_pair: set[str] = field(default_factory=set)
+    """``origin name=value section``: an exact pair shown to change a page's text there
+    (``L=1`` on a translated page), never learned to change nothing there."""
     cases: dict[str, dict[str, int]] = field(default_factory=dict)
     """A lower-case key to the text hash under each spelling of its path."""
     case_proofs: dict[str, int] = field(default_factory=dict)
@@ -317,6 +329,8 @@ class CopyFamilies:
             values = ev.values.setdefault(f"{origin} {name} {base}", {})
             values[pair.partition("=")[2]] = text
             bare = ev.texts.get(f"{origin}{base}")
+            if bare not in (None, text):
+                found += self._disprove_pair(origin, pair, where)
             if len(set(values.values())) > 1 or bare not in (None, text):
                 found += self._veto_param(origin, name, where, f"{base} changes with {name}")
             elif len(values) >= PARAM_VALUES:
@@ -333,6 +347,9 @@ class CopyFamilies:
         # This page may be the bare form of pages with one parameter more.
         base = _target(norm)
         for name in sorted(ev.bases.get(norm.key, ())):
+            for value, other in ev.values[f"{origin} {name} {base}"].items():
+                if other != text:
+                    found += self._disprove_pair(origin, f"{name}={value}", where)
             if f"{origin} {name} {where}" in ev.no_param:
                 continue
             if set(ev.values[f"{origin} {name} {base}"].values()) != {text}:
@@ -374,6 +391,23 @@ class CopyFamilies:
         rules.scoped[pair].add(where)
         line = f"{pair} changes nothing in {where} on {origin}: as in {shown}, {evidence}"
         return self._prove(f"{origin} pair {pair} {where}", line)
+
+    def disproved(self, origin: str, pair: str, where: str) -> bool:
+        """Whether a fetch under ``pair`` gave other text than its page without it in
+        section ``where``: a copy elsewhere then proves nothing of ``pair`` there."""
+        return f"{origin} {_pair(pair)} {where}" in self._evidence.no_pair
+
+    def _disprove_pair(self, origin: str, pair: str, where: str) -> list[str]:
+        """``pair`` changed a page's text in ``where``: a rule that it changes nothing
+        there (from an untranslated page, ``?id=2&L=1`` as ``?id=2``) goes."""
+        self._evidence.no_pair.add(f"{origin} {_pair(pair)} {where}")
+        rules = self.rewrites.origins.get(origin)
+        found: list[str] = []
+        if rules is not None:
+            for learned in [p for p in rules.scoped if _pair(p) == _pair(pair)]:
+                rules.scoped[learned].discard(where)
+                found += self._withdraw(f"{origin} pair {learned} {where}", f"{pair} changed")
+        return found
 
     def _veto_param(self, origin: str, name: str, where: str, why: str) -> list[str]:
         """``name`` changes a page's text in section ``where``: never dropped there."""

@@ -252,12 +252,15 @@ class LearnedRules:
                 self._families.proofs[f"{a.origin} pair {name}+ {section(a.path)}"] = line + same
             return True
         extra -= {p for p in extra if param_name(p) in repeated}
+        # A pair that changed another page's text here (a language whose translated
+        # pages differ, whose untranslated ones fall back) is no copy form.
+        where = section(a.path)
+        extra -= {p for p in extra if self._families.disproved(str(a.origin), p, where)}
         if extra:
             # A token value added (``?sid=x8Kq2...``) is a session parameter, whatever
             # its next value; any other pair changes nothing as it is, in the section
             # it was seen in (:func:`~robotkit.url.rewrites.section`).
             tokens = {param_name(p) for p in extra if is_token(p.partition("=")[2])}
-            where = section(a.path)
             self._rules.of(a).params.update(tokens)
             for p in extra:
                 if param_name(p) not in tokens:
