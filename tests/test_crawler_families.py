@@ -6,6 +6,7 @@ duplicates. Every site here is a real loopback server; the counts are the server
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import itertools
 import re
 import secrets
@@ -18,7 +19,7 @@ from werkzeug import Request, Response
 
 from robotkit.base.reasons import Reason
 from robotkit.crawler.loop import CrawlConfig, CrawlEvent, EventKind, crawl
-from robotkit.triage.triage import PageFacts, PageVerdict, Triage
+from robotkit.triage.triage import PageFacts, PageVerdict, Triage, TriageConfig
 
 FAST = CrawlConfig(
     max_pages=300, delay=0.0, allow_private=True, response_timeout=2.0, max_defer=0.0
@@ -266,3 +267,45 @@ def test_links_with_fresh_tokens_do_not_hide_a_copy() -> None:
     copy = judge(f"{site}/news/")
     assert copy.reason is Reason.DUPLICATE_CONTENT
     assert copy.follow == ()
+
+
+def test_an_item_read_after_its_copy_under_a_list_path_vouches_for_its_links() -> None:
+    """A store serves each product under the path of any collection that lists it
+    (``/collections/c/products/p``) and at its own (``/products/p``), and a product
+    page links related products in the spelling it was read under. The collection's
+    spellings are read first; each bare product read after its copy is the page, and
+    its copy taught, so the bare links it has are vouched for: every product is read
+    under its own path, however many there are beyond the waste budget."""
+    count = TriageConfig().waste_budget * 2
+    served: list[str] = []
+
+    def product(base: str, i: int) -> str:
+        text = " ".join(word(f"{i}:{k}") for k in range(15))
+        return html(f"Product {i}", text, [f"{base}/products/p{(i + 1) % count}"])
+
+    def handler(request: Request) -> Response:
+        path = request.path
+        served.append(path)
+        if path == "/":
+            return respond(html("Store", "the store", ["/collections/c", "/products/p0"]))
+        if path == "/collections/c":
+            links = [f"/collections/c/products/p{i}" for i in range(count)]
+            return respond(html("Coats", "all the coats of the store", links))
+        found = re.fullmatch(r"(/collections/c)?/products/p(\d+)", path)
+        if found is None or int(found.group(2)) >= count:
+            return Response("not found", status=404)
+        return respond(product(found.group(1) or "", int(found.group(2))))
+
+    server = start("127.0.0.1", handler)
+    try:
+        run(server.url_for("/"))
+    finally:
+        stop(server)
+    missing = [i for i in range(count) if f"/products/p{i}" not in served]
+    assert missing == [], missing
+
+
+def word(seed: str) -> str:
+    """A word of its own for each seed, letters only."""
+    digest = hashlib.sha256(seed.encode()).hexdigest()[:8]
+    return digest.translate(str.maketrans("0123456789", "ghijklmnop"))

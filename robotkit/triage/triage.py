@@ -86,6 +86,7 @@ from robotkit.triage.guard import Guard
 from robotkit.triage.news import PageNews
 from robotkit.triage.regions import FailureKind, region_of
 from robotkit.triage.screening import Screening, TriageConfig
+from robotkit.url.learned import nested_alias
 from robotkit.url.normalization import NormalizedURL
 from robotkit.url.rewrites import param_name, query_pairs
 
@@ -147,6 +148,17 @@ class PageVerdict:
     taught: bool = True
     """Whether the fetch taught the crawl something (:mod:`robotkit.triage.waste`):
     links of a page that did not are not vouched for."""
+
+
+def _nested_copy(norm: NormalizedURL, copy: NormalizedURL | None) -> bool:
+    """Whether ``norm`` is an item's own path read after its ``copy`` under a list's
+    leading segments (:func:`robotkit.url.learned.nested_alias`). When that copy
+    taught, the page vouches for its links as the copy did: they are the copy's
+    links in the item's own spelling (blind4 ``shopify``: ``/products/p``, read
+    after ``/collections/c/products/p``, links the other products' bare paths). A
+    numbered object read after its word-named alias does not: its relative steps
+    (``previousBuild/``) are the alias's chain again (blind3 ``jenkins``)."""
+    return copy is not None and nested_alias(norm, copy)
 
 
 class Triage(Screening):
@@ -228,7 +240,7 @@ class Triage(Screening):
         plain, echo = fingerprint_readings(text, [self.content.reading, echo_free_reading(norm)])
         reason: Reason | None = None
         copy_of: str | None = None
-        canonical_member = near = echoed = False
+        canonical_member = near = echoed = vouching = False
         if soft is not None:
             reason, action = soft, LinkAction.DROP
         else:
@@ -244,8 +256,9 @@ class Triage(Screening):
                 # copy was the duplicate (ARCHITECTURE.md, "Trap policy").
                 self.content.prefer(final, plain)
                 self._echoes[echo.exact] = final
-                canonical_member = True
-                action = LinkAction.FOLLOW
+                canonical_member, action = True, LinkAction.FOLLOW
+                vouching = _nested_copy(norm, self._parse(match.duplicate_of or ""))
+                vouching = vouching and self.waste.vouches(match.duplicate_of)
             elif match.kind is MatchKind.EXACT:
                 reason, action = Reason.DUPLICATE_CONTENT, LinkAction.DROP
                 copy_of = match.duplicate_of
@@ -334,7 +347,7 @@ class Triage(Screening):
         # copy's own link (a longer spelling of it: ``rel=canonical``), it is evidence.
         linked = canonical_member and not self._reduces(norm, page.referer)
         evidence = (variant or not (alone or echoed)) and not linked
-        self.count_waste(asked, final, page.key, taught, evidence, seed=page.referer is None)
+        self.count_waste(asked, final, page.key, taught, evidence, page.referer is None or vouching)
         signals += self.slow(asked, page.elapsed, excused)
         return PageVerdict(reason, action, novel, streak, follow, tuple(signals), canonical, taught)
 

@@ -49,7 +49,24 @@ from robotkit.url.rewrites import (
 )
 from robotkit.url.substitution import Substitutions, listing_text, moved
 
-__all__ = ["LearnedRules", "numbered_alias"]
+__all__ = ["LearnedRules", "nested_alias", "numbered_alias"]
+
+
+def nested_alias(short: NormalizedURL, long: NormalizedURL) -> bool:
+    """Whether ``long`` is ``short``'s item path under leading segments of a list it
+    was reached from: ``/collections/c/products/p`` of ``/products/p`` (Shopify,
+    Magento's category paths), the same query. A store or a CMS serves an item
+    under the path of any list that shows it, and the bare path is the page (DUST's
+    "drop a path token", the longer form the copy); ``short`` has two segments or
+    more, so a bare file name (``index.html``) is no item (blind4 ``shopify``)."""
+    a, b = path_segments(short.path), path_segments(long.path)
+    return (
+        short.origin == long.origin
+        and short.query == long.query
+        and len([seg for seg in a if seg]) >= 2
+        and len(b) > len(a)
+        and b[len(b) - len(a) :] == a
+    )
 
 
 def numbered_alias(short: NormalizedURL, long: NormalizedURL) -> bool:
@@ -190,12 +207,14 @@ class LearnedRules:
         """Whether ``short`` is the page and ``long`` its copy: the shorter member of a
         copy family (:func:`robotkit.url.families.reduces`), ``long`` under a learned
         directory alias of ``short``'s path, or a word-named alias of the object
-        ``short`` names by number (:func:`numbered_alias`)."""
+        ``short`` names by number (:func:`numbered_alias`), or ``short`` under a list's
+        leading segments (:func:`nested_alias`)."""
         aliased = self._paths.rewrite(str(long.origin), long.path) == short.path != long.path
         return (
             reduces(short, long)
             or (aliased and short.query == long.query)
             or numbered_alias(short, long)
+            or nested_alias(short, long)
         )
 
     def learn_pair(self, url: str, other: str) -> bool:
