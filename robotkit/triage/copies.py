@@ -39,7 +39,7 @@ from typing import Any
 
 from robotkit.base.snapshot import header, listed, opened, reading, typed
 from robotkit.url.normalization import NormalizedURL, normalize_or_none
-from robotkit.url.rewrites import is_token, query_pairs
+from robotkit.url.rewrites import common_tail, folder, is_token, query_pairs
 from robotkit.url.template import url_template
 
 __all__ = ["Copies"]
@@ -111,17 +111,11 @@ def prefix_form(norm: NormalizedURL, referer: str) -> Form | None:
     if page is None or page.origin != norm.origin or page.query != norm.query:
         return None
     mine, theirs = page.path.split("/")[1:], norm.path.split("/")[1:]
-    tail = 0
-    while tail < min(len(mine), len(theirs)) and mine[-1 - tail] == theirs[-1 - tail]:
-        tail += 1
+    tail = common_tail(mine, theirs)
     if tail < 2 or tail == max(len(mine), len(theirs)):
         return None
     own, link = mine[: len(mine) - tail], theirs[: len(theirs) - tail]
-    return (str(norm.origin), _folder(own) + "{rest}", _folder(link) + "{rest}")
-
-
-def _folder(segments: list[str]) -> str:
-    return "/" + "".join(f"{segment}/" for segment in segments)
+    return (str(norm.origin), folder(own) + "{rest}", folder(link) + "{rest}")
 
 
 def related(norm: NormalizedURL, other: str) -> bool:

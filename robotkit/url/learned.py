@@ -40,6 +40,7 @@ from robotkit.url.normalization import NormalizedURL, normalize
 from robotkit.url.parse import InvalidURL
 from robotkit.url.rewrites import (
     Rewrites,
+    common_tail,
     extra_pairs,
     is_token,
     param_name,
@@ -98,9 +99,7 @@ def numbered_alias(short: NormalizedURL, long: NormalizedURL) -> bool:
     head = 0
     while head < min(len(a), len(b)) and a[head] == b[head]:
         head += 1
-    tail = 0
-    while tail < min(len(a), len(b)) - head and a[-1 - tail] == b[-1 - tail]:
-        tail += 1
+    tail = common_tail(a[head:], b[head:])
     own, alias = a[head : len(a) - tail], b[head : len(b) - tail]
     return (
         len(own) == 1

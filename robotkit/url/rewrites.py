@@ -12,7 +12,7 @@ I/O.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -22,8 +22,10 @@ from robotkit.url.normalization import NormalizedURL
 __all__ = [
     "OriginRules",
     "Rewrites",
+    "common_tail",
     "extra_pairs",
     "file_ext",
+    "folder",
     "is_token",
     "param_name",
     "path_segments",
@@ -66,6 +68,19 @@ def param_name(pair: str) -> str:
 def path_segments(path: str) -> list[str]:
     """A path's segments (``/a/b/`` is ``a``, ``b``, ``""``)."""
     return path.split("/")[1:]
+
+
+def common_tail(one: Sequence[str], two: Sequence[str]) -> int:
+    """How many segments two paths share at their end (``a/b/c`` and ``x/b/c``: 2)."""
+    tail = 0
+    while tail < min(len(one), len(two)) and one[-1 - tail] == two[-1 - tail]:
+        tail += 1
+    return tail
+
+
+def folder(segments: Sequence[str]) -> str:
+    """Leading segments as a directory prefix (``a``, ``b`` as ``/a/b/``)."""
+    return "/" + "".join(f"{segment}/" for segment in segments)
 
 
 def file_ext(segment: str) -> str | None:

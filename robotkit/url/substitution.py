@@ -32,6 +32,7 @@ from urllib.parse import unquote
 
 from robotkit.base.snapshot import listed, typed
 from robotkit.url.normalization import NormalizedURL
+from robotkit.url.rewrites import common_tail, folder
 
 PAIRS = 2
 """Pairs of URLs with one text under a rewrite, one of them listings, before it is
@@ -62,10 +63,6 @@ def listing_text(path: str, words: Sequence[str]) -> int | None:
     return int.from_bytes(digest, "big") >> 1
 
 
-def _folder(segments: Sequence[str]) -> str:
-    return "/" + "".join(f"{segment}/" for segment in segments)
-
-
 def rewrite_of(path: str, older: str) -> tuple[str, str] | None:
     """The prefix rewrite ``(alias, real)`` two paths with one text suggest (their
     common suffix and prefix removed), or ``None`` when they differ otherwise than in
@@ -73,15 +70,13 @@ def rewrite_of(path: str, older: str) -> tuple[str, str] | None:
     one, two = path.split("/")[1:], older.split("/")[1:]
     if (one[-1] == "") != (two[-1] == ""):
         return None
-    k = 0
-    while k < min(len(one), len(two)) and one[-1 - k] == two[-1 - k]:
-        k += 1
+    k = common_tail(one, two)
     if k == 0:
         return None
     one, two = one[: len(one) - k], two[: len(two) - k]
     if one == two:
         return None
-    a, b = _folder(one), _folder(two)
+    a, b = folder(one), folder(two)
     if a.startswith(b):
         return a, b
     if b.startswith(a):
