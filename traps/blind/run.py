@@ -50,9 +50,18 @@ class Score:
         return 100.0 * self.legit_fetched / self.legit_total if self.legit_total else 100.0
 
 
-def addresses(index: int) -> list[str]:
-    """Site number `index` (registry order) gets 127.0.1.(3*index+1) onwards."""
-    return [f"127.0.1.{3 * index + 1 + k}" for k in range(3)]
+def block_addresses(block: int) -> Callable[[int], list[str]]:
+    """The address plan of a set of sites on 127.0.`block`.x: site number `index`
+    (registry order) gets 127.0.`block`.(3*index+1) onwards, three addresses a site."""
+
+    def addresses(index: int) -> list[str]:
+        return [f"127.0.{block}.{3 * index + 1 + k}" for k in range(3)]
+
+    return addresses
+
+
+addresses = block_addresses(1)
+"""This set's plan: 127.0.1.x."""
 
 
 def expand(cmd: list[str], seeds: list[str], max_pages: int, output: str) -> list[str]:

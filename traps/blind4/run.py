@@ -16,10 +16,8 @@ from traps.blind import run as blind_run
 
 from . import SITES
 
-
-def addresses(index: int) -> list[str]:
-    """Site number `index` (registry order) gets 127.0.4.(3*index+1) onwards."""
-    return [f"127.0.4.{3 * index + 1 + k}" for k in range(3)]
+addresses = blind_run.block_addresses(4)
+"""Site number `index` (registry order) gets 127.0.4.(3*index+1) onwards."""
 
 
 def main(argv: list[str] | None = None) -> int:
