@@ -10,7 +10,7 @@ never uses the key (ARCHITECTURE.md, "One URL, one parser").
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from operator import itemgetter
 
@@ -310,18 +310,26 @@ def request_form(url: str, host: str, policy: NormalizePolicy | None = None) -> 
     then under its own URL was fetched once, with the ad click, and never as itself
     (blind2 ``tracking``). Nutch's URL normalizers rewrite the URL it fetches the
     same way."""
-    head, question, rest = url.partition("?")
-    if not question:
-        return url
-    query, hash_, fragment = rest.partition("#")
     policy = policy or DEFAULT_POLICY
     param_filter = policy._filter_for(host) if policy.sites else policy._global_filter
     if not param_filter.strips_anything:
         return url
+    return without_pairs(
+        url, lambda pair: param_filter[_QUERY_FIX.sub(_percent_fix, pair.partition("=")[0])]
+    )
+
+
+def without_pairs(url: str, dropped: Callable[[str], bool]) -> str:
+    """``url`` as written (its fragment kept), less the ``name=value`` pairs of its
+    query that ``dropped`` says go: how a spelling to request is cut, by the
+    normalization policy (:func:`request_form`) or by learned rules
+    (:meth:`robotkit.url.rewrites.Rewrites.spelled`)."""
+    head, question, rest = url.partition("?")
+    if not question:
+        return url
+    query, hash_, fragment = rest.partition("#")
     pieces = [p for p in query.split("&") if p]
-    kept = [
-        p for p in pieces if not param_filter[_QUERY_FIX.sub(_percent_fix, p.partition("=")[0])]
-    ]
+    kept = [p for p in pieces if not dropped(p)]
     if len(kept) == len(pieces):
         return url
     return head + (f"?{'&'.join(kept)}" if kept else "") + hash_ + fragment

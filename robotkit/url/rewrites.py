@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from robotkit.base.snapshot import listed, typed
-from robotkit.url.normalization import NormalizedURL
+from robotkit.url.normalization import NormalizedURL, without_pairs
 
 __all__ = [
     "OriginRules",
@@ -170,13 +170,7 @@ class Rewrites:
         rules = self.origins.get(str(norm.origin))
         if rules is None or not rules.params or not norm.query:
             return url
-        head, _, rest = url.partition("?")
-        query, hash_, fragment = rest.partition("#")
-        pieces = query_pairs(query)
-        kept = [p for p in pieces if param_name(p) not in rules.params]
-        if len(kept) == len(pieces):
-            return url
-        return head + (f"?{'&'.join(kept)}" if kept else "") + hash_ + fragment
+        return without_pairs(url, lambda pair: param_name(pair) in rules.params)
 
     def knows(self, norm: NormalizedURL) -> bool:
         """Whether anything was learned about ``norm``'s origin."""
