@@ -337,6 +337,27 @@ def test_redirect_loop_counts_as_404(
     assert len(httpserver.log) == 1 and len(httpserver2.log) == 1
 
 
+@pytest.mark.parametrize("location", ["javascript:x", "mailto:ops"])
+def test_a_location_httpx_cannot_follow_is_a_failed_fetch_not_a_traceback(
+    httpserver: HTTPServer, clock: ManualClock, location: str
+) -> None:
+    """httpx refuses a scheme without a host while reading the answer, even not
+    following it (InvalidURL, where an unparsable one is its RemoteProtocolError).
+    Both checkers give a verdict: the origin is unreachable, its pages deferred
+    (RFC 9309 section 2.3.1.4; found by the HTTP fuzz test)."""
+    httpserver.expect_request("/robots.txt").respond_with_data(
+        "", status=301, headers={"Location": location}
+    )
+    url = httpserver.url_for("/private")
+    with sync_checker(clock) as checker:
+        verdict = checker.check(url)
+    (again,) = check_async(clock, [url])
+    for answer in (verdict, again):
+        assert answer.outcome is RobotsOutcome.DEFERRED, answer.detail
+        assert "network-error" in answer.detail and not answer.redirects, answer.detail
+    assert len(httpserver.log) == 2
+
+
 def test_rules_apply_to_the_original_origin(
     httpserver: HTTPServer, httpserver2: HTTPServer, clock: ManualClock
 ) -> None:

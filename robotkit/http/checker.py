@@ -347,7 +347,11 @@ class RobotsChecker(_Base):
                 return _answer(response, b"" if body is None else body.content())
         except PolitenessError:
             raise  # refused by our own pacing, not a failure of the site
-        except (httpx.HTTPError, OSError) as error:
+        except (httpx.HTTPError, httpx.InvalidURL, OSError) as error:
+            # InvalidURL: a Location httpx cannot complete (``javascript:x``, a scheme
+            # and no host), which it raises as such where it raises RemoteProtocolError
+            # ("Invalid URL in location header") for the ones it cannot parse: both
+            # are the same failure of the answer.
             late = watchdog.fired.is_set() or deadline.expired(time.monotonic())
             return _timed_out(deadline.seconds) if late else _failure(error)
         finally:
@@ -503,7 +507,7 @@ class AsyncRobotsChecker(_Base):
                     return _answer(response, b"" if body is None else body.content())
         except PolitenessError:
             raise  # refused by our own pacing or address rule, not a failure of the site
-        except (httpx.HTTPError, OSError) as error:
+        except (httpx.HTTPError, httpx.InvalidURL, OSError) as error:  # as RobotsChecker._get
             return _failure(error)
 
     async def aclose(self) -> None:
