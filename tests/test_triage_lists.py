@@ -110,3 +110,33 @@ def test_the_items_of_a_front_controllers_lists_are_no_growth_of_its_query_space
     crawl.run(front_controller, f"{SITE}/index.php", budget=200)
     assert crawl.triage.regions.parked == {}
     assert len(crawl.fetched) == 1 + 3 * len(CATEGORIES)
+
+
+def prose_of(seed: int) -> str:
+    """Twenty words of fresh prose: a list state's text is new on every state."""
+    return " ".join(f"w{seed}x{i}" for i in range(20))
+
+
+def test_a_list_state_listing_no_item_an_earlier_list_did_not_taught_nothing() -> None:
+    """A list is worth its items: in a region that lists another region's items, a
+    page with parameters (here path parameters, ``sort:oldest``) whose items an
+    earlier list of its region listed taught nothing, whatever prose it writes (blind4
+    ``askbot``). A page of the region without parameters (a directory of a tree) and
+    a page listing one new item still teach."""
+    crawl = Crawl()
+    items = [f"{SITE}/q/{n}" for n in range(10)]
+    sorts = [f"{SITE}/questions/sort:{s}/" for s in ("oldest", "votes")]
+    crawl.offer(f"{SITE}/questions/")
+    crawl.fetch(f"{SITE}/questions/", html("Questions", prose_of(0), items + sorts), items + sorts)
+    more = [f"{SITE}/questions/sort:oldest/tags:{t}/" for t in ("a", "b")]
+    fetch = crawl.fetch
+    re_sorted = items[::-1] + more
+    _, verdict = fetch(sorts[0], html("Questions", prose_of(1), re_sorted), re_sorted)
+    assert not verdict.taught
+    crawl.offer(f"{SITE}/questions/all/")
+    tree = items[:5] + [f"{SITE}/questions/all/{n}/" for n in range(3)]
+    _, verdict = fetch(f"{SITE}/questions/all/", html("All", prose_of(2), tree), tree)
+    assert verdict.taught
+    one_more = [*items[5:], f"{SITE}/q/10", *more]
+    _, verdict = fetch(more[0], html("Questions", prose_of(3), one_more), one_more)
+    assert verdict.taught

@@ -109,6 +109,8 @@ class Regions:
         self._failures: Counter[str] = Counter()
         self._broken: dict[str, str] = {}
         self._lists: set[tuple[str, str]] = set()
+        self._listing: set[str] = set()
+        """Regions a page of which listed another region's items."""
 
     @property
     def parked(self) -> dict[str, str]:
@@ -139,6 +141,12 @@ class Regions:
         for other, n in counts.items():
             if n >= LIST_ITEMS and len(self._lists) < MAX_LISTS:
                 self._lists.add((url, other))
+                self._listing.add(region)
+
+    def lists(self, region: str) -> bool:
+        """Whether a page of ``region`` listed ``LIST_ITEMS`` pages of another region
+        or more: its pages are lists, worth the items they link."""
+        return region in self._listing
 
     def listed(self, referer: str | None, region: str) -> bool:
         """Whether a page of ``region`` is an item of a list kept in another region:
@@ -205,6 +213,7 @@ class Regions:
             "failures": sorted(self._failures.items()),
             "broken": sorted(self._broken.items()),
             "lists": sorted(self._lists),
+            "listing": sorted(self._listing),
         }
 
     def restore(self, data: Any) -> None:
@@ -237,6 +246,7 @@ class Regions:
                 (typed(url, str, "url"), typed(region, str, "region"))
                 for url, region in listed(data.get("lists", []), "lists", list)
             }
-        self._lists = lists
+            listing = set(listed(data.get("listing", []), "region", str))
+        self._lists, self._listing = lists, listing
         self._counts, self._parked, self._held_names = counts, parked, held
         self._failures, self._broken = failures, broken

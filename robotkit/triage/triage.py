@@ -66,6 +66,7 @@ evidence that its region *grows*, never on likeness alone.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Container, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -89,6 +90,9 @@ from robotkit.triage.screening import Screening, TriageConfig
 from robotkit.url.learned import nested_alias
 from robotkit.url.normalization import NormalizedURL
 from robotkit.url.rewrites import param_name, query_pairs
+
+_PATH_PARAMETER = re.compile(r"/[A-Za-z_][\w-]*[:=][^/]+(?=/|$)")
+"""A path segment that is a parameter, ``name:value`` or ``name=value``."""
 
 __all__ = [
     "FailureKind",
@@ -314,6 +318,13 @@ class Triage(Screening):
         grows, hub = self._news(norm, parsed, seen, in_scope)
         views = (self._region(n) for n in same_origin if n.path != norm.path)
         self.regions.list_of(final, region, views)
+        # A list is worth its items: a view of a list (another sort, filter, tag set
+        # or empty result, by its parameters) listing only items an earlier list of
+        # its region listed taught nothing, whatever prose it carries (a forum's
+        # list states; ARCHITECTURE.md, "Trap policy", "The waste bound").
+        items = (self.key(n) for n in same_origin if self._region(n) != region)
+        known = self.regions.lists(region) and self.waste.listed_before(region, items)
+        view = known and _parameters(norm)
         # A hub (a list whose items are new) restarts the count of copies in a row,
         # however alike the list pages look.
         streak = 0 if not copy or hub else page.streak + 1
@@ -334,7 +345,7 @@ class Triage(Screening):
         # only like its siblings, or echoing its URL's number, taught nothing but
         # proves nothing of its family unless it is a variant (ARCHITECTURE.md).
         variant, repeats = self.waste.variant(asked, text.words)
-        wasted = wasted or near or repeats
+        wasted = wasted or near or repeats or view
         # A non-canonical form seen first is not "alone": its words are the host's first.
         alone = not (wasted or novel or action is LinkAction.FOLLOW or canonical is not None)
         taught = not (wasted or alone or farm)
@@ -459,6 +470,13 @@ class Triage(Screening):
         ]
         self._fetched_keys = {self.key(norm) for norm in fetched}
         self._fetched_spellings = {norm.key for norm in fetched}
+
+
+def _parameters(norm: NormalizedURL) -> bool:
+    """Whether a URL carries parameters: a query, or a path segment ``name:value`` or
+    ``name=value`` (path parameters, RFC 3986 section 3.3: Askbot's
+    ``/questions/scope:all/sort:age-asc/tags:a,b/``, a store's ``/color=red/``)."""
+    return bool(norm.query) or _PATH_PARAMETER.search(norm.path) is not None
 
 
 def _names(norm: NormalizedURL) -> set[str]:
