@@ -140,3 +140,25 @@ def test_a_list_state_listing_no_item_an_earlier_list_did_not_taught_nothing() -
     one_more = [*items[5:], f"{SITE}/q/10", *more]
     _, verdict = fetch(more[0], html("Questions", prose_of(3), one_more), one_more)
     assert verdict.taught
+
+
+def test_a_counter_step_leading_to_no_new_page_taught_nothing() -> None:
+    """A page that is its referer with one number of the query moved by one (a diff's
+    "older" link) and links no new page but other values of its own path taught
+    nothing, whatever prose it writes (blind4 ``dokuwiki``). The first page of the
+    walk, and a next page listing a new item, still teach."""
+    crawl = Crawl()
+    doc, diff = f"{SITE}/doc/a", f"{SITE}/doc/a?rev=10"
+    crawl.offer(doc)
+    crawl.fetch(doc, html("Doc", prose_of(0), [diff]), [diff])
+    walk = [f"{SITE}/doc/a?rev=9", f"{SITE}/doc/a?rev=11"]
+    _, verdict = crawl.fetch(diff, html("Diff", prose_of(1), walk), walk, referer=doc)
+    assert verdict.taught
+    older = [f"{SITE}/doc/a?rev=8", diff]
+    _, verdict = crawl.fetch(walk[0], html("Diff", prose_of(2), older), older, referer=diff)
+    assert not verdict.taught
+    pages = [f"{SITE}/list?page=1", f"{SITE}/list?page=2"]
+    crawl.fetch(pages[0], html("List", prose_of(3), [pages[1]]), [pages[1]], referer=doc)
+    listed = [f"{SITE}/item/5", f"{SITE}/list?page=3"]
+    _, verdict = crawl.fetch(pages[1], html("List", prose_of(4), listed), listed, referer=pages[0])
+    assert verdict.taught

@@ -325,6 +325,9 @@ class Triage(Screening):
         items = (self.key(n) for n in same_origin if self._region(n) != region)
         known = self.regions.lists(region) and self.waste.listed_before(region, items)
         view = known and _parameters(norm)
+        # A counter's next or previous value (``?rev=41`` linked by ``?rev=42``) that
+        # leads to no new page taught nothing, whatever prose it writes.
+        step = not hub and _step(norm, self._parse(page.referer or ""))
         # A hub (a list whose items are new) restarts the count of copies in a row,
         # however alike the list pages look.
         streak = 0 if not copy or hub else page.streak + 1
@@ -345,7 +348,7 @@ class Triage(Screening):
         # only like its siblings, or echoing its URL's number, taught nothing but
         # proves nothing of its family unless it is a variant (ARCHITECTURE.md).
         variant, repeats = self.waste.variant(asked, text.words)
-        wasted = wasted or near or repeats or view
+        wasted = wasted or near or repeats or view or step
         # A non-canonical form seen first is not "alone": its words are the host's first.
         alone = not (wasted or novel or action is LinkAction.FOLLOW or canonical is not None)
         taught = not (wasted or alone or farm)
@@ -477,6 +480,22 @@ def _parameters(norm: NormalizedURL) -> bool:
     ``name=value`` (path parameters, RFC 3986 section 3.3: Askbot's
     ``/questions/scope:all/sort:age-asc/tags:a,b/``, a store's ``/color=red/``)."""
     return bool(norm.query) or _PATH_PARAMETER.search(norm.path) is not None
+
+
+def _step(norm: NormalizedURL, referer: NormalizedURL | None) -> bool:
+    """Whether ``norm`` is its referer's URL with one number of its query moved by
+    one (a counter's next or previous: ``rev=41`` on ``rev=42``)."""
+    if referer is None or referer.origin != norm.origin or referer.path != norm.path:
+        return False
+    mine, theirs = query_pairs(norm.query), query_pairs(referer.query)
+    if len(mine) != len(theirs) or not mine:
+        return False
+    changed = [(a, b) for a, b in zip(sorted(mine), sorted(theirs), strict=True) if a != b]
+    if len(changed) != 1:
+        return False
+    ((a, b),) = changed
+    (name_a, _, va), (name_b, _, vb) = a.partition("="), b.partition("=")
+    return name_a == name_b and va.isdigit() and vb.isdigit() and abs(int(va) - int(vb)) == 1
 
 
 def _names(norm: NormalizedURL) -> set[str]:
