@@ -7,6 +7,9 @@ The crawl driver of ``tests/test_triage.py``."""
 
 from __future__ import annotations
 
+import json
+
+from robotkit.triage.regions import LIST_ITEMS, Regions
 from tests.test_triage import SITE, Crawl, html
 
 NAMES = "harbour ferry market council bridge festival school river orchard library museum beacon"
@@ -162,3 +165,22 @@ def test_a_counter_step_leading_to_no_new_page_taught_nothing() -> None:
     listed = [f"{SITE}/item/5", f"{SITE}/list?page=3"]
     _, verdict = crawl.fetch(pages[1], html("List", prose_of(4), listed), listed, referer=pages[0])
     assert verdict.taught
+
+
+def test_a_list_of_items_an_earlier_list_of_its_region_listed_is_listed_before() -> None:
+    """:meth:`Regions.listed_before`: in a list region, the same items in another
+    order, a filter of them or an empty result were listed before; one new item, or
+    a region that lists nothing, is a list of its own. The sets survive a snapshot."""
+    regions = Regions()
+    assert not regions.listed_before("h/questions", [])
+    regions.list_of("http://h/questions/", "h/questions", ["h/q"] * LIST_ITEMS)
+    assert not regions.listed_before("h/questions", ["/q/1", "/q/2", "/q/3", "/tags"])
+    assert regions.listed_before("h/questions", ["/tags", "/q/3", "/q/2", "/q/1"])
+    assert regions.listed_before("h/questions", ["/q/2", "/tags"])
+    assert regions.listed_before("h/questions", [])
+    assert not regions.listed_before("h/questions", ["/q/2", "/q/4", "/tags"])
+    assert not regions.listed_before("h/users", ["/q/2", "/tags"])
+    copy = Regions()
+    copy.restore(json.loads(json.dumps(regions.snapshot())))
+    assert copy.snapshot() == regions.snapshot()
+    assert copy.listed_before("h/questions", ["/q/4"])

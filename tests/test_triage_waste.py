@@ -159,23 +159,6 @@ def test_the_ledger_survives_a_snapshot() -> None:
     assert copy.unvouched("k2") and copy.waiting("h") == 1
 
 
-def test_a_list_of_items_an_earlier_list_of_its_region_listed_is_listed_before() -> None:
-    """:meth:`WasteLedger.listed_before`: the same items in another order, a filter
-    of them or an empty result were listed before; one new item, or another
-    region, is a list of its own. The sets survive a snapshot."""
-    ledger = WasteLedger(budget=3)
-    assert not ledger.listed_before("h/questions", ["/q/1", "/q/2", "/q/3", "/tags"])
-    assert ledger.listed_before("h/questions", ["/tags", "/q/3", "/q/2", "/q/1"])
-    assert ledger.listed_before("h/questions", ["/q/2", "/tags"])
-    assert ledger.listed_before("h/questions", [])
-    assert not ledger.listed_before("h/questions", ["/q/2", "/q/4", "/tags"])
-    assert not ledger.listed_before("h/users", ["/q/2", "/tags"])
-    copy = WasteLedger(budget=3)
-    copy.restore(ledger.snapshot())
-    assert copy.snapshot() == ledger.snapshot()
-    assert copy.listed_before("h/questions", ["/q/4"])
-
-
 @given(
     st.lists(
         st.tuples(st.booleans(), st.booleans(), st.booleans(), st.integers(0, 3)), max_size=300

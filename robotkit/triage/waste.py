@@ -67,9 +67,6 @@ other URLs are vouched for by nothing (as many as a parameter's values asked to
 prove a copy family, :data:`robotkit.url.families.PARAM_VALUES`)."""
 
 
-LISTS_KEPT = 1000
-"""Item sets kept per list region (a bound on memory and on the time a check takes)."""
-
 VARIANT_NEW = 5
 """Pairs of adjacent words new to its path a variant must show to teach something."""
 PATH_BITS = 4096
@@ -143,8 +140,6 @@ class WasteLedger:
         """Origins with the parameter names (``http://a.example?print``) of a family
         that was barren once, in any directory, to the shapes it was barren for."""
         self._paths: dict[str, int] = {}
-        self._item_sets: dict[str, list[frozenset[int]]] = {}
-        """Per list region, the sets of items its pages listed (a hash each)."""
         """The origins and paths of the pages judged, under any query, to the pairs
         of words they showed (a set of ``PATH_BITS`` bits)."""
 
@@ -220,21 +215,6 @@ class WasteLedger:
             return True
         if len(bags) < self.max_remembered:
             bags.add(bag)
-        return False
-
-    def listed_before(self, region: str, items: Iterable[str]) -> bool:
-        """Whether a page of ``region`` listed these items (the keys of its links into
-        other regions), all of them, before: the same list re-sorted, its filters in
-        another order, a filter of it, an empty result. Remembers them."""
-        mine = frozenset(
-            int.from_bytes(hashlib.blake2b(i.encode(), digest_size=8).digest(), "big")
-            for i in items
-        )
-        lists = self._item_sets.setdefault(region, [])
-        if any(mine <= earlier for earlier in lists):
-            return True
-        if len(lists) < LISTS_KEPT:
-            lists.append(mine)
         return False
 
     def variant(self, norm: NormalizedURL, words: Sequence[str]) -> tuple[bool, bool]:
@@ -391,10 +371,6 @@ class WasteLedger:
                 for f, run in self._families.items()
             ),
             "paths": sorted([path, format(bits, "x")] for path, bits in self._paths.items()),
-            "item_sets": [
-                [region, [sorted(items) for items in lists]]
-                for region, lists in self._item_sets.items()
-            ],
         }
 
     def restore(self, data: Any) -> None:
@@ -419,20 +395,13 @@ class WasteLedger:
                 typed(path, str, "path"): int(typed(bits, str, "bits"), 16)
                 for path, bits in listed(data.get("paths", []), "paths", list)
             }
-            # A snapshot from before lists were compared by their items has none.
-            item_sets = {
-                typed(region, str, "region"): [
-                    frozenset(listed(items, "item", int)) for items in listed(lists, "lists", list)
-                ]
-                for region, lists in listed(data.get("item_sets", []), "item_sets", list)
-            }
         self._hosts, self.regions, self._word_bags = hosts, regions, bags
         self._families, self._barren_kinds = families, {}
         for family, run in families.items():
             for shape in run:
                 if _kind(family) and self.barren(family, shape):
                     self._barren_kinds.setdefault(_kind(family), set()).add(shape)
-        self._paths, self._item_sets = paths, item_sets
+        self._paths = paths
         self._wasted_pages, self._unvouched, self._vouched = wasted_pages, unvouched, vouched
 
 
