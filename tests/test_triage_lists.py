@@ -7,6 +7,9 @@ The crawl driver of ``tests/test_triage.py``."""
 
 from __future__ import annotations
 
+import json
+
+from robotkit.triage.regions import LIST_ITEMS, Regions
 from tests.test_triage import SITE, Crawl, html
 
 NAMES = "harbour ferry market council bridge festival school river orchard library museum beacon"
@@ -110,3 +113,74 @@ def test_the_items_of_a_front_controllers_lists_are_no_growth_of_its_query_space
     crawl.run(front_controller, f"{SITE}/index.php", budget=200)
     assert crawl.triage.regions.parked == {}
     assert len(crawl.fetched) == 1 + 3 * len(CATEGORIES)
+
+
+def prose_of(seed: int) -> str:
+    """Twenty words of fresh prose: a list state's text is new on every state."""
+    return " ".join(f"w{seed}x{i}" for i in range(20))
+
+
+def test_a_list_state_listing_no_item_an_earlier_list_did_not_taught_nothing() -> None:
+    """A list is worth its items: in a region that lists another region's items, a
+    page with parameters (here path parameters, ``sort:oldest``) whose items an
+    earlier list of its region listed taught nothing, whatever prose it writes (blind4
+    ``askbot``). A page of the region without parameters (a directory of a tree) and
+    a page listing one new item still teach."""
+    crawl = Crawl()
+    items = [f"{SITE}/q/{n}" for n in range(10)]
+    sorts = [f"{SITE}/questions/sort:{s}/" for s in ("oldest", "votes")]
+    crawl.offer(f"{SITE}/questions/")
+    crawl.fetch(f"{SITE}/questions/", html("Questions", prose_of(0), items + sorts), items + sorts)
+    more = [f"{SITE}/questions/sort:oldest/tags:{t}/" for t in ("a", "b")]
+    fetch = crawl.fetch
+    re_sorted = items[::-1] + more
+    _, verdict = fetch(sorts[0], html("Questions", prose_of(1), re_sorted), re_sorted)
+    assert not verdict.taught
+    crawl.offer(f"{SITE}/questions/all/")
+    tree = items[:5] + [f"{SITE}/questions/all/{n}/" for n in range(3)]
+    _, verdict = fetch(f"{SITE}/questions/all/", html("All", prose_of(2), tree), tree)
+    assert verdict.taught
+    one_more = [*items[5:], f"{SITE}/q/10", *more]
+    _, verdict = fetch(more[0], html("Questions", prose_of(3), one_more), one_more)
+    assert verdict.taught
+
+
+def test_a_counter_step_leading_to_no_new_page_taught_nothing() -> None:
+    """A page that is its referer with one number of the query moved by one (a diff's
+    "older" link) and links no new page but other values of its own path taught
+    nothing, whatever prose it writes (blind4 ``dokuwiki``). The first page of the
+    walk, and a next page listing a new item, still teach."""
+    crawl = Crawl()
+    doc, diff = f"{SITE}/doc/a", f"{SITE}/doc/a?rev=10"
+    crawl.offer(doc)
+    crawl.fetch(doc, html("Doc", prose_of(0), [diff]), [diff])
+    walk = [f"{SITE}/doc/a?rev=9", f"{SITE}/doc/a?rev=11"]
+    _, verdict = crawl.fetch(diff, html("Diff", prose_of(1), walk), walk, referer=doc)
+    assert verdict.taught
+    older = [f"{SITE}/doc/a?rev=8", diff]
+    _, verdict = crawl.fetch(walk[0], html("Diff", prose_of(2), older), older, referer=diff)
+    assert not verdict.taught
+    pages = [f"{SITE}/list?page=1", f"{SITE}/list?page=2"]
+    crawl.fetch(pages[0], html("List", prose_of(3), [pages[1]]), [pages[1]], referer=doc)
+    listed = [f"{SITE}/item/5", f"{SITE}/list?page=3"]
+    _, verdict = crawl.fetch(pages[1], html("List", prose_of(4), listed), listed, referer=pages[0])
+    assert verdict.taught
+
+
+def test_a_list_of_items_an_earlier_list_of_its_region_listed_is_listed_before() -> None:
+    """:meth:`Regions.listed_before`: in a list region, the same items in another
+    order, a filter of them or an empty result were listed before; one new item, or
+    a region that lists nothing, is a list of its own. The sets survive a snapshot."""
+    regions = Regions()
+    assert not regions.listed_before("h/questions", [])
+    regions.list_of("http://h/questions/", "h/questions", ["h/q"] * LIST_ITEMS)
+    assert not regions.listed_before("h/questions", ["/q/1", "/q/2", "/q/3", "/tags"])
+    assert regions.listed_before("h/questions", ["/tags", "/q/3", "/q/2", "/q/1"])
+    assert regions.listed_before("h/questions", ["/q/2", "/tags"])
+    assert regions.listed_before("h/questions", [])
+    assert not regions.listed_before("h/questions", ["/q/2", "/q/4", "/tags"])
+    assert not regions.listed_before("h/users", ["/q/2", "/tags"])
+    copy = Regions()
+    copy.restore(json.loads(json.dumps(regions.snapshot())))
+    assert copy.snapshot() == regions.snapshot()
+    assert copy.listed_before("h/questions", ["/q/4"])

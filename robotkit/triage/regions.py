@@ -18,6 +18,7 @@ Two bookkeepers of the trap policy (ARCHITECTURE.md, "Trap policy"), both pure:
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections import Counter
 from collections.abc import Iterable
@@ -41,6 +42,8 @@ LIST_ITEMS = 8
 (as many as the growth a region is parked after)."""
 MAX_LISTS = 200_000
 """Lists remembered (a bound on memory)."""
+LISTS_KEPT = 1000
+"""Item sets kept per list region (a bound on memory and on the time a check takes)."""
 
 
 class FailureKind(CodeEnum):
@@ -109,6 +112,10 @@ class Regions:
         self._failures: Counter[str] = Counter()
         self._broken: dict[str, str] = {}
         self._lists: set[tuple[str, str]] = set()
+        self._listing: set[str] = set()
+        """Regions a page of which listed another region's items."""
+        self._item_sets: dict[str, list[frozenset[int]]] = {}
+        """Per list region, the sets of items its pages listed (a hash each)."""
 
     @property
     def parked(self) -> dict[str, str]:
@@ -139,6 +146,26 @@ class Regions:
         for other, n in counts.items():
             if n >= LIST_ITEMS and len(self._lists) < MAX_LISTS:
                 self._lists.add((url, other))
+                self._listing.add(region)
+
+    def listed_before(self, region: str, items: Iterable[str]) -> bool:
+        """Whether ``region`` is a list region (a page of it listed ``LIST_ITEMS``
+        pages of another region or more: its pages are worth the items they link)
+        and a page of it listed these items (the keys of its links into other
+        regions), all of them, before: the same list re-sorted, its filters in
+        another order, a filter of it, an empty result. Remembers them."""
+        if region not in self._listing:
+            return False
+        mine = frozenset(
+            int.from_bytes(hashlib.blake2b(i.encode(), digest_size=8).digest(), "big")
+            for i in items
+        )
+        lists = self._item_sets.setdefault(region, [])
+        if any(mine <= earlier for earlier in lists):
+            return True
+        if len(lists) < LISTS_KEPT:
+            lists.append(mine)
+        return False
 
     def listed(self, referer: str | None, region: str) -> bool:
         """Whether a page of ``region`` is an item of a list kept in another region:
@@ -205,6 +232,11 @@ class Regions:
             "failures": sorted(self._failures.items()),
             "broken": sorted(self._broken.items()),
             "lists": sorted(self._lists),
+            "listing": sorted(self._listing),
+            "item_sets": [
+                [region, [sorted(items) for items in lists]]
+                for region, lists in self._item_sets.items()
+            ],
         }
 
     def restore(self, data: Any) -> None:
@@ -237,6 +269,13 @@ class Regions:
                 (typed(url, str, "url"), typed(region, str, "region"))
                 for url, region in listed(data.get("lists", []), "lists", list)
             }
-        self._lists = lists
+            listing = set(listed(data.get("listing", []), "region", str))
+            item_sets = {
+                typed(region, str, "region"): [
+                    frozenset(listed(items, "item", int)) for items in listed(sets, "sets", list)
+                ]
+                for region, sets in listed(data.get("item_sets", []), "item_sets", list)
+            }
+        self._lists, self._listing, self._item_sets = lists, listing, item_sets
         self._counts, self._parked, self._held_names = counts, parked, held
         self._failures, self._broken = failures, broken

@@ -175,7 +175,7 @@ class Screening:
         a, b = self._parse(url) if url else None, self._parse(other)
         return a is not None and b is not None and self.key(a) == self.key(b)
 
-    def _region(self, norm: NormalizedURL) -> str:
+    def region(self, norm: NormalizedURL) -> str:
         """:func:`region_of` the URL as its key names it (a learned session segment
         no longer makes a region of its own)."""
         if self.rules.knows(norm):
@@ -225,7 +225,7 @@ class Screening:
     def _held(self, norm: NormalizedURL, streak: int, referer: str | None) -> Reason | None:
         if self.copies.known_copy(norm, referer):
             return Reason.DUPLICATE_URL
-        held = self.regions.held(norm, self._region(norm))
+        held = self.regions.held(norm, self.region(norm))
         if held is not None:
             return held
         if streak > self.config.max_streak:
@@ -308,7 +308,7 @@ class Screening:
         """Hold a URL :meth:`must_wait` said waits; the ledger gives it back."""
         norm = self._parse(url)
         if norm is not None:
-            waiting = Waiting(url, key, depth, referer, self._region(norm))
+            waiting = Waiting(url, key, depth, referer, self.region(norm))
             self.waste.hold(str(norm.origin), waiting)
 
     def streak_of(self, key: str) -> int:
@@ -398,7 +398,7 @@ class Screening:
         bound: ``taught`` or not, and ``evidence`` about its family or not (an
         error, a page only like its siblings); a ``seed``'s links stay vouched for."""
         family, shape = waste_family(asked), waste_shape(asked)
-        region = self._region(asked)
+        region = self.region(asked)
         origin = str(asked.origin)
         self.waste.fetched(origin, region, url, key, taught, family, evidence, seed, shape)
 

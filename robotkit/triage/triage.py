@@ -87,8 +87,9 @@ from robotkit.triage.news import PageNews
 from robotkit.triage.regions import FailureKind, region_of
 from robotkit.triage.screening import Screening, TriageConfig
 from robotkit.url.learned import nested_alias
-from robotkit.url.normalization import NormalizedURL
+from robotkit.url.normalization import NormalizedURL, normalize_or_none
 from robotkit.url.rewrites import param_name, query_pairs
+from robotkit.url.template import counter_step, has_parameters
 
 __all__ = [
     "FailureKind",
@@ -286,7 +287,7 @@ class Triage(Screening):
         # Nothing but numbers and a word or two new to its region: a listing of
         # look-alikes is still fetched whole, but such pages cannot keep a growing
         # region alive.
-        region = self._region(norm)
+        region = self.region(norm)
         says_more, own = self.news.says_more(region, words)
         passage = self.news.new_passage(region, norm, page.text)
         if self.news.farm_page(norm, words, parsed, in_scope) and action is LinkAction.FOLLOW:
@@ -312,10 +313,10 @@ class Triage(Screening):
                 proof = 1 if self._same(copy_of, page.referer) else 0
             self.copies.record(norm, page.referer, copy, proof, copy_of is not None)
         grows, hub = self._news(norm, parsed, seen, in_scope)
-        views = (self._region(n) for n in same_origin if n.path != norm.path)
+        views = (self.region(n) for n in same_origin if n.path != norm.path)
         self.regions.list_of(final, region, views)
-        # A hub (a list whose items are new) restarts the count of copies in a row,
-        # however alike the list pages look.
+        nowhere = _leads_nowhere(self, norm, region, same_origin, page.referer, hub)
+        # A hub (a list of new items) restarts the count of copies in a row, however alike.
         streak = 0 if not copy or hub else page.streak + 1
         if action is not LinkAction.DROP:
             grows = grows and not self.regions.listed(page.referer, region)
@@ -334,7 +335,7 @@ class Triage(Screening):
         # only like its siblings, or echoing its URL's number, taught nothing but
         # proves nothing of its family unless it is a variant (ARCHITECTURE.md).
         variant, repeats = self.waste.variant(asked, text.words)
-        wasted = wasted or near or repeats
+        wasted = wasted or near or repeats or nowhere
         # A non-canonical form seen first is not "alone": its words are the host's first.
         alone = not (wasted or novel or action is LinkAction.FOLLOW or canonical is not None)
         taught = not (wasted or alone or farm)
@@ -392,12 +393,12 @@ class Triage(Screening):
     ) -> tuple[bool, bool]:
         """What a page's links add: new URLs of its own region (``grows``), new pages
         of other regions in scope or of another template of its script (``hub``)."""
-        region, own = self._region(page), _names(page)
+        region, own = self.region(page), _names(page)
         grows = hub = False
         for link, other in links:
             if other is None or (key := self.key(other)) in seen or key in self._fetched_keys:
                 continue
-            if self._region(other) == region and not _other_template(own, _names(other)):
+            if self.region(other) == region and not _other_template(own, _names(other)):
                 grows = True
             elif in_scope is None or in_scope(link):
                 hub = True
@@ -459,6 +460,26 @@ class Triage(Screening):
         ]
         self._fetched_keys = {self.key(norm) for norm in fetched}
         self._fetched_spellings = {norm.key for norm in fetched}
+
+
+def _leads_nowhere(
+    triage: Triage,
+    norm: NormalizedURL,
+    region: str,
+    same_origin: Sequence[NormalizedURL],
+    referer: str | None,
+    hub: bool,
+) -> bool:
+    """Whether a page taught nothing by what it links, whatever prose it writes
+    (ARCHITECTURE.md, "The waste bound"). A list is worth its items: a view of a list
+    (another sort, filter, tag set or empty result, by its parameters) listing only
+    items an earlier list of its region listed (blind4 ``askbot``'s list states). A
+    counter's next or previous value (``?rev=41`` linked by ``?rev=42``) leading to
+    no new page (blind4 ``dokuwiki``'s diffs)."""
+    items = (triage.key(n) for n in same_origin if triage.region(n) != region)
+    if triage.regions.listed_before(region, items) and has_parameters(norm):
+        return True
+    return not hub and counter_step(norm, normalize_or_none(referer or "", triage.guard.policy))
 
 
 def _names(norm: NormalizedURL) -> set[str]:

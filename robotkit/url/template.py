@@ -10,10 +10,13 @@ from __future__ import annotations
 import re
 
 from robotkit.url.normalization import NormalizedURL, normalize_or_none
+from robotkit.url.rewrites import query_pairs
 
 _DIGITS = re.compile(r"\d+")
 _UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", re.I)
 _HEX_ID = re.compile(r"\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{8,}\b", re.I)
+_PATH_PARAMETER = re.compile(r"/[A-Za-z_][\w-]*[:=][^/]+(?=/|$)")
+"""A path segment that is a parameter, ``name:value`` or ``name=value``."""
 
 
 def _template_text(text: str) -> str:
@@ -40,3 +43,26 @@ def url_template(url: str | NormalizedURL) -> str | None:
             value = "{n}" if value.isdigit() else "{v}"
         names.append(f"{_template_text(name)}{sep}{value}")
     return f"{norm.origin}{path}?{'&'.join(sorted(names))}"
+
+
+def has_parameters(norm: NormalizedURL) -> bool:
+    """Whether a URL carries parameters: a query, or a path segment ``name:value`` or
+    ``name=value`` (path parameters, RFC 3986 section 3.3: Askbot's
+    ``/questions/scope:all/sort:age-asc/tags:a,b/``, a store's ``/color=red/``)."""
+    return bool(norm.query) or _PATH_PARAMETER.search(norm.path) is not None
+
+
+def counter_step(norm: NormalizedURL, referer: NormalizedURL | None) -> bool:
+    """Whether ``norm`` is its referer's URL with one number of its query moved by
+    one (a counter's next or previous: ``rev=41`` on ``rev=42``)."""
+    if referer is None or referer.origin != norm.origin or referer.path != norm.path:
+        return False
+    mine, theirs = query_pairs(norm.query), query_pairs(referer.query)
+    if len(mine) != len(theirs) or not mine:
+        return False
+    changed = [(a, b) for a, b in zip(sorted(mine), sorted(theirs), strict=True) if a != b]
+    if len(changed) != 1:
+        return False
+    ((a, b),) = changed
+    (name_a, _, va), (name_b, _, vb) = a.partition("="), b.partition("=")
+    return name_a == name_b and va.isdigit() and vb.isdigit() and abs(int(va) - int(vb)) == 1
