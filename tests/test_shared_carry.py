@@ -1,7 +1,8 @@
 """A worker's pacer finishes carried on its shared crawl's round trips (one server):
 a finish is not a round trip of its own, yet it reaches Redis with the next round
-trip the worker makes, or alone at the event loop's next turn, and the host's slot
-is free for every worker from then on."""
+trip the worker makes, or alone at the event loop's next turn: the host's next
+ready time is in Redis from then on, under the lease the worker keeps (its kept
+leases: test_shared_kept.py)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from robotkit.pacing.pacer import Pacer, PacingPolicy
 from robotkit.shared import Namespace
 from robotkit.shared.connection import connect_async
 from robotkit.shared.crawl import SharedCrawl
-from robotkit.shared.pacing import AsyncSharedPacer, FinishCarry
+from robotkit.shared.pacing import AsyncSharedPacer, FinishCarry, pace_key
 from robotkit.url.parse import origin_of
 
 HOST = ("h1.example", 80)
@@ -36,6 +37,17 @@ async def _setup(
     return crawl, mine, theirs, carry
 
 
+async def _recorded(
+    crawl: SharedCrawl, carry: FinishCarry, host: tuple[str, int], *, kept: bool = True
+) -> float:
+    """The ready time the host's finish left in Redis, read there, and whose lease
+    the host is under: the worker's own, kept, unless another asked for the host."""
+    fields = await crawl.client.hgetall(pace_key(crawl.namespace, host))
+    owner = fields.get(b"owner")
+    assert owner == (carry.kept.owner.encode() if kept else None)
+    return float(fields[b"ready"])
+
+
 def test_a_finish_rides_on_the_settle_that_follows_the_page(
     redis_url: str, crawl_id: str, clock: ManualClock
 ) -> None:
@@ -52,6 +64,8 @@ def test_a_finish_rides_on_the_settle_that_follows_the_page(
         trips = crawl.round_trips
         await crawl.sync(0.1, idle=False)  # the crawl script, the finish before it
         assert crawl.round_trips - trips == 2 and not carry.calls
+        # Another worker asked meanwhile: the finish let the lease go.
+        assert await _recorded(crawl, carry, HOST, kept=False) == clock() + 1.0
         clock.advance(1.0)
         again = await theirs.reserve(HOST)
         assert again.ticket is not None, "the finish reached Redis: the host is free"
@@ -65,7 +79,7 @@ def test_a_finish_no_round_trip_takes_is_sent_alone(
     redis_url: str, crawl_id: str, clock: ManualClock
 ) -> None:
     async def scenario() -> None:
-        crawl, mine, theirs, carry = await _setup(redis_url, crawl_id, clock, wait=0.0)
+        crawl, mine, _, carry = await _setup(redis_url, crawl_id, clock, wait=0.0)
         slot = await mine.reserve(HOST)
         assert slot.ticket is not None
         await mine.finish(slot.ticket, Outcome.OK)
@@ -75,8 +89,7 @@ def test_a_finish_no_round_trip_takes_is_sent_alone(
             await asyncio.sleep(0)
         await carry.sent()
         assert not carry.calls
-        clock.advance(1.0)
-        assert (await theirs.reserve(HOST)).ticket is not None
+        assert await _recorded(crawl, carry, HOST) == clock() + 1.0
         await crawl.client.aclose()
 
     asyncio.run(scenario())
@@ -95,12 +108,13 @@ def test_a_reservation_carries_the_finishes_before_it(
         await mine.finish(slot.ticket, Outcome.OK)
         other = await mine.reserve(OTHER)
         assert other.ticket is not None and not carry.calls
+        assert await _recorded(crawl, carry, HOST) == clock() + 1.0, "sent with the reservation"
         clock.advance(1.0)
-        assert (await theirs.reserve(HOST)).ticket is not None, "sent with the reservation"
         leave = crawl.leave()
         await mine.finish(other.ticket, Outcome.OK)
         await leave
         assert not carry.riding, "once the worker has left, a finish is its own round trip"
+        assert (await theirs.reserve(HOST)).ticket is not None, "its kept leases let go"
         await crawl.client.aclose()
 
     asyncio.run(scenario())
@@ -131,7 +145,7 @@ def test_a_reservation_boards_the_settle_waiting_for_it(
     takes the finishes, so both go in one write; what it sent is in Redis."""
 
     async def scenario() -> None:
-        crawl, mine, theirs, carry = await _setup(redis_url, crawl_id, clock)
+        crawl, mine, _, carry = await _setup(redis_url, crawl_id, clock)
         await crawl.sync(0.0, idle=False)
         order: list[str] = []
         settles: list[asyncio.Future[None]] = []
@@ -152,8 +166,7 @@ def test_a_reservation_boards_the_settle_waiting_for_it(
         assert order == ["board, 0 carried", "board, 1 carried"]
         await asyncio.gather(*settles)
         assert crawl.unsent == 0 and not carry.calls, "the settle and the finish were sent"
-        clock.advance(1.0)
-        assert (await theirs.reserve(HOST)).ticket is not None
+        assert await _recorded(crawl, carry, HOST) == clock() + 1.0
         carry.boarding = None
         await mine.finish(other.ticket, Outcome.OK)
         await crawl.leave()

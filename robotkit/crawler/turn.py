@@ -138,6 +138,8 @@ class SharedTurn:
             # its URLs are that worker's now. One in flight stays and is finished.
             with contextlib.suppress(ValueError):
                 crawler.frontier.drop_host(host)
+            if self._carry is not None:  # its finish frees the lease kept on the host
+                self._carry.kept.forget([host.pacing_key])
         for claim in result.claims:
             self._take_over(claim)
         for host, offers in result.drained:

@@ -20,7 +20,7 @@ import functools
 import hashlib
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import redis
@@ -221,6 +221,15 @@ class ScriptCall:
     script: str
     keys: Sequence[str]
     args: Sequence[str]
+    answered: Callable[[Any], None] | None = field(default=None, compare=False, repr=False)
+    """Told the call's answer, whoever sent it: a call carried on another's round
+    trip (:class:`~robotkit.shared.pacing.FinishCarry`) still reaches its planner."""
+
+
+def _answered(call: ScriptCall, result: Any) -> Any:
+    if call.answered is not None:
+        call.answered(result)
+    return result
 
 
 CLUSTER_CALLS = 16
@@ -252,6 +261,9 @@ class Runner:
         self.wire: Wire | None = pool.wire() if isinstance(pool, WiredPool) else None
 
     async def one(self, call: ScriptCall) -> Any:
+        return _answered(call, await self._one(call))
+
+    async def _one(self, call: ScriptCall) -> Any:
         if self.wire is not None:
             (result,) = await self.wire.execute([_evalsha(call)])
             if isinstance(result, NoScriptError):  # loaded and run in one round trip
@@ -296,10 +308,10 @@ class Runner:
             results = await pipe.execute(raise_on_error=False)
         for n, result in enumerate(results):
             if isinstance(result, NoScriptError):  # not run: safe to send again
-                results[n] = await self.one(calls[n])
+                results[n] = await self._one(calls[n])
             elif isinstance(result, Exception):
                 raise result
-        return list(results)
+        return [_answered(call, result) for call, result in zip(calls, results, strict=True)]
 
 
 class Scripts:
@@ -315,7 +327,7 @@ class Scripts:
         if script is None:
             script = self._registered[call.script] = self.client.register_script(call.script)
         with talking_to(call.keys[0]):
-            return script(keys=list(call.keys), args=list(call.args))
+            return _answered(call, script(keys=list(call.keys), args=list(call.args)))
 
 
 AsyncClientSource = AsyncClient | Callable[[], AsyncClient]

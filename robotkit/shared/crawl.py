@@ -282,11 +282,11 @@ class SharedCrawl:
         of the links offered to it, in its filter since (most links are found again)."""
         self.token = ""  # this life's name in the worker table (given by the first sync)
         self._runner = Runner(client)
-        # On one server the pacer's finishes ride on this worker's round trips (a
-        # cluster sends each call on its own anyway); SharedTurn hooks its settles on it.
+        # On one server the pacer's finishes ride on this worker's round trips, and
+        # keep the leases of the hosts it alone requests (not on a cluster).
         self.carry = carry if carry is not None and not self._runner.cluster else None
         if self.carry is not None:
-            self.carry.riding = True
+            self.carry.riding = self.carry.kept.on = True
         self._crawl_keys = [namespace.crawl_key(name) for name in CRAWL_KEYS]
         self._actions: dict[str, list[list[Any]]] = {}  # per host, in order
         self._offered: set[str] = set()  # hosts of the buffered offers
@@ -305,10 +305,9 @@ class SharedCrawl:
     # -- buffered actions ---------------------------------------------------------
 
     def owns(self, origin: Origin) -> bool:
-        """Whether links to ``origin`` are screened here at once: it is this worker's
-        and it knows everything seen of it. A host inherited from another owner is
-        this worker's too, but its links go through its seen filter in Redis first
-        (as offers, coming back with the next sync)."""
+        """Whether links to ``origin`` are screened here at once: it is ours and we
+        know all seen of it. An inherited host is ours too, but its links go through
+        its seen filter in Redis first (as offers, back with the next sync)."""
         return origin in self.owned and origin not in self.inherited
 
     def _add(self, host: Origin, action: list[Any]) -> None:
@@ -364,8 +363,12 @@ class SharedCrawl:
         self._offered.add(name)
 
     def release(self, host: Origin) -> None:
+        """Give ``host`` back, and its kept lease unless the server's other scheme is
+        still ours (nothing of it is in flight here: SharedTurn)."""
         self.owned.discard(host)
         self.inherited.pop(host, None)
+        if self.carry is not None and all(o.pacing_key != host.pacing_key for o in self.owned):
+            self.carry.let_go(self.namespace, [host.pacing_key])
         self._add(host, ["x"])
         self._releasing.add(self.host_name(host))
         self._resting.discard(self.host_name(host))
@@ -534,10 +537,10 @@ class SharedCrawl:
         """Send what is buffered and leave the worker table: this worker's hosts go
         back to the index at the next sync of any other worker."""
         async with self._turn:
-            await self._send()
             if self.carry is not None:  # from now on a finish is its own round trip
-                self.carry.riding = False
+                self.carry.stop(self.namespace)  # and keeps no lease
                 await self.carry.sent()
+            await self._send()
             if self.token:
                 self.round_trips += 1
                 with talking_to(self.namespace.key("")):

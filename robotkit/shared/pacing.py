@@ -19,6 +19,11 @@ the streak and any hold: its own round trip, or, for a worker of a shared crawl 
 one server, carried (:class:`FinishCarry`) in the pipeline of the round trip the
 worker makes next anyway (the page's host scripts, or its next reservation).
 
+A worker of a shared crawl owns its hosts: no other worker requests them. So its
+finish *keeps* the lease for the next request, and that request, when it starts in a
+short window after its ready time, needs no round trip: the lease in Redis covers it
+as a fresh reservation would (:mod:`robotkit.shared.leases`).
+
 Time is the injected clock's (passed to every script), not Redis' TIME, so tests
 drive it with :class:`robotkit.base.clock.ManualClock`; workers on several machines
 need synchronised clocks (NTP), as HTTP dates already do. A lease outlives a dead
@@ -31,7 +36,7 @@ from __future__ import annotations
 
 import asyncio
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -48,6 +53,7 @@ from robotkit.shared.connection import (
     SyncClient,
     talking_to,
 )
+from robotkit.shared.leases import KeptLease, KeptLeases
 
 __all__ = [
     "DEFAULT_LEASE",
@@ -79,14 +85,20 @@ local function f(x) return string.format('%.6f', x) end
 # KEYS[1] host; ARGV now, lease, owner, grace.
 # Returns {state, seconds, failures, held}: state 0 busy elsewhere, 1 wait, 2 granted;
 # held 1 when the wait is a hold (Retry-After, a deferral), not the gap or backoff.
+# A lease of the same owner is its own kept lease (KeptLeases), not a busy host. A
+# lease of another owner is flagged ``want``: if it is kept, its owner's next finish
+# lets it go instead of keeping it again.
 _RESERVE = (
     _KEEP
     + """
 local now = tonumber(ARGV[1])
-local h = redis.call('HMGET', KEYS[1], 'ready', 'hold', 'busy', 'failures')
+local h = redis.call('HMGET', KEYS[1], 'ready', 'hold', 'busy', 'failures', 'owner')
 local failures = h[4] or '0'
 local busy = tonumber(h[3]) or 0
-if busy > now then return {0, f(busy - now), failures, 0} end
+if busy > now and h[5] ~= ARGV[3] then
+  redis.call('HSET', KEYS[1], 'want', '1')
+  return {0, f(busy - now), failures, 0}
+end
 local hold = tonumber(h[2]) or 0
 local ready = math.max(tonumber(h[1]) or 0, hold)
 local held = hold >= ready and 1 or 0
@@ -97,7 +109,9 @@ return {2, '0', failures, 0}
 """
 )
 
-# KEYS[1] host; ARGV now, owner, ready, failures, hold, grace.
+# KEYS[1] host; ARGV now, owner, ready, failures, hold, grace, kept lease's end (0: none).
+# Returns 1 when the lease is kept (the host free of any other lease, and no other
+# worker wanting it since the last finish), else 0.
 _FINISH = (
     _KEEP
     + """
@@ -105,15 +119,30 @@ local now = tonumber(ARGV[1])
 if redis.call('HGET', KEYS[1], 'owner') == ARGV[2] then
   redis.call('HDEL', KEYS[1], 'busy', 'owner')
 end
-local h = redis.call('HMGET', KEYS[1], 'ready', 'hold')
+local h = redis.call('HMGET', KEYS[1], 'ready', 'hold', 'busy')
 redis.call('HSET', KEYS[1],
   'ready', f(math.max(tonumber(h[1]) or 0, tonumber(ARGV[3]))),
   'hold', f(math.max(tonumber(h[2]) or 0, tonumber(ARGV[5]))),
   'failures', ARGV[4])
+local kept = 0
+local till = tonumber(ARGV[7])
+if till > 0 and redis.call('HDEL', KEYS[1], 'want') == 0 and (tonumber(h[3]) or 0) <= now then
+  redis.call('HSET', KEYS[1], 'busy', f(till), 'owner', ARGV[2])
+  kept = 1
+end
 keep(KEYS[1], now, tonumber(ARGV[6]))
-return 1
+return kept
 """
 )
+
+# KEYS[1] host; ARGV owner. Frees the owner's kept lease (the key keeps its expiry,
+# which the lease's end set).
+_LET_GO = """
+if redis.call('HGET', KEYS[1], 'owner') == ARGV[1] then
+  redis.call('HDEL', KEYS[1], 'busy', 'owner')
+end
+return 1
+"""
 
 # KEYS[1] host; ARGV now, until, grace.
 _HOLD = (
@@ -176,11 +205,18 @@ def _text(value: object) -> object:
     return value.decode() if isinstance(value, bytes) else value
 
 
+def pace_key(namespace: Namespace, host: HostKey) -> str:
+    """The key of ``host``'s pacing hash."""
+    return namespace.key("pace", f"{host[0]}:{host[1]}")
+
+
 class _Plans:
     """What both pacers plan without I/O: the keys, the scripts' arguments (from
     the core's rules) and the reading of their answers."""
 
-    def __init__(self, pacer: Pacer, namespace: Namespace, lease: float) -> None:
+    def __init__(
+        self, pacer: Pacer, namespace: Namespace, lease: float, kept: KeptLeases | None = None
+    ) -> None:
         if pacer.policy.per_host_concurrency != 1:
             raise ValueError("shared pacing allows one request at a time per host")
         if lease <= 0:
@@ -188,18 +224,29 @@ class _Plans:
         self.pacer = pacer
         self.namespace = namespace
         self.lease = lease
+        self.kept = kept
 
     def key(self, host: HostKey) -> str:
-        return self.namespace.key("pace", f"{host[0]}:{host[1]}")
+        return pace_key(self.namespace, host)
 
     def reserving(self, host: HostKey) -> Reserving | Reservation:
         """The reservation to ask Redis for, or the answer at once when the host
-        is skipped (its Crawl-delay, applied on the in-process pacer)."""
+        is skipped (its Crawl-delay, applied on the in-process pacer) or its
+        kept lease gives it (:class:`KeptLeases`)."""
         skip = self.pacer.state(host).skip_reason
         if skip is not None:
             return Reservation(None, skip_reason=skip)
         now = self.pacer.clock()
-        owner = uuid.uuid4().hex
+        kept = self.kept
+        if kept is not None and kept.on:
+            local = kept.grant(host, now, self.lease)
+            if isinstance(local, KeptLease):
+                return Reservation(SharedTicket(host, now, kept.owner, local.failures))
+            if local is not None:
+                return Reservation(None, wait=local)
+            owner = kept.owner
+        else:
+            owner = uuid.uuid4().hex
         args = (repr(now), repr(self.lease), owner, repr(GRACE))
         return Reserving(host, now, owner, ScriptCall(_RESERVE, (self.key(host),), args))
 
@@ -215,8 +262,13 @@ class _Plans:
         rest = self.pacer.policy.rest(self.pacer.gap(host), self.pacer.draw_jitter(host), failures)
         failed = outcome is not None and outcome.is_failure
         hold = retry_at if failed and retry_at is not None else 0.0
-        args = (repr(now), ticket.owner, repr(now + rest), str(failures), repr(hold), repr(GRACE))
-        return ScriptCall(_FINISH, (self.key(host),), args)
+        ready = now + rest
+        till, answered = 0.0, None
+        if self.kept is not None:
+            till, answered = self.kept.keeping(host, ready, self.lease, failures, bool(hold))
+        args = (repr(now), ticket.owner, repr(ready), str(failures), repr(hold), repr(GRACE),
+                repr(till))  # fmt: skip
+        return ScriptCall(_FINISH, (self.key(host),), args, answered)
 
     def holding(self, host: HostKey, until: float) -> ScriptCall:
         args = (repr(self.pacer.clock()), repr(until), repr(GRACE))
@@ -247,12 +299,28 @@ class FinishCarry:
         self.riding = False
         self.wait = wait
         self.calls: list[ScriptCall] = []
+        self.kept = KeptLeases()
+        """The leases the async pacers keep, when a shared crawl turns them on."""
         self.boarding: Callable[[], None] | None = None
         """Called by a reservation about to be sent, when riding: a settle waiting for
         a round trip to ride on starts then, and goes in the reservation's write
         (:class:`~robotkit.crawler.turn.SharedTurn`)."""
         self._sending: set[asyncio.Future[Any]] = set()
         self._timer: asyncio.TimerHandle | None = None
+
+    def let_go(self, namespace: Namespace, hosts: Iterable[HostKey]) -> None:
+        """Forget the leases kept on ``hosts`` and free in Redis, with the next round
+        trip, those it may hold (a host given back; every host, leaving)."""
+        self.calls += [
+            ScriptCall(_LET_GO, (pace_key(namespace, host),), (self.kept.owner,))
+            for host in self.kept.forget(hosts)
+        ]
+
+    def stop(self, namespace: Namespace) -> None:
+        """A worker leaving: no finish rides or keeps a lease from now on, and the
+        leases kept go with its last round trip."""
+        self.riding = self.kept.on = False
+        self.let_go(namespace, self.kept.hosts())
 
     def take(self) -> list[ScriptCall]:
         """The finishes waiting, out of the carry: the caller sends them (the timer
@@ -348,7 +416,7 @@ class AsyncSharedPacer(_Plans):
         lease: float = DEFAULT_LEASE,
         carry: FinishCarry | None = None,
     ) -> None:
-        super().__init__(pacer, namespace, lease)
+        super().__init__(pacer, namespace, lease, carry.kept if carry is not None else None)
         self.scripts = AsyncScripts(client)
         self.carry = carry
         self._giving_back: set[asyncio.Future[None]] = set()
