@@ -62,6 +62,9 @@ import itertools
 from support.redis_server import RedisServer
 
 DELAY = 0.2
+TREE = Path(__file__).resolve().parent.parent
+"""The workers run in this checkout: ``python -m robotkit`` puts its working directory
+first on ``sys.path``, so a run started elsewhere would measure another tree's code."""
 SYLLABLES = "aeioubdklmnprstv"
 
 
@@ -223,7 +226,9 @@ def workers(
         if redis_url is not None:
             command += ["--redis", redis_url, "--crawl-id", crawl_id, "--redis-lease", "3"]
         procs.append(
-            subprocess.Popen([*command, *mine], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+            subprocess.Popen(
+                [*command, *mine], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=TREE
+            )
         )
     return procs
 
@@ -389,7 +394,9 @@ def startup_cpu(sites: Sites, out: Path, redis_url: str | None = None) -> float:
         shared = [] if redis_url is None else ["--redis", redis_url, "--crawl-id", f"start{n}"]
         command = [sys.executable, "-m", "robotkit", "crawl", "--max-pages", "1", *shared,
                    "--output", str(out / f"start{n}.jsonl"), sites.seeds()[0]]  # fmt: skip
-        subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+        subprocess.run(
+            command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False, cwd=TREE
+        )
         runs.append(children_cpu() - before)
     sites.requests()  # not the runs' requests
     return min(runs)
