@@ -184,3 +184,55 @@ def test_a_list_of_items_an_earlier_list_of_its_region_listed_is_listed_before()
     copy.restore(json.loads(json.dumps(regions.snapshot())))
     assert copy.snapshot() == regions.snapshot()
     assert copy.listed_before("h/questions", ["/q/4"])
+
+
+SORTS = ("subject", "starter", "replies", "views", "first_post", "last_poster")
+
+
+def forum(url: str) -> tuple[str, list[str]]:
+    """SMF's ``index.php``: a board (``board=B.0``) lists its topics (``topic=N.0``)
+    and links its six sort states (``board=B.0;sort=subject``), a state its own
+    ``;desc`` and the same topics in the same words; a topic says something new."""
+    query = url.partition("?")[2]
+    if not query:
+        links = [f"{SITE}/index.php?board={b}.0" for b in range(3)]
+        return html("Forum", "the bench of makers", links), links
+    if query.startswith("board="):
+        board = query[6]
+        topics = [f"{SITE}/index.php?topic={4 * int(board) + t}.0" for t in range(4)]
+        desc = ";desc" not in query
+        sorts = [
+            f"{SITE}/index.php?board={board}.0;sort={s}" + (";desc" if desc and s in query else "")
+            for s in SORTS
+        ]
+        links = sorts + topics
+        return html("Board", "topics of the board", links), links
+    topic = query.partition("=")[2].partition(".")[0]
+    return html("Topic", prose_of(100 + int(topic))), []
+
+
+def test_the_display_states_of_a_semicolon_query_grow_apart_from_its_views() -> None:
+    """A ``;``-joined query (SMF, HTML 4's other separator) is a view in a display
+    state: the sort states of the boards grow and park in a region of their own, and
+    every topic of the script's query space is still fetched."""
+    crawl = Crawl()
+    crawl.run(forum, f"{SITE}/index.php", budget=400)
+    assert f"{SITE}/index.php?" not in crawl.triage.regions.parked
+    assert all(f"{SITE}/index.php?topic={t}.0" in crawl.fetched for t in range(12))
+
+
+def test_a_parked_semicolon_state_holds_its_state_names_not_its_views() -> None:
+    """When the sort states of a ``;``-joined view park, the names held on the
+    section are the states' (``sort``), never the view's (``board``): the script's
+    real views (``board=2.0``, ``board=2.6``) stay open, a state of another board
+    is held."""
+    triage, regions = Crawl().triage, Regions()
+    for n in range(8):
+        norm = triage.normalize(f"{SITE}/index.php?board=1.0;sort=s{n}")
+        regions.count(norm, triage.region(norm), news=False, grows=True)
+    assert f"{SITE}/index.php?board;" in regions.parked
+    for view in ("board=2.0", "board=2.6"):
+        norm = triage.normalize(f"{SITE}/index.php?{view}")
+        assert regions.held(norm, triage.region(norm)) is None
+    state = triage.normalize(f"{SITE}/index.php?board=2.0;sort=subject")
+    assert regions.held(state, triage.region(state)) is not None

@@ -321,3 +321,24 @@ def test_a_pair_learned_to_change_nothing_is_withdrawn_when_a_page_differs() -> 
     back = LearnedRules()
     back.restore(json.loads(json.dumps(rules.snapshot())))
     assert not back.learn_pair(f"{SITE}/index.php?id=3&L=1", f"{SITE}/index.php?id=3")
+
+
+def test_a_parameter_a_page_lists_several_tokens_of_is_no_session_id() -> None:
+    """A session id is one value a visit. OpenGrok's history page links each
+    revision of a file (``ring.c?r=ad9b7dbe``, ``?r=06f74efc``): the head revision is
+    the file's own text, yet ``r`` names pages, and the older revisions keep their
+    keys (a resumed crawl too). Without such a list, a token value added to a copy is
+    still a session id."""
+    rules = LearnedRules()
+    file = f"{SITE}/xref/src/ring.c"
+    revisions = [normalize(f"{file}?r={r}") for r in ("ad9b7dbe", "06f74efc", "3eb5cbdc")]
+    rules.observe_links(normalize(f"{SITE}/history/src/ring.c"), revisions)
+    rules.learn_pair(f"{file}?r=ad9b7dbe", file)
+    assert key(rules, f"{file}?r=06f74efc") == f"{file}?r=06f74efc"
+    back = LearnedRules()
+    back.restore(json.loads(json.dumps(rules.snapshot())))
+    back.learn_pair(f"{SITE}/xref/src/sync.c?r=df944228", f"{SITE}/xref/src/sync.c")
+    assert key(back, f"{SITE}/xref/src/sync.c?r=c639114d") == f"{SITE}/xref/src/sync.c?r=c639114d"
+    fresh = LearnedRules()
+    assert fresh.learn_pair(f"{file}?visit=x8Kq2Lm9Zp", file)
+    assert key(fresh, f"{file}?visit=Q7r2Xk4Wm1") == file

@@ -58,11 +58,20 @@ class FailureKind(CodeEnum):
 def region_of(norm: NormalizedURL) -> str:
     """The region a URL grows in. With a query: the query space of its page
     (``/shop/shoes?``, numbers in the path as ``{n}``), so facets of one list and
-    the pagination of another are two regions, and a calendar's months one. Without:
+    the pagination of another are two regions, and a calendar's months one; a query
+    joined by ``;`` alone is a view in a display state, and the states of a view's first
+    name are a region of their own (``/index.php?board;``). Without:
     its origin and first path segment (digit runs as ``{n}``, random-looking tokens
     as ``{tok}``, so a farm's random directories are one region)."""
     if norm.query:
-        return f"{norm.origin}{_DIGITS.sub('{n}', norm.path)}?"
+        page = f"{norm.origin}{_DIGITS.sub('{n}', norm.path)}?"
+        if ";" in norm.query and "&" not in norm.query:
+            # SMF's ``?topic=55.0;prev_next=prev``, ``?board=1.0;sort=subject;desc``,
+            # ``;wap2``: a view (its first pair) in a display state (the pairs after
+            # ";", HTML 4's other separator). The states of a view grow in a region of
+            # their own, so they park apart from the script's real views.
+            return f"{page}{norm.query.partition(';')[0].partition('=')[0].lower()};"
+        return page
     first = norm.path[1:].split("/", 1)[0]
     if first:
         first = "{tok}" if _REGION_TOKEN.fullmatch(first) else _DIGITS.sub("{n}", first)
@@ -81,8 +90,12 @@ def family_of(norm: NormalizedURL) -> str:
 
 
 def _names(norm: NormalizedURL) -> set[str]:
-    """The parameter names of a URL's query."""
-    return {part.partition("=")[0] for part in (norm.query or "").split("&") if part}
+    """The parameter names of a URL's query; of a ``;``-joined view, those of its
+    state (``sort``, ``desc`` of ``board=1.0;sort=subject;desc``), never the view's."""
+    query = norm.query or ""
+    if ";" in query and "&" not in query:
+        return {part.partition("=")[0] for part in query.split(";")[1:] if part}
+    return {part.partition("=")[0] for part in query.split("&") if part}
 
 
 def _section(norm: NormalizedURL) -> str:

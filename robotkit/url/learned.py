@@ -9,7 +9,8 @@ the site gives, one origin at a time:
 - two URLs whose pages are exactly the same and that differ only in one path segment
   or one parameter value, both random-looking tokens: that segment position or that
   parameter is a session id (never a page's id: different pages never have the same
-  text);
+  text; never a parameter a page linked with several token values, a history's
+  revisions: a session id is one value a visit);
 - pages whose own URL carries a token at some path position while every link they
   give carries one *other* token there (a session id re-issued on each response):
   twice seen, that position is a session id. A page that links several tokens at
@@ -116,6 +117,8 @@ class LearnedRules:
         self._rules = Rewrites()
         self._reissued: dict[tuple[str, int], int] = {}
         self._vetoed: set[tuple[str, int]] = set()
+        self._listed: set[tuple[str, str]] = set()
+        """Parameters a page linked with several token values: names of pages."""
         self._families = CopyFamilies(self._rules, max_texts)
         self._paths = Substitutions(max_texts)
 
@@ -139,6 +142,7 @@ class LearnedRules:
             "origins": self._rules.snapshot(),
             "reissued": [[origin, position, n] for (origin, position), n in self._reissued.items()],
             "vetoed": [[origin, position] for origin, position in sorted(self._vetoed)],
+            "listed": [[origin, name] for origin, name in sorted(self._listed)],
             "evidence": self._families.snapshot(),
             "substitutions": self._paths.snapshot(),
         }
@@ -157,9 +161,14 @@ class LearnedRules:
                 (typed(o, str, "origin"), typed(p, int, "position"))
                 for o, p in listed(data["vetoed"], "vetoed", list)
             }
+            listed_params = {
+                (typed(o, str, "origin"), typed(n, str, "name"))
+                for o, n in listed(data.get("listed", []), "listed", list)
+            }
             families = CopyFamilies.restored(data.get("evidence", {}), rules, self.max_texts)
             self._paths.restore(data.get("substitutions", []))
         self._rules, self._reissued, self._vetoed = rules, reissued, vetoed
+        self._listed = listed_params
         self._families = families
 
     def knows(self, norm: NormalizedURL) -> bool:
@@ -278,7 +287,12 @@ class LearnedRules:
             # A token value added (``?sid=x8Kq2...``) is a session parameter, whatever
             # its next value; any other pair changes nothing as it is, in the section
             # it was seen in (:func:`~robotkit.url.rewrites.section`).
-            tokens = {param_name(p) for p in extra if is_token(p.partition("=")[2])}
+            origin = str(a.origin)
+            tokens = {
+                param_name(p)
+                for p in extra
+                if is_token(p.partition("=")[2]) and (origin, param_name(p)) not in self._listed
+            }
             self._rules.of(a).params.update(tokens)
             for p in extra:
                 if param_name(p) not in tokens:
@@ -300,8 +314,8 @@ class LearnedRules:
             return False
         value_a = pairs_a[differ[0]].partition("=")[2]
         value_b = pairs_b[differ[0]].partition("=")[2]
-        if is_token(value_a) and is_token(value_b):
-            name = param_name(pairs_a[differ[0]])
+        name = param_name(pairs_a[differ[0]])
+        if is_token(value_a) and is_token(value_b) and (str(a.origin), name) not in self._listed:
             self._rules.of(a).params.add(name)
             line = f"parameter {name} is a session id: {url} and {other}{same}"
             self._families.proofs[f"{a.origin} param {name}"] = line
@@ -314,6 +328,16 @@ class LearnedRules:
         own = path_segments(page.path)
         origin = str(page.origin)
         learned = False
+        # A session id is one value a visit: a page linking several token values of a
+        # parameter (a history's revisions, ``?r=ad9b7dbe``, ``?r=06f74efc``) lists
+        # pages by it, and it is never learned as a session id on the origin.
+        tokens: dict[str, set[str]] = {}
+        for link in links:
+            if link.origin == page.origin:
+                for pair in query_pairs(link.query):
+                    if is_token(value := pair.partition("=")[2]):
+                        tokens.setdefault(param_name(pair), set()).add(value)
+        self._listed.update((origin, name) for name, seen in tokens.items() if len(seen) > 1)
         for position, segment in enumerate(own[:-1]):
             if not is_token(segment) or (origin, position) in self._vetoed:
                 continue
