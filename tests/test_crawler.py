@@ -334,13 +334,16 @@ def test_a_pages_shortlink_is_never_requested() -> None:
 
 
 def test_a_url_queued_before_its_session_parameter_was_learned_is_requested_without_it() -> None:
-    """Two spellings of one page differing only in a token (``?src=``) prove ``src``
-    a session id; a page queued under a ``src`` spelling before that is requested
-    as itself, and the server never sees its session spelling."""
+    """Two spellings of one page differing only in a token (``?src=``), each linked
+    by a page of its own (a session id has one value a visit: a page linking several
+    is no session, test_url_families), prove ``src`` a session id; a page queued
+    under a ``src`` spelling before that is requested as itself, and the server
+    never sees its session spelling."""
     one, two = "x7K2q9Lm4Ta1", "p3R8w2Zn6Qe5"
     pages = {
-        "/": f'<a href="/guide?src={one}">guide</a><a href="/guide?src={two}">guide</a>'
-        f'<a href="/faq?src={one}">faq</a>',
+        "/": f'<a href="/guide?src={one}">guide</a><a href="/more">more</a>',
+        "/more": f'<p>more about the harbour at night</p><a href="/guide?src={two}">guide</a>'
+        f'<a href="/faq?src={two}">faq</a>',
         "/guide": "<p>the guide to the harbour lanterns at dusk</p>",
         "/faq": "<p>questions asked about the harbour lanterns</p>",
     }
