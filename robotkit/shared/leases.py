@@ -53,6 +53,7 @@ class KeptLeases:
         self.owner = uuid.uuid4().hex
         """This worker's name on the leases it keeps and on its reservations."""
         self.held: dict[HostKey, KeptLease] = {}
+        """Always some of ``_asked``: a lease is held only once its finish is answered."""
         self._asked: set[HostKey] = set()  # a keeping finish planned since the last let-go
         self._epoch: dict[HostKey, int] = {}
 
@@ -85,8 +86,7 @@ class KeptLeases:
         return until, functools.partial(self._answered, host, kept, self._epoch.get(host, 0))
 
     def _answered(self, host: HostKey, kept: KeptLease, epoch: int, result: Any) -> None:
-        answer = result.decode() if isinstance(result, bytes) else str(result)
-        if answer == "1" and self._epoch.get(host, 0) == epoch:
+        if int(result) == 1 and self._epoch.get(host, 0) == epoch:  # Lua's integer reply
             self.held[host] = kept
 
     def forget(self, hosts: Iterable[HostKey]) -> list[HostKey]:
@@ -103,5 +103,5 @@ class KeptLeases:
         return maybe
 
     def hosts(self) -> set[HostKey]:
-        """Every host whose lease may be kept."""
-        return self._asked | set(self.held)
+        """Every host whose lease may be kept (the held ones among them)."""
+        return set(self._asked)
