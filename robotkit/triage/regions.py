@@ -55,6 +55,12 @@ class FailureKind(CodeEnum):
     """An answer that came, slowly, and was not novel."""
 
 
+def _display_state(query: str) -> bool:
+    """Whether a query is a view in a display state: pairs joined by ``;`` alone
+    (SMF's ``topic=55.0;prev_next=prev``; ``;`` is HTML 4's other separator)."""
+    return ";" in query and "&" not in query
+
+
 def region_of(norm: NormalizedURL) -> str:
     """The region a URL grows in. With a query: the query space of its page
     (``/shop/shoes?``, numbers in the path as ``{n}``), so facets of one list and
@@ -65,11 +71,11 @@ def region_of(norm: NormalizedURL) -> str:
     as ``{tok}``, so a farm's random directories are one region)."""
     if norm.query:
         page = f"{norm.origin}{_DIGITS.sub('{n}', norm.path)}?"
-        if ";" in norm.query and "&" not in norm.query:
+        if _display_state(norm.query):
             # SMF's ``?topic=55.0;prev_next=prev``, ``?board=1.0;sort=subject;desc``,
             # ``;wap2``: a view (its first pair) in a display state (the pairs after
-            # ";", HTML 4's other separator). The states of a view grow in a region of
-            # their own, so they park apart from the script's real views.
+            # ";"). The states of a view grow in a region of their own, so they park
+            # apart from the script's real views.
             return f"{page}{norm.query.partition(';')[0].partition('=')[0].lower()};"
         return page
     first = norm.path[1:].split("/", 1)[0]
@@ -93,7 +99,7 @@ def _names(norm: NormalizedURL) -> set[str]:
     """The parameter names of a URL's query; of a ``;``-joined view, those of its
     state (``sort``, ``desc`` of ``board=1.0;sort=subject;desc``), never the view's."""
     query = norm.query or ""
-    if ";" in query and "&" not in query:
+    if _display_state(query):
         return {part.partition("=")[0] for part in query.split(";")[1:] if part}
     return {part.partition("=")[0] for part in query.split("&") if part}
 

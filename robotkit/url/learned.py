@@ -225,6 +225,11 @@ class LearnedRules:
             or nested_alias(short, long)
         )
 
+    def _may_be_session(self, origin: str, name: str) -> bool:
+        """Whether parameter ``name`` may be learned as a session id on ``origin``: no
+        page linked several token values of it (:meth:`observe_links`)."""
+        return (origin, name) not in self._listed
+
     def learn_pair(self, url: str, other: str) -> bool:
         """Two URLs of one origin whose pages are exactly the same: learn a session
         segment, a session parameter or that order does not matter, when that is
@@ -291,7 +296,7 @@ class LearnedRules:
             tokens = {
                 param_name(p)
                 for p in extra
-                if is_token(p.partition("=")[2]) and (origin, param_name(p)) not in self._listed
+                if is_token(p.partition("=")[2]) and self._may_be_session(origin, param_name(p))
             }
             self._rules.of(a).params.update(tokens)
             for p in extra:
@@ -315,7 +320,7 @@ class LearnedRules:
         value_a = pairs_a[differ[0]].partition("=")[2]
         value_b = pairs_b[differ[0]].partition("=")[2]
         name = param_name(pairs_a[differ[0]])
-        if is_token(value_a) and is_token(value_b) and (str(a.origin), name) not in self._listed:
+        if is_token(value_a) and is_token(value_b) and self._may_be_session(str(a.origin), name):
             self._rules.of(a).params.add(name)
             line = f"parameter {name} is a session id: {url} and {other}{same}"
             self._families.proofs[f"{a.origin} param {name}"] = line
