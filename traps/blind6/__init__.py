@@ -1,0 +1,19 @@
+"""A sixth held-out set of crawler-trap sites, written blind (see README.md).
+
+Run: python -m traps.blind6.run [--only NAME ...] [-- CRAWLER_CMD ...]
+"""
+
+from __future__ import annotations
+
+from traps.blind.kit import Site
+
+from .sites_a import Blogger, Foswiki, Liferay, Wicket
+
+SITES: list[type[Site]] = [
+    Blogger,
+    Liferay,
+    Wicket,
+    Foswiki,
+]
+
+__all__ = ["SITES", "Site"]
