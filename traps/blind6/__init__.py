@@ -8,12 +8,18 @@ from __future__ import annotations
 from traps.blind.kit import Site
 
 from .sites_a import Blogger, Foswiki, Liferay, Wicket
+from .sites_b import OJS, Gitweb, Mastodon
+from .sites_c import CKAN
 
 SITES: list[type[Site]] = [
     Blogger,
     Liferay,
     Wicket,
     Foswiki,
+    Mastodon,
+    OJS,
+    Gitweb,
+    CKAN,
 ]
 
 __all__ = ["SITES", "Site"]
