@@ -9,7 +9,7 @@ from traps.blind.kit import Site
 
 from .sites_a import Blogger, Foswiki, Liferay, Wicket
 from .sites_b import OJS, Gitweb, Mastodon
-from .sites_c import CKAN
+from .sites_c import CKAN, Buildbot, Jira
 
 SITES: list[type[Site]] = [
     Blogger,
@@ -20,6 +20,8 @@ SITES: list[type[Site]] = [
     OJS,
     Gitweb,
     CKAN,
+    Buildbot,
+    Jira,
 ]
 
 __all__ = ["SITES", "Site"]

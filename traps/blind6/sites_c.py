@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import ClassVar
-from urllib.parse import parse_qsl, quote
+from urllib.parse import parse_qsl, quote, quote_plus
 
-from traps.blind.kit import OTHER, Reply, Req, a, doc, not_found, words_for
+from traps.blind.kit import OTHER, Reply, Req, a, doc, not_found, redirect, words_for
 from traps.blind2.common import bar, esc, prose, ul
 
-from .common import Hosted
+from .common import Hosted, params
 
 # ----------------------------------------------------------------------------------------
 # CKAN 2.9 (a city open-data portal). The dataset search and the organization and group
@@ -317,3 +318,636 @@ def _as_list(v: object) -> list[str]:
 
 def _qpairs(query: str) -> list[tuple[str, str]]:
     return parse_qsl(query, keep_blank_values=True)
+
+
+# ----------------------------------------------------------------------------------------
+# Buildbot 0.8 (classic WebStatus). The waterfall's "next page" link steps `last_time`
+# back by the span shown, long after the first retained build, and carries `show=`
+# (several builders), `branch=`, `reload=` and `show_events=`; the builder pages link
+# "view in waterfall" (`?show=<builder>`), the grid links per-branch views, and build
+# pages link their neighbours (`builds/<n-1>`, 404 past the build horizon) and the
+# build's `builds/-1` (newest) form.
+# Legit look-alikes: the waterfall's first page, the grid and console, the builders, the
+# retained builds, the build slaves and the changes.
+# ----------------------------------------------------------------------------------------
+
+_BB_BUILDERS = ["linux-gcc", "linux-clang", "macos-arm64", "windows-msvc", "docs"]
+_BB_SLAVES = ["bs-linux-01", "bs-mac-01", "bs-win-01"]
+_BB_STEPS = ["git", "configure", "compile", "test", "upload"]
+_BB_NOW = 1763640000  # the status page's clock: 2025-11-20 12:00 UTC
+
+
+class Buildbot(Hosted):
+    """Buildbot 0.8: waterfall ?last_time= paging forever, show=/branch=/reload= carried."""
+
+    name = "buildbot"
+    kind = "Buildbot 0.8: waterfall ?last_time= back forever, show=/branch=/reload= carried"
+    seed_paths: ClassVar[list[tuple[int, str]]] = [(0, "/")]
+    robots_disallow: ClassVar[list[str]] = [
+        "/json",
+        "/png",
+        "/rss",
+        "/atom",
+        "/one_box_per_builder",
+    ]
+
+    def setup(self) -> None:
+        self.vocab = words_for("archive")
+        r = self.rng("builds")
+        self.changes = []
+        for k in range(8):
+            sha = "".join(r.choice("0123456789abcdef") for _ in range(40))
+            who = r.choice(
+                [
+                    "Oona Reyes <oona@tidecalc.org>",
+                    "Piet Smit <piet@tidecalc.org>",
+                    "Lin Wei <lin@tidecalc.org>",
+                ]
+            )
+            self.changes.append(
+                {
+                    "n": 431 + k,
+                    "sha": sha,
+                    "who": who,
+                    "when": _BB_NOW - 9000 * (8 - k),
+                    "branch": "trunk" if k % 3 else "release-2.4",
+                }
+            )
+        self.builds: dict[str, list[dict]] = {}
+        for bi, b in enumerate(_BB_BUILDERS):
+            first = 1180 - 211 * bi
+            out = []
+            for k in range(5):
+                ch = self.changes[3 + k]
+                res = r.choice(["success", "success", "success", "warnings", "failure"])
+                out.append(
+                    {
+                        "n": first + k,
+                        "change": ch,
+                        "result": res,
+                        "slave": _BB_SLAVES[min(bi // 2, 2)],
+                        "start": ch["when"] + 300 + 60 * bi,
+                        "secs": r.randint(200, 2400),
+                    }
+                )
+            self.builds[b] = out
+        for p in (
+            "/",
+            "/waterfall",
+            "/grid",
+            "/console",
+            "/builders",
+            "/buildslaves",
+            "/changes",
+            "/about",
+        ):
+            self.reg(p, p)
+        for b, bs in self.builds.items():
+            self.reg(f"b:{b}", f"/builders/{b}")
+            for x in bs:
+                self.reg(f"b:{b}:{x['n']}", f"/builders/{b}/builds/{x['n']}")
+        for s in _BB_SLAVES:
+            self.reg(f"s:{s}", f"/buildslaves/{s}")
+        for c in self.changes:
+            self.reg(f"c:{c['n']}", f"/changes/{c['n']}")
+
+    def shell(self, title: str, main: str) -> str:
+        nav = bar(
+            [
+                ("/", "Home"),
+                ("/waterfall", "Waterfall"),
+                ("/grid", "Grid"),
+                ("/console", "Console"),
+                ("/builders", "Builders"),
+                ("/one_line_per_build", "Recent Builds"),
+                ("/buildslaves", "Buildslaves"),
+                ("/changes", "Changesources"),
+                ("/json/help", "JSON API"),
+                ("/about", "About"),
+            ],
+            " - ",
+        )
+        body = (
+            f'<div class="header">{nav}</div><div class="content"><h1>{esc(title)}</h1>{main}</div>'
+            '<div class="footer">Page built by Buildbot (0.8.14) working for the TideCalc project.</div>'
+        )
+        return doc(f"BuildBot: {title}", body)
+
+    @staticmethod
+    def when(ts: int) -> str:
+        return dt.datetime.fromtimestamp(ts, dt.timezone.utc).strftime("%a %d %b %Y %H:%M:%S")
+
+    def build_row(self, b: str, x: dict) -> str:
+        return (
+            f"<tr class='{x['result']}'><td>{self.when(x['start'])}</td><td>{a(f'/builders/{b}', b)}</td>"
+            f"<td>{a('/builders/' + b + '/builds/' + str(x['n']), '#' + str(x['n']))}</td>"
+            f"<td>{x['change']['sha'][:12]}</td><td>{x['result']}</td></tr>"
+        )
+
+    def waterfall(self, req: Req) -> Reply:
+        pairs = _qpairs(req.query)
+        show = [v for k, v in pairs if k == "show" and v in _BB_BUILDERS] or list(_BB_BUILDERS)
+        branch = next((v for k, v in pairs if k == "branch"), "")
+        last = next((v for k, v in pairs if k == "last_time"), "")
+        end = int(last) if last.isdigit() else _BB_NOW
+        span = 6 * 3600
+        start = end - span
+        rows = []
+        for b in show:
+            for x in self.builds[b]:
+                if start <= x["start"] < end and (not branch or x["change"]["branch"] == branch):
+                    rows.append((x["start"], self.build_row(b, x)))
+        events = ""
+        if next((v for k, v in pairs if k == "show_events"), "false") == "true":
+            events = "".join(
+                f"<tr><td>{self.when(end - 3600 * k)}</td><td colspan=4>{s} connected</td></tr>"
+                for k, s in enumerate(_BB_SLAVES, 1)
+            )
+        keep = [(k, v) for k, v in pairs if k not in ("last_time",)]
+
+        def link(extra: list[tuple[str, str]], drop: str = "") -> str:
+            items = [kv for kv in keep if kv[0] != drop] + extra
+            return "/waterfall" + (
+                "?" + "&".join(f"{k}={quote(v, safe='')}" for k, v in items) if items else ""
+            )
+
+        toggle = "false" if any(k == "show_events" and v == "true" for k, v in pairs) else "true"
+        ctl = bar(
+            [
+                (
+                    link([("show_events", toggle)], "show_events"),
+                    "Show events" if toggle == "true" else "Hide events",
+                )
+            ]
+            + [(link([("reload", s)], "reload"), f"reload {s}") for s in ("none", "60", "300")]
+        )
+        heads = "".join(f"<th>{a(f'/builders/{b}', b)}</th>" for b in show)
+        body = (
+            f"<p>{ctl}</p><table class='waterfall'><tr><th>time</th>{heads}</tr>"
+            + "".join(r for _, r in sorted(rows, reverse=True))
+            + events
+            + "</table>"
+            + f"<p>{a(link([('last_time', str(start))]), 'next page')} {a('/waterfall/help', 'help')}</p>"
+        )
+        return self.serve(req, self.shell("Waterfall", body))
+
+    def handle(self, req: Req) -> Reply:
+        path, q = req.path, params(req.query)
+        if path == "/waterfall":
+            return self.waterfall(req)
+        if path == "/waterfall/help":
+            return self.serve(
+                req,
+                self.shell(
+                    "Waterfall Help",
+                    "<p>Show events, builders and branches "
+                    "with the form below.</p><form action='../waterfall'></form>",
+                ),
+            )
+        if path == "/":
+            links = [
+                ("/waterfall", "Waterfall Display"),
+                ("/grid", "Grid Display"),
+                ("/console", "Console View"),
+                ("/builders", "Builders"),
+                ("/buildslaves", "Buildslaves"),
+                ("/changes", "Changes"),
+                ("/one_line_per_build", "Recent Builds"),
+                ("/one_box_per_builder", "Latest Build"),
+                ("/rss", "RSS"),
+                ("/atom", "Atom"),
+                ("/about", "About this Buildbot"),
+            ]
+            return self.serve(
+                req,
+                self.shell(
+                    "Welcome to the Buildbot", prose(self, "home", self.vocab, 40, 80) + ul(links)
+                ),
+            )
+        if path == "/about":
+            return self.serve(
+                req, self.shell("About this Buildbot", prose(self, "about", self.vocab, 60, 140))
+            )
+        if path in ("/grid", "/console", "/one_line_per_build"):
+            br = q.get("branch", "")
+            rows = [
+                self.build_row(b, x)
+                for b in _BB_BUILDERS
+                for x in self.builds[b]
+                if not br or x["change"]["branch"] == br
+            ]
+            if path == "/console":
+                rows = [
+                    f"<tr><td>{a('/changes/' + str(c['n']), c['sha'][:12])}</td><td>{esc(c['who'])}</td></tr>"
+                    for c in self.changes
+                    if not br or c["branch"] == br
+                ]
+            branches = bar(
+                [(f"{path}?branch={b}", b) for b in ("trunk", "release-2.4")]
+                + [(f"/waterfall?branch={b}", f"waterfall: {b}") for b in ("trunk", "release-2.4")]
+            )
+            title = {
+                "/grid": "Grid",
+                "/console": "Console",
+                "/one_line_per_build": "Last 20 finished builds",
+            }[path]
+            return self.serve(
+                req, self.shell(title, f"<p>{branches}</p><table>{''.join(rows)}</table>")
+            )
+        if path == "/builders":
+            rows = [
+                f"<tr><td>{a(f'/builders/{b}', b)}</td><td>{self.builds[b][-1]['result']}</td></tr>"
+                for b in _BB_BUILDERS
+            ]
+            return self.serve(req, self.shell("Builders", f"<table>{''.join(rows)}</table>"))
+        if path == "/buildslaves" or path.startswith("/buildslaves/"):
+            s = path[len("/buildslaves/") :] if path != "/buildslaves" else ""
+            if s and s not in _BB_SLAVES:
+                return not_found()
+            if not s:
+                return self.serve(
+                    req,
+                    self.shell("Buildslaves", ul([(f"/buildslaves/{x}", x) for x in _BB_SLAVES])),
+                )
+            mine = [
+                self.build_row(b, x)
+                for b in _BB_BUILDERS
+                for x in self.builds[b]
+                if x["slave"] == s
+            ]
+            return self.serve(
+                req,
+                self.shell(
+                    f"Buildslave: {s}",
+                    prose(self, s, self.vocab, 20, 50) + f"<table>{''.join(mine)}</table>",
+                ),
+            )
+        if path == "/changes" or path.startswith("/changes/"):
+            n = path[len("/changes/") :] if path != "/changes" else ""
+            c = next((c for c in self.changes if str(c["n"]) == n), None)
+            if not n:
+                return self.serve(
+                    req,
+                    self.shell(
+                        "Changes",
+                        ul(
+                            [
+                                ("/changes/" + str(c["n"]), f"{c['n']}: {c['sha'][:12]}")
+                                for c in reversed(self.changes)
+                            ]
+                        ),
+                    ),
+                )
+            if c is None:
+                return not_found()
+            main = (
+                f"<dl><dt>Who</dt><dd>{esc(c['who'])}</dd><dt>Revision</dt><dd>{c['sha']}</dd>"
+                f"<dt>Branch</dt><dd>{c['branch']}</dd><dt>When</dt><dd>{self.when(c['when'])}</dd></dl>"
+                + prose(self, f"chg{c['n']}", self.vocab, 15, 40)
+            )
+            return self.serve(req, self.shell(f"Change #{c['n']}", main))
+        parts = [x for x in path.split("/") if x]
+        if len(parts) >= 2 and parts[0] == "builders" and parts[1] in self.builds:
+            b, bs = parts[1], self.builds[parts[1]]
+            if len(parts) == 2:
+                main = (
+                    f"<p>({a(f'/waterfall?show={b}', 'view in waterfall')})</p><h2>Recent Builds</h2>"
+                    f"<table>{''.join(self.build_row(b, x) for x in reversed(bs))}</table>"
+                    f"<p>{a(f'/builders/{b}/builds/-1', 'last build')}</p>"
+                    + prose(self, f"bld{b}", self.vocab, 20, 50)
+                )
+                return self.serve(req, self.shell(f"Builder {b}", main))
+            if parts[2] != "builds" or len(parts) < 4:
+                return not_found()
+            num = parts[3]
+            n = (
+                bs[int(num)]["n"]
+                if num.lstrip("-").isdigit() and num.startswith("-") and -5 <= int(num) < 0
+                else (int(num) if num.isdigit() else -1)
+            )
+            x = next((x for x in bs if x["n"] == n), None)
+            if x is None:
+                return not_found("No such build")
+            base = f"/builders/{b}/builds/{num}"
+            if len(parts) > 4:
+                return Reply("step log\n", OTHER, None, ctype="text/plain")
+            steps = "".join(
+                f"<li>{s}: {a(f'{base}/steps/{s}/logs/stdio', 'stdio')}</li>" for s in _BB_STEPS
+            )
+            slave, ch = x["slave"], x["change"]
+            main = (
+                f"<h2>Results: {x['result']}</h2><p>Slave: {a('/buildslaves/' + slave, slave)}</p>"
+                f"<p>Change: {a('/changes/' + str(ch['n']), ch['sha'][:12])}</p>"
+                f"<p>Started {self.when(x['start'])}, took {x['secs'] // 60} mins</p><ol>{steps}</ol>"
+                f"<p>{a(f'/builders/{b}', 'Builder ' + b)} | {a(f'/builders/{b}/builds/{n - 1}', 'previous build')}"
+                f" | {a(f'/builders/{b}/builds/{n + 1}', 'next build')}</p>"
+                + prose(self, f"b{b}{n}", self.vocab, 20, 60)
+            )
+            return self.serve(req, self.shell(f"Builder {b} Build #{n}", main))
+        return not_found()
+
+
+# ----------------------------------------------------------------------------------------
+# Jira Server 8 (a public project, anonymous browsing). Search results
+# (`/issues/?jql=`) re-sort by putting the clicked column first in `ORDER BY` and keeping
+# the earlier clauses, and page with `startIndex=`; issue pages link every activity tab
+# (`?page=...issuetabpanels:<tab>-tabpanel`), a permalink per comment
+# (`?focusedCommentId=`), attachment sort orders, and label and component searches;
+# release notes offer `styleName=Text|Html`; issues moved from an old project key answer
+# their old key (`/browse/HARB-n`) with a redirect.
+# Legit look-alikes: the project's issue list and its real second page, the issues, the
+# version pages and their release notes, the dashboard and the project pages.
+# ----------------------------------------------------------------------------------------
+
+_JI_VERSIONS = {10200: "2.3", 10201: "2.4", 10202: "2.5"}
+_JI_COMPONENTS = ["core", "io", "docs"]
+_JI_LABELS = ["performance", "regression", "windows", "good-first-issue"]
+_JI_USERS = ["mtorres", "ssato", "kfischer", "anovak"]
+_JI_TABS = ["all", "comment", "worklog", "changehistory"]
+_JI_COLS = ["key", "summary", "issuetype", "status", "priority", "created", "updated", "assignee"]
+_JI_NOUNS = [
+    "parser",
+    "harmonic",
+    "table",
+    "epoch",
+    "timezone",
+    "cache",
+    "export",
+    "importer",
+    "constituent",
+    "plot",
+    "station",
+]
+_JI_VERBS = ["fails", "slow", "crashes", "rounds", "mislabels", "leaks", "ignores", "truncates"]
+
+
+def _jql_url(jql: str, start: int = 0) -> str:
+    return "/issues/?jql=" + quote_plus(jql) + (f"&startIndex={start}" if start else "")
+
+
+class Jira(Hosted):
+    """Jira: ORDER BY clauses prepended per column click, startIndex=, issue tab panels."""
+
+    name = "jira"
+    kind = "Jira Server: jql ORDER BY prepending, startIndex=, ?page=..tabpanel, focusedCommentId"
+    seed_paths: ClassVar[list[tuple[int, str]]] = [(0, "/")]
+    robots_disallow: ClassVar[list[str]] = [
+        "/sr/",
+        "/si/",
+        "/secure/attachment/",
+        "/secure/ViewProfile.jspa",
+        "/login.jsp",
+        "/rest/",
+    ]
+    per = 20
+    home_jql = "project = TIDE ORDER BY created DESC"
+
+    def setup(self) -> None:
+        self.vocab = words_for("docs")
+        r = self.rng("issues")
+        self.issues = []
+        for k in range(1, 27):
+            self.issues.append(
+                {
+                    "n": k,
+                    "summary": f"{r.choice(_JI_NOUNS).title()} {r.choice(_JI_VERBS)} on {r.choice(_JI_NOUNS)} input",
+                    "type": r.choice(["Bug", "Bug", "Improvement", "Task"]),
+                    "status": r.choice(["Open", "In Progress", "Resolved", "Closed"]),
+                    "priority": r.choice(["Minor", "Major", "Critical"]),
+                    "component": r.choice(_JI_COMPONENTS),
+                    "labels": sorted(r.sample(_JI_LABELS, r.randint(0, 2))),
+                    "version": r.choice(list(_JI_VERSIONS)),
+                    "assignee": r.choice(_JI_USERS),
+                    "created": dt.date(2025, 1, 2) + dt.timedelta(days=9 * k + r.randint(0, 4)),
+                    "comments": [10400 + 7 * k + j for j in range(r.randint(0, 4))],
+                    "files": r.randint(0, 2),
+                    "old": k + 3 if k % 5 == 0 else None,
+                }
+            )
+        self.reg("dash", "/secure/Dashboard.jspa")
+        self.reg("projects", "/secure/BrowseProjects.jspa")
+        self.reg("project", "/browse/TIDE")
+        self.reg("list", _jql_url(self.home_jql))
+        self.reg("list2", _jql_url(self.home_jql, self.per))
+        for v in _JI_VERSIONS:
+            self.reg(f"v{v}", f"/projects/TIDE/versions/{v}")
+            self.reg(f"rn{v}", f"/secure/ReleaseNote.jspa?projectId=10000&version={v}")
+        for x in self.issues:
+            self.reg(f"TIDE-{x['n']}", f"/browse/TIDE-{x['n']}")
+
+    def shell(self, title: str, main: str) -> str:
+        nav = bar(
+            [
+                ("/secure/Dashboard.jspa", "Dashboards"),
+                ("/secure/BrowseProjects.jspa", "Projects"),
+                (_jql_url(self.home_jql), "Issues"),
+                ("/login.jsp", "Log In"),
+            ]
+        )
+        return doc(
+            f"{title} - TideCalc Jira",
+            f'<header id="header">{nav}</header><main>{main}</main>'
+            "<footer>Atlassian Jira Project Management Software (v8.20.10)</footer>",
+        )
+
+    def search(self, req: Req, jql: str, start: int) -> Reply:
+        filt, _, order = jql.partition(" ORDER BY ")
+        conds = [c.strip() for c in filt.split(" AND ") if c.strip()]
+        hits = list(self.issues)
+        for c in conds:
+            f, _, v = c.partition(" = ")
+            f, v = f.strip(), v.strip().strip('"')
+            if f == "project" and v != "TIDE":
+                hits = []
+            elif f == "labels":
+                hits = [x for x in hits if v in x["labels"]]
+            elif f == "component":
+                hits = [x for x in hits if x["component"] == v]
+            elif f == "fixVersion":
+                hits = [x for x in hits if _JI_VERSIONS[x["version"]] == v]
+        clauses = [o.strip().split() for o in order.split(",") if o.strip()]
+        for cl in reversed(clauses):
+            if cl and cl[0] in _JI_COLS:
+                key = (
+                    "n"
+                    if cl[0] == "key"
+                    else {"issuetype": "type", "updated": "created"}.get(cl[0], cl[0])
+                )
+                hits.sort(
+                    key=lambda x, k=key: str(x[k]).zfill(4), reverse=len(cl) > 1 and cl[1] == "DESC"
+                )
+        heads = []
+        for col in _JI_COLS:
+            now = next((cl for cl in clauses if cl and cl[0] == col), None)
+            d = "ASC" if not now or (len(now) > 1 and now[1] == "DESC") else "DESC"
+            rest = [" ".join(cl) for cl in clauses if cl and cl[0] != col]
+            heads.append(
+                f"<th>{a(_jql_url(filt.strip() + ' ORDER BY ' + ', '.join([f'{col} {d}', *rest])), col)}</th>"
+            )
+        rows = "".join(
+            f"<tr><td>{a('/browse/TIDE-' + str(x['n']), 'TIDE-' + str(x['n']))}</td>"
+            f"<td>{esc(x['summary'])}</td><td>{x['type']}</td><td>{x['status']}</td><td>{x['priority']}</td>"
+            f"<td>{x['created']}</td><td>{x['created'] + dt.timedelta(days=3)}</td><td>{x['assignee']}</td></tr>"
+            for x in hits[start : start + self.per]
+        )
+        pager = " ".join(
+            a(_jql_url(jql, s), str(s // self.per + 1))
+            for s in range(0, len(hits), self.per)
+            if s != start
+        )
+        views = bar(
+            [
+                (
+                    f"/sr/jira.issueviews:searchrequest-{v}/temp/SearchRequest.{e}?jqlQuery={quote_plus(jql)}&tempMax=1000",
+                    n,
+                )
+                for v, e, n in (
+                    ("xml", "xml", "XML"),
+                    ("printable", "html", "Printable"),
+                    ("csv-all-fields", "csv", "CSV"),
+                )
+            ]
+        )
+        main = (
+            f"<h1>Search</h1><p><code>{esc(jql)}</code></p><p>{start + 1}-{min(start + self.per, len(hits))} of {len(hits)}</p>"
+            f"<table class='issue-table'><tr>{''.join(heads)}</tr>{rows}</table><p>{pager}</p><p>Export: {views}</p>"
+        )
+        return self.serve(req, self.shell("Issue Navigator", main))
+
+    def issue(self, req: Req, x: dict) -> Reply:
+        key = f"TIDE-{x['n']}"
+        base = f"/browse/{key}"
+        tab_q = "?page=com.atlassian.jira.plugin.system.issuetabpanels:"
+        tabs = bar([(f"{base}{tab_q}{t}-tabpanel", t.title()) for t in _JI_TABS])
+        comments = "".join(
+            f'<div class="activity-comment" id="comment-{c}"><p>'
+            f"{a('/secure/ViewProfile.jspa?name=' + _JI_USERS[c % 4], _JI_USERS[c % 4])} added a comment - "
+            f"{a(f'{base}?focusedCommentId={c}&{tab_q[1:]}comment-tabpanel#comment-{c}', 'Permalink')}</p>"
+            f"{prose(self, f'c{c}', self.vocab, 15, 50)}</div>"
+            for c in x["comments"]
+        )
+        if x["old"]:
+            old = f"HARB-{x['old']}"
+            comments += f"<p>Moved from {a('/browse/' + old, old)}.</p>"
+        files = ""
+        if x["files"]:
+            files = "<h3>Attachments</h3>" + bar(
+                [
+                    (f"{base}?attachmentSortBy={s}&attachmentOrder={o}", f"{s} {o}")
+                    for s in ("fileName", "dateTime")
+                    for o in ("asc", "desc")
+                ]
+            )
+            files += ul(
+                [
+                    (f"/secure/attachment/{11000 + 3 * x['n'] + k}/trace-{k}.log", f"trace-{k}.log")
+                    for k in range(x["files"])
+                ]
+            )
+        related = [
+            (f"/browse/TIDE-{(x['n'] * 7) % 26 + 1}", f"relates to TIDE-{(x['n'] * 7) % 26 + 1}")
+        ]
+        labels = " ".join(a(_jql_url(f"labels = {lb}"), lb) for lb in x["labels"]) or "None"
+        comp = a(_jql_url(f"project = TIDE AND component = {x['component']}"), x["component"])
+        v = x["version"]
+        main = (
+            f"<h1>[{key}] {esc(x['summary'])}</h1><dl><dt>Type</dt><dd>{x['type']}</dd><dt>Status</dt><dd>{x['status']}</dd>"
+            f"<dt>Priority</dt><dd>{x['priority']}</dd><dt>Component/s</dt><dd>{comp}</dd><dt>Labels</dt><dd>{labels}</dd>"
+            f"<dt>Fix Version/s</dt><dd>{a(f'/projects/TIDE/versions/{v}', _JI_VERSIONS[v])}</dd></dl>"
+            f"<h3>Description</h3>{prose(self, key, self.vocab, 60, 160)}{files}<h3>Issue Links</h3>{ul(related)}"
+            f"<h3>Activity</h3><p>{tabs}</p>{comments}"
+            f"<p>Export: {a(f'/si/jira.issueviews:issue-xml/{key}/{key}.xml', 'XML')} "
+            f"{a(f'/si/jira.issueviews:issue-html/{key}/{key}.html', 'Printable')}</p>"
+        )
+        return self.serve(req, self.shell(f"[{key}] {x['summary']}", main))
+
+    def handle(self, req: Req) -> Reply:
+        path, q = req.path, params(req.query)
+        if path == "/":
+            return redirect("/secure/Dashboard.jspa")
+        if path == "/secure/Dashboard.jspa":
+            recent = [
+                (f"/browse/TIDE-{x['n']}", f"TIDE-{x['n']}: {x['summary']}")
+                for x in self.issues[-6:]
+            ]
+            main = (
+                f"<h1>System Dashboard</h1>{prose(self, 'dash', self.vocab, 50, 100)}"
+                f"<p>{a('/secure/BrowseProjects.jspa', 'Browse projects')}</p><h3>Activity Stream</h3>{ul(recent)}"
+            )
+            return self.serve(req, self.shell("System Dashboard", main))
+        if path == "/secure/BrowseProjects.jspa":
+            cats = bar(
+                [
+                    (f"/secure/BrowseProjects.jspa?selectedCategory={c}&selectedProjectType=all", c)
+                    for c in ("all", "10000")
+                ]
+            )
+            return self.serve(
+                req,
+                self.shell(
+                    "Browse projects", f"<p>{cats}</p>" + ul([("/browse/TIDE", "TideCalc (TIDE)")])
+                ),
+            )
+        if path == "/browse/TIDE":
+            vs = [(f"/projects/TIDE/versions/{v}", f"Version {n}") for v, n in _JI_VERSIONS.items()]
+            comps = [(_jql_url(f"project = TIDE AND component = {c}"), c) for c in _JI_COMPONENTS]
+            main = (
+                f"<h1>TideCalc</h1>{prose(self, 'proj', self.vocab, 60, 120)}<p>{a(_jql_url(self.home_jql), 'All issues')}</p>"
+                f"<h3>Versions</h3>{ul(vs)}<h3>Components</h3>{ul(comps)}"
+            )
+            return self.serve(req, self.shell("TideCalc", main))
+        if path == "/issues/" and "jql" in q:
+            s = q.get("startIndex", "0")
+            return self.search(req, q["jql"], int(s) if s.isdigit() else 0)
+        if path.startswith("/browse/HARB-"):
+            n = path[len("/browse/HARB-") :]
+            x = next((x for x in self.issues if str(x["old"]) == n), None)
+            return (
+                Reply("", OTHER, None, 301, headers={"Location": f"/browse/TIDE-{x['n']}"})
+                if x
+                else not_found()
+            )
+        if path.startswith("/browse/TIDE-"):
+            x = next((x for x in self.issues if f"/browse/TIDE-{x['n']}" == path), None)
+            return self.issue(req, x) if x else not_found()
+        if path.startswith("/projects/TIDE/versions/"):
+            v = path.rsplit("/", 1)[1]
+            if not v.isdigit() or int(v) not in _JI_VERSIONS:
+                return not_found()
+            mine = [
+                (f"/browse/TIDE-{x['n']}", f"TIDE-{x['n']}: {x['summary']}")
+                for x in self.issues
+                if x["version"] == int(v)
+            ]
+            main = (
+                f"<h1>Version {_JI_VERSIONS[int(v)]}</h1>{ul(mine)}<p>{a(f'/secure/ReleaseNote.jspa?projectId=10000&version={v}', 'Release Notes')}"
+                f" | {a(_jql_url(f'project = TIDE AND fixVersion = {_JI_VERSIONS[int(v)]}'), 'View in Issue Navigator')}</p>"
+            )
+            return self.serve(req, self.shell(f"Version {_JI_VERSIONS[int(v)]}", main))
+        if path == "/secure/ReleaseNote.jspa":
+            v = q.get("version", "")
+            if q.get("projectId") != "10000" or not v.isdigit() or int(v) not in _JI_VERSIONS:
+                return not_found()
+            mine = [x for x in self.issues if x["version"] == int(v)]
+            groups = "".join(
+                f"<h2>{t}</h2>"
+                + ul(
+                    [
+                        (f"/browse/TIDE-{x['n']}", f"[TIDE-{x['n']}] - {x['summary']}")
+                        for x in mine
+                        if x["type"] == t
+                    ]
+                )
+                for t in ("Bug", "Improvement", "Task")
+            )
+            styles = bar(
+                [
+                    (f"/secure/ReleaseNote.jspa?projectId=10000&version={v}&styleName={s}", s)
+                    for s in ("Text", "Html")
+                ]
+            )
+            body = f"<h1>Release Notes - TideCalc - Version {_JI_VERSIONS[int(v)]}</h1>{groups}<p>Configure: {styles}</p>"
+            if q.get("styleName") == "Text":
+                body = f"<textarea>{esc(groups)}</textarea><p>{styles}</p>"
+            return self.serve(req, self.shell("Release Notes", body))
+        return not_found()
