@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from traps.blind.kit import Site
 
-from .sites_a import Blogger, Foswiki, Liferay, Wicket
+from .sites_a import Blogger, Control, Foswiki, Liferay, Wicket
 from .sites_b import OJS, Gitweb, Mastodon
-from .sites_c import CKAN, Buildbot, Jira
+from .sites_c import CKAN, Buildbot, Jira, MoinMoin
 
 SITES: list[type[Site]] = [
     Blogger,
@@ -22,6 +22,8 @@ SITES: list[type[Site]] = [
     CKAN,
     Buildbot,
     Jira,
+    MoinMoin,
+    Control,
 ]
 
 __all__ = ["SITES", "Site"]

@@ -951,3 +951,222 @@ class Jira(Hosted):
                 body = f"<textarea>{esc(groups)}</textarea><p>{styles}</p>"
             return self.serve(req, self.shell("Release Notes", body))
         return not_found()
+
+
+# ----------------------------------------------------------------------------------------
+# MoinMoin 1.9 (modernized theme, a makerspace wiki). Every page offers `?action=print`,
+# `raw`, `AttachFile`, `LikePages`, `diff` and a backlinks search from its title
+# (`?action=fullsearch&context=180&value=linkto:"Page"`); the info page links a
+# `diff&rev1=&rev2=` for each revision and diffs link their neighbours; RecentChanges
+# offers `max_days=`; the group calendar's MonthCalendar macro steps months and years
+# with `?calparms=,<year>,<month>` without end and links a subpage for every day (404
+# where none exists). The stock `Disallow: /*?action=login` is a wildcard line.
+# Legit look-alikes: each page's info page and real older revisions (`action=recall`),
+# the calendar's event subpages, the system pages.
+# ----------------------------------------------------------------------------------------
+
+_MM_PAGES = [
+    "LaserCutter",
+    "ThreeDPrinters",
+    "MembershipRules",
+    "OpeningHours",
+    "ToolLibrary",
+    "SafetyInduction",
+    "ElectronicsBench",
+    "WoodShop",
+    "EventsPolicy",
+    "CleaningRota",
+    "DonationsPolicy",
+    "WifiAndNetwork",
+]
+_MM_SYSTEM = [
+    "FrontPage",
+    "RecentChanges",
+    "TitleIndex",
+    "FindPage",
+    "HelpContents",
+    "GroupCalendar",
+]
+_MM_EVENTS = ["2025-11-04", "2025-11-12", "2025-11-19", "2025-11-27"]
+_MM_STATIC = "/moin_static198/modernized/css/common.css"
+
+
+class MoinMoin(Hosted):
+    """MoinMoin: ?action= views, rev1/rev2 diffs, max_days=, MonthCalendar calparms= forever."""
+
+    name = "moinmoin"
+    kind = "MoinMoin 1.9: ?action=print|diff|info|LikePages|fullsearch, MonthCalendar calparms="
+    seed_paths: ClassVar[list[tuple[int, str]]] = [(0, "/")]
+    robots_disallow: ClassVar[list[str]] = ["/moin_static198/", "/*?action=login"]
+
+    def robots_txt(self, req: Req) -> str:
+        return "User-agent: *\nCrawl-delay: 20\nDisallow: /moin_static198/\nDisallow: /*?action=login\n"
+
+    def setup(self) -> None:
+        self.vocab = words_for("forum") + words_for("docs")
+        r = self.rng("revs")
+        self.revs = {p: r.randint(1, 4) for p in _MM_PAGES}
+        for p in _MM_SYSTEM:
+            self.reg(p, f"/{p}")
+        for p in _MM_PAGES:
+            self.reg(p, f"/{p}")
+            self.reg(f"info:{p}", f"/{p}?action=info")
+            for k in range(1, self.revs[p]):
+                self.reg(f"rev:{p}:{k}", f"/{p}?action=recall&rev={k}")
+        for d in _MM_EVENTS:
+            self.reg(f"ev:{d}", f"/GroupCalendar/{d}")
+
+    def shell(self, page: str, title: str, main: str) -> str:
+        acts = bar(
+            [
+                (f"/{page}?action=raw", "Raw Text"),
+                (f"/{page}?action=print", "Print View"),
+                (f"/{page}?action=diff", "Show Changes"),
+                (f"/{page}?action=info", "Get Info"),
+                (f"/{page}?action=AttachFile", "Attachments"),
+                (f"/{page}?action=LikePages", "Like Pages"),
+            ]
+        )
+        nav = bar([(f"/{p}", p) for p in _MM_SYSTEM])
+        title_link = a(f"/{page}?action=fullsearch&context=180&value=linkto%3A%22{page}%22", title)
+        body = (
+            f'<div id="header">{a("/FrontPage", "Makerspace Wiki")} '
+            f'{a(f"/{page}?action=login", "Login")}<div id="navibar">{nav}</div></div>'
+            f'<div id="page"><h1 id="pagetitle">{title_link}</h1>{main}</div>'
+            f'<div id="footer"><ul class="editbar"><li>Immutable Page</li><li>{acts}</li></ul>'
+            "<p>MoinMoin Powered · Python Powered</p></div>"
+        )
+        head = f'<link rel="stylesheet" type="text/css" href="{_MM_STATIC}">'
+        return doc(f"{title} - Makerspace Wiki", body, head=head)
+
+    def text(self, p: str, rev: int) -> str:
+        k = _MM_PAGES.index(p)
+        see = [_MM_PAGES[(k + 3) % 12], _MM_PAGES[(k + 7) % 12]]
+        return (
+            prose(self, f"{p}@{rev}", self.vocab, 90 + 40 * rev, 200 + 50 * rev)
+            + "<p>See also: "
+            + ", ".join(a(f"/{s}", s) for s in see)
+            + "</p>"
+        )
+
+    def calendar(self, y: int, m: int) -> str:
+        def cal(yy: int, mm: int) -> str:
+            yy, mm = yy + (mm - 1) // 12, (mm - 1) % 12 + 1
+            return f"/GroupCalendar?calparms=%2C{yy}%2C{mm}"
+
+        nav = " ".join(
+            a(cal(yy, mm), lab)
+            for yy, mm, lab in (
+                (y - 1, m, "<<"),
+                (y, m - 1, "<"),
+                (y, m + 1, ">"),
+                (y + 1, m, ">>"),
+            )
+        )
+        days = (dt.date(y + m // 12, m % 12 + 1, 1) - dt.date(y, m, 1)).days
+        cells = " ".join(
+            a(f"/GroupCalendar/{y}-{m:02d}-{d:02d}", str(d)) for d in range(1, days + 1)
+        )
+        return f'<table class="cal-table"><tr><td>{nav} {dt.date(y, m, 1):%B %Y}</td></tr><tr><td>{cells}</td></tr></table>'
+
+    def handle(self, req: Req) -> Reply:
+        path, q = req.path, params(req.query)
+        if path == "/":
+            return redirect("/FrontPage")
+        page = path[1:]
+        act = q.get("action", "show")
+        if page.startswith("GroupCalendar/"):
+            if page[len("GroupCalendar/") :] not in _MM_EVENTS:
+                return Reply(
+                    self.shell(page, page, "<p>This page does not exist yet.</p>"), OTHER, None, 404
+                )
+            return self.serve(req, self.shell(page, page, prose(self, page, self.vocab, 40, 90)))
+        if page not in _MM_PAGES and page not in _MM_SYSTEM:
+            return not_found()
+        if act == "login":
+            return self.serve(
+                req, self.shell(page, "Login", "<form method='post'><input name='name'></form>")
+            )
+        if act == "raw":
+            return Reply(f"= {page} =\n", OTHER, None, ctype="text/plain")
+        cur = self.revs.get(page, 1)
+        if page == "RecentChanges":
+            days = q.get("max_days", "14")
+            opts = " ".join(
+                a(f"/RecentChanges?max_days={d}", d)
+                for d in ("1", "2", "3", "7", "14", "30", "60", "90")
+            )
+            n = min(12, int(days) if days.isdigit() else 14)
+            rows = [
+                (f"/{p}?action=diff", f"{p} [DIFF]")
+                for p in sorted(_MM_PAGES, key=lambda p: -self.revs[p])[:n]
+            ]
+            rows += [(f"/{p}", p) for p in _MM_PAGES]
+            main = f"<p>Show {opts} days</p>{ul(rows)}"
+        elif page == "TitleIndex":
+            pages = sorted(_MM_PAGES + (_MM_SYSTEM if q.get("allpages") == "1" else []))
+            main = f"<p>{a('/TitleIndex?allpages=1', 'Include system pages')}</p>" + ul(
+                [(f"/{p}", p) for p in pages]
+            )
+        elif page == "GroupCalendar":
+            cp = q.get("calparms", ",2025,11").split(",")
+            y, m = (
+                (int(cp[1]), int(cp[2]))
+                if len(cp) > 2 and cp[1].isdigit() and cp[2].isdigit()
+                else (2025, 11)
+            )
+            if not (1 <= m <= 12 and 1 <= y <= 9999):
+                return not_found()
+            main = (
+                self.calendar(y, m)
+                + "<h3>Upcoming events</h3>"
+                + ul([(f"/GroupCalendar/{d}", d) for d in _MM_EVENTS])
+            )
+        elif page in _MM_SYSTEM:
+            main = prose(self, page, self.vocab, 60, 140) + ul(
+                [(f"/{p}", p) for p in _MM_PAGES[::3]] + [("/TitleIndex", "TitleIndex")]
+            )
+        elif act == "info":
+            rows = "".join(
+                f"<tr><td>{k}</td><td>2025-{k + 2:02d}-1{k} 10:{10 + k}:00</td><td>"
+                + bar(
+                    [
+                        (f"/{page}?action=recall&rev={k}", "view"),
+                        (f"/{page}?action=raw&rev={k}", "raw"),
+                        (f"/{page}?action=print&rev={k}", "print"),
+                    ]
+                    + ([(f"/{page}?action=diff&rev1={k - 1}&rev2={k}", "diff")] if k > 1 else [])
+                )
+                + "</td></tr>"
+                for k in range(cur, 0, -1)
+            )
+            main = f"<h2>Revision History</h2><table>{rows}</table>"
+        elif act == "diff":
+            r2 = int(q["rev2"]) if q.get("rev2", "").isdigit() else cur
+            r1 = int(q["rev1"]) if q.get("rev1", "").isdigit() else r2 - 1
+            nav = bar(
+                [
+                    (f"/{page}?action=diff&rev1={r1 - 1}&rev2={r1}", "← Previous change"),
+                    (f"/{page}?action=diff&rev1={r2}&rev2={r2 + 1}", "Next change →"),
+                ]
+            )
+            main = f"<p>Differences between revisions {r1} and {r2}</p><p>{nav}</p>" + prose(
+                self, f"d{page}{r1}{r2}", self.vocab, 20, 60
+            )
+        elif act in ("print", "recall", "show", "AttachFile", "LikePages", "fullsearch"):
+            rev = int(q["rev"]) if q.get("rev", "").isdigit() and 0 < int(q["rev"]) <= cur else cur
+            main = self.text(page, rev)
+            if act == "AttachFile":
+                main = f"<p>Attached files of {page}: none.</p>" + ul([(f"/{page}", page)])
+            elif act in ("LikePages", "fullsearch"):
+                k = _MM_PAGES.index(page) if page in _MM_PAGES else 0
+                main = ul(
+                    [
+                        (f"/{p}", p)
+                        for p in _MM_PAGES
+                        if p != page and (_MM_PAGES.index(p) - k) % 4 == 0
+                    ]
+                )
+        else:
+            return not_found()
+        return self.serve(req, self.shell(page, page, main))
