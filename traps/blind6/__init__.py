@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from traps.blind.kit import Site
 
-from .sites_a import Blogger, Control, Foswiki, Liferay, Wicket
-from .sites_b import OJS, Gitweb, Mastodon
+from .sites_a import Blogger, Foswiki, Liferay, Wicket
+from .sites_b import OJS, Control, Gitweb, Mastodon
 from .sites_c import CKAN, Buildbot, Jira, MoinMoin
 
 SITES: list[type[Site]] = [

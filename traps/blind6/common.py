@@ -45,3 +45,12 @@ def params(query: str) -> dict[str, str]:
 def enc(s: str) -> str:
     """Percent-encode a value for a query string."""
     return quote(s, safe="")
+
+
+def pairs(spec: str) -> list[tuple[str, str]]:
+    """Links written compactly: 'href label words | href label | ...'."""
+    out = []
+    for item in spec.split(" | "):
+        href, _, label = item.strip().partition(" ")
+        out.append((href, label))
+    return out

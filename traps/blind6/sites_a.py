@@ -15,8 +15,6 @@ from traps.blind.kit import (
     doc,
     not_found,
     redirect,
-    slugs,
-    title_of,
     words_for,
 )
 from traps.blind2.common import Link, bar, esc, prose, ul
@@ -1049,53 +1047,3 @@ class Foswiki(Hosted):
             f'<div class="patternHistory">History: {diffs}</div></div>'
         )
         return doc(f"{t} < {w} < Foswiki", body)
-
-
-# ----------------------------------------------------------------------------------------
-# Control: a plain site with no traps.
-# ----------------------------------------------------------------------------------------
-
-
-class Control(Hosted):
-    """A plain site with no traps."""
-
-    name = "control"
-    kind = "no traps: home, about, 4 sections of 7 pages, one robots-disallowed link"
-    seed_paths: ClassVar[list[tuple[int, str]]] = [(0, "/")]
-    robots_disallow: ClassVar[list[str]] = ["/intranet/"]
-
-    def setup(self) -> None:
-        self.vocab = words_for("travel")
-        self.secs = ["walks", "ferries", "museums", "markets"]
-        self.pages = {s: slugs(self.key(f"p{s}"), 7, self.vocab, 2) for s in self.secs}
-        self.reg("home", "/")
-        self.reg("about", "/about/")
-        for s in self.secs:
-            self.reg(f"s:{s}", f"/{s}/")
-            for x in self.pages[s]:
-                self.reg(f"p:{s}/{x}", f"/{s}/{x}/")
-
-    def handle(self, req: Req) -> Reply:
-        pid = self.pid_of(req)
-        if pid is None:
-            return not_found()
-        links: list[Link] = []
-        if pid == "home":
-            links = [(f"/{s}/", title_of(s)) for s in self.secs]
-        elif pid.startswith("s:"):
-            links = [(f"/{pid[2:]}/{x}/", title_of(x)) for x in self.pages[pid[2:]]]
-        elif pid.startswith("p:"):
-            links = [(f"/{pid[2:].split('/')[0]}/", "Back to the section")]
-        nav = bar(
-            [("/", "Home"), *[(f"/{s}/", title_of(s)) for s in self.secs], ("/about/", "About")]
-        )
-        title = (
-            "Estuary Visitor Guide"
-            if pid == "home"
-            else title_of(pid.split("/")[-1].split(":")[-1])
-        )
-        body = (
-            f"<header>{nav}</header><main><h1>{esc(title)}</h1>{prose(self, pid, self.vocab)}"
-            f"{ul(links)}</main><footer>{a('/intranet/', 'Staff intranet')}</footer>"
-        )
-        return self.serve(req, doc(title, body))

@@ -1,15 +1,15 @@
-"""Blind6 sites, part C: CKAN, Buildbot, Jira, Javadoc, and the trap-free control."""
+"""Blind6 sites, part C: CKAN, Buildbot, Jira, MoinMoin."""
 
 from __future__ import annotations
 
 import datetime as dt
 from typing import ClassVar
-from urllib.parse import parse_qsl, quote, quote_plus
+from urllib.parse import quote, quote_plus
 
 from traps.blind.kit import OTHER, Reply, Req, a, doc, not_found, redirect, words_for
-from traps.blind2.common import bar, esc, prose, ul
+from traps.blind2.common import bar, esc, prose, qlist, ul
 
-from .common import Hosted, params
+from .common import Hosted, pairs, params
 
 # ----------------------------------------------------------------------------------------
 # CKAN 2.9 (a city open-data portal). The dataset search and the organization and group
@@ -106,14 +106,14 @@ class CKAN(Hosted):
             self.reg(f"d:{d['name']}", f"/dataset/{d['name']}")
             self.reg(f"r:{d['name']}", f"/dataset/{d['name']}/resource/{d['res']}")
 
+    def page(self, req: Req, title: str, main: str) -> Reply:
+        return self.serve(req, self.shell(title, main))
+
     def shell(self, title: str, main: str) -> str:
         nav = bar(
-            [
-                ("/dataset/", "Datasets"),
-                ("/organization/", "Organizations"),
-                ("/group/", "Groups"),
-                ("/about", "About"),
-            ]
+            pairs(
+                "/dataset/ Datasets | /organization/ Organizations | /group/ Groups | /about About"
+            )
         )
         body = (
             f'<header class="masthead">{a("/", "Coast City Open Data")}'
@@ -123,12 +123,12 @@ class CKAN(Hosted):
         return doc(f"{title} - Coast City Open Data", body)
 
     def search(self, req: Req, base: str, fixed: tuple[str, str] | None, title: str) -> Reply:
-        pairs = [(k, v) for k, v in _qpairs(req.query)]
-        sel = [(k, v) for k, v in pairs if k in _CK_FACETS]
-        sort = next((v for k, v in pairs if k == "sort"), "score desc, metadata_modified desc")
-        pg = next((v for k, v in pairs if k == "page"), "1")
+        qp = qlist(req.query)
+        sel = [(k, v) for k, v in qp if k in _CK_FACETS]
+        sort = next((v for k, v in qp if k == "sort"), "score desc, metadata_modified desc")
+        pg = next((v for k, v in qp if k == "page"), "1")
         page = int(pg) if pg.isdigit() and int(pg) > 0 else 1
-        limits = {k[1:-6]: v for k, v in pairs if k.startswith("_") and k.endswith("_limit")}
+        limits = {k[1:-6]: v for k, v in qp if k.startswith("_") and k.endswith("_limit")}
         hits = [
             d
             for d in self.sets
@@ -142,7 +142,7 @@ class CKAN(Hosted):
         }
         if sort in key:
             hits = sorted(hits, key=key[sort], reverse=sort.endswith("desc"))
-        keep = [(k, v) for k, v in pairs if k != "page"]
+        keep = [(k, v) for k, v in qp if k != "page"]
 
         def link(
             extra: list[tuple[str, str]], drop: tuple[str, str] | None = None, nopage: bool = True
@@ -214,7 +214,7 @@ class CKAN(Hosted):
         )
         if fixed:
             main = prose(self, f"about{fixed[1]}", self.vocab, 40, 90) + main
-        return self.serve(req, self.shell(title, main))
+        return self.page(req, title, main)
 
     def handle(self, req: Req) -> Reply:
         path = req.path
@@ -228,18 +228,15 @@ class CKAN(Hosted):
                 + "<h3>Recently changed</h3>"
                 + ul([(f"/dataset/{d['name']}", d["title"]) for d in self.sets[:4]])
             )
-            return self.serve(req, self.shell("Welcome", main))
+            return self.page(req, "Welcome", main)
         if path == "/about":
-            return self.serve(req, self.shell("About", prose(self, "about", self.vocab, 90, 180)))
+            return self.page(req, "About", prose(self, "about", self.vocab, 90, 180))
         if path == "/dataset/" or path == "/dataset":
             return self.search(req, "/dataset/", None, "Datasets")
         if path in ("/organization/", "/group/"):
             src = _CK_ORGS if path == "/organization/" else _CK_GROUPS
-            return self.serve(
-                req,
-                self.shell(
-                    path.strip("/").title() + "s", ul([(f"{path}{k}", v) for k, v in src.items()])
-                ),
+            return self.page(
+                req, path.strip("/").title() + "s", ul([(f"{path}{k}", v) for k, v in src.items()])
             )
         parts = [x for x in path.split("/") if x]
         if len(parts) == 2 and parts[0] == "organization" and parts[1] in _CK_ORGS:
@@ -259,7 +256,7 @@ class CKAN(Hosted):
                 ]
                 if parts[1] == "groups":
                     rows = [(f"/group/{g}", _CK_GROUPS[g]) for g in d["groups"]]
-                return self.serve(req, self.shell(d["title"], ul(rows)))
+                return self.page(req, d["title"], ul(rows))
             d = next((x for x in self.sets if x["name"] == parts[1]), None)
             if d is None:
                 return not_found()
@@ -288,7 +285,7 @@ class CKAN(Hosted):
                     + f"<p>{bar(tabs)}</p>"
                     + f"<p>License: {d['license_id']} · Last updated {d['mod']}</p>"
                 )
-                return self.serve(req, self.shell(d["title"], main))
+                return self.page(req, d["title"], main)
             if len(parts) >= 4 and parts[2] == "resource" and parts[3] == d["res"]:
                 if len(parts) > 4:
                     return Reply("id,name\n", OTHER, None, ctype="text/csv")
@@ -308,16 +305,12 @@ class CKAN(Hosted):
                         ]
                     )
                 )
-                return self.serve(req, self.shell(d["title"], main))
+                return self.page(req, d["title"], main)
         return not_found()
 
 
 def _as_list(v: object) -> list[str]:
     return list(v) if isinstance(v, list) else [str(v)]
-
-
-def _qpairs(query: str) -> list[tuple[str, str]]:
-    return parse_qsl(query, keep_blank_values=True)
 
 
 # ----------------------------------------------------------------------------------------
@@ -411,25 +404,22 @@ class Buildbot(Hosted):
         for c in self.changes:
             self.reg(f"c:{c['n']}", f"/changes/{c['n']}")
 
+    def page(self, req: Req, title: str, main: str) -> Reply:
+        return self.serve(req, self.shell(title, main))
+
     def shell(self, title: str, main: str) -> str:
         nav = bar(
-            [
-                ("/", "Home"),
-                ("/waterfall", "Waterfall"),
-                ("/grid", "Grid"),
-                ("/console", "Console"),
-                ("/builders", "Builders"),
-                ("/one_line_per_build", "Recent Builds"),
-                ("/buildslaves", "Buildslaves"),
-                ("/changes", "Changesources"),
-                ("/json/help", "JSON API"),
-                ("/about", "About"),
-            ],
+            pairs(
+                "/ Home | /waterfall Waterfall | /grid Grid | /console Console | /builders"
+                " Builders | /one_line_per_build Recent Builds | /buildslaves Buildslaves |"
+                " /changes Changesources | /json/help JSON API | /about About"
+            ),
             " - ",
         )
         body = (
             f'<div class="header">{nav}</div><div class="content"><h1>{esc(title)}</h1>{main}</div>'
-            '<div class="footer">Page built by Buildbot (0.8.14) working for the TideCalc project.</div>'
+            '<div class="footer">Page built by Buildbot (0.8.14) working for the TideCalc'
+            " project.</div>"
         )
         return doc(f"BuildBot: {title}", body)
 
@@ -439,16 +429,17 @@ class Buildbot(Hosted):
 
     def build_row(self, b: str, x: dict) -> str:
         return (
-            f"<tr class='{x['result']}'><td>{self.when(x['start'])}</td><td>{a(f'/builders/{b}', b)}</td>"
+            f"<tr class='{x['result']}'><td>{self.when(x['start'])}</td>"
+            f"<td>{a(f'/builders/{b}', b)}</td>"
             f"<td>{a('/builders/' + b + '/builds/' + str(x['n']), '#' + str(x['n']))}</td>"
             f"<td>{x['change']['sha'][:12]}</td><td>{x['result']}</td></tr>"
         )
 
     def waterfall(self, req: Req) -> Reply:
-        pairs = _qpairs(req.query)
-        show = [v for k, v in pairs if k == "show" and v in _BB_BUILDERS] or list(_BB_BUILDERS)
-        branch = next((v for k, v in pairs if k == "branch"), "")
-        last = next((v for k, v in pairs if k == "last_time"), "")
+        qp = qlist(req.query)
+        show = [v for k, v in qp if k == "show" and v in _BB_BUILDERS] or list(_BB_BUILDERS)
+        branch = next((v for k, v in qp if k == "branch"), "")
+        last = next((v for k, v in qp if k == "last_time"), "")
         end = int(last) if last.isdigit() else _BB_NOW
         span = 6 * 3600
         start = end - span
@@ -458,12 +449,12 @@ class Buildbot(Hosted):
                 if start <= x["start"] < end and (not branch or x["change"]["branch"] == branch):
                     rows.append((x["start"], self.build_row(b, x)))
         events = ""
-        if next((v for k, v in pairs if k == "show_events"), "false") == "true":
+        if next((v for k, v in qp if k == "show_events"), "false") == "true":
             events = "".join(
                 f"<tr><td>{self.when(end - 3600 * k)}</td><td colspan=4>{s} connected</td></tr>"
                 for k, s in enumerate(_BB_SLAVES, 1)
             )
-        keep = [(k, v) for k, v in pairs if k not in ("last_time",)]
+        keep = [(k, v) for k, v in qp if k not in ("last_time",)]
 
         def link(extra: list[tuple[str, str]], drop: str = "") -> str:
             items = [kv for kv in keep if kv[0] != drop] + extra
@@ -471,7 +462,7 @@ class Buildbot(Hosted):
                 "?" + "&".join(f"{k}={quote(v, safe='')}" for k, v in items) if items else ""
             )
 
-        toggle = "false" if any(k == "show_events" and v == "true" for k, v in pairs) else "true"
+        toggle = "false" if any(k == "show_events" and v == "true" for k, v in qp) else "true"
         ctl = bar(
             [
                 (
@@ -487,47 +478,34 @@ class Buildbot(Hosted):
             + "".join(r for _, r in sorted(rows, reverse=True))
             + events
             + "</table>"
-            + f"<p>{a(link([('last_time', str(start))]), 'next page')} {a('/waterfall/help', 'help')}</p>"
+            + f"<p>{a(link([('last_time', str(start))]), 'next page')}"
+            f" {a('/waterfall/help', 'help')}</p>"
         )
-        return self.serve(req, self.shell("Waterfall", body))
+        return self.page(req, "Waterfall", body)
 
     def handle(self, req: Req) -> Reply:
         path, q = req.path, params(req.query)
         if path == "/waterfall":
             return self.waterfall(req)
         if path == "/waterfall/help":
-            return self.serve(
+            return self.page(
                 req,
-                self.shell(
-                    "Waterfall Help",
-                    "<p>Show events, builders and branches "
-                    "with the form below.</p><form action='../waterfall'></form>",
-                ),
+                "Waterfall Help",
+                "<p>Show events, builders and branches "
+                "with the form below.</p><form action='../waterfall'></form>",
             )
         if path == "/":
-            links = [
-                ("/waterfall", "Waterfall Display"),
-                ("/grid", "Grid Display"),
-                ("/console", "Console View"),
-                ("/builders", "Builders"),
-                ("/buildslaves", "Buildslaves"),
-                ("/changes", "Changes"),
-                ("/one_line_per_build", "Recent Builds"),
-                ("/one_box_per_builder", "Latest Build"),
-                ("/rss", "RSS"),
-                ("/atom", "Atom"),
-                ("/about", "About this Buildbot"),
-            ]
-            return self.serve(
-                req,
-                self.shell(
-                    "Welcome to the Buildbot", prose(self, "home", self.vocab, 40, 80) + ul(links)
-                ),
+            links = pairs(
+                "/waterfall Waterfall Display | /grid Grid Display | /console Console View |"
+                " /builders Builders | /buildslaves Buildslaves | /changes Changes |"
+                " /one_line_per_build Recent Builds | /one_box_per_builder Latest Build |"
+                " /rss RSS | /atom Atom | /about About this Buildbot"
+            )
+            return self.page(
+                req, "Welcome to the Buildbot", prose(self, "home", self.vocab, 40, 80) + ul(links)
             )
         if path == "/about":
-            return self.serve(
-                req, self.shell("About this Buildbot", prose(self, "about", self.vocab, 60, 140))
-            )
+            return self.page(req, "About this Buildbot", prose(self, "about", self.vocab, 60, 140))
         if path in ("/grid", "/console", "/one_line_per_build"):
             br = q.get("branch", "")
             rows = [
@@ -538,7 +516,8 @@ class Buildbot(Hosted):
             ]
             if path == "/console":
                 rows = [
-                    f"<tr><td>{a('/changes/' + str(c['n']), c['sha'][:12])}</td><td>{esc(c['who'])}</td></tr>"
+                    f"<tr><td>{a('/changes/' + str(c['n']), c['sha'][:12])}</td>"
+                    f"<td>{esc(c['who'])}</td></tr>"
                     for c in self.changes
                     if not br or c["branch"] == br
                 ]
@@ -551,23 +530,20 @@ class Buildbot(Hosted):
                 "/console": "Console",
                 "/one_line_per_build": "Last 20 finished builds",
             }[path]
-            return self.serve(
-                req, self.shell(title, f"<p>{branches}</p><table>{''.join(rows)}</table>")
-            )
+            return self.page(req, title, f"<p>{branches}</p><table>{''.join(rows)}</table>")
         if path == "/builders":
             rows = [
                 f"<tr><td>{a(f'/builders/{b}', b)}</td><td>{self.builds[b][-1]['result']}</td></tr>"
                 for b in _BB_BUILDERS
             ]
-            return self.serve(req, self.shell("Builders", f"<table>{''.join(rows)}</table>"))
+            return self.page(req, "Builders", f"<table>{''.join(rows)}</table>")
         if path == "/buildslaves" or path.startswith("/buildslaves/"):
             s = path[len("/buildslaves/") :] if path != "/buildslaves" else ""
             if s and s not in _BB_SLAVES:
                 return not_found()
             if not s:
-                return self.serve(
-                    req,
-                    self.shell("Buildslaves", ul([(f"/buildslaves/{x}", x) for x in _BB_SLAVES])),
+                return self.page(
+                    req, "Buildslaves", ul([(f"/buildslaves/{x}", x) for x in _BB_SLAVES])
                 )
             mine = [
                 self.build_row(b, x)
@@ -575,27 +551,23 @@ class Buildbot(Hosted):
                 for x in self.builds[b]
                 if x["slave"] == s
             ]
-            return self.serve(
+            return self.page(
                 req,
-                self.shell(
-                    f"Buildslave: {s}",
-                    prose(self, s, self.vocab, 20, 50) + f"<table>{''.join(mine)}</table>",
-                ),
+                f"Buildslave: {s}",
+                prose(self, s, self.vocab, 20, 50) + f"<table>{''.join(mine)}</table>",
             )
         if path == "/changes" or path.startswith("/changes/"):
             n = path[len("/changes/") :] if path != "/changes" else ""
             c = next((c for c in self.changes if str(c["n"]) == n), None)
             if not n:
-                return self.serve(
+                return self.page(
                     req,
-                    self.shell(
-                        "Changes",
-                        ul(
-                            [
-                                ("/changes/" + str(c["n"]), f"{c['n']}: {c['sha'][:12]}")
-                                for c in reversed(self.changes)
-                            ]
-                        ),
+                    "Changes",
+                    ul(
+                        [
+                            ("/changes/" + str(c["n"]), f"{c['n']}: {c['sha'][:12]}")
+                            for c in reversed(self.changes)
+                        ]
                     ),
                 )
             if c is None:
@@ -605,18 +577,19 @@ class Buildbot(Hosted):
                 f"<dt>Branch</dt><dd>{c['branch']}</dd><dt>When</dt><dd>{self.when(c['when'])}</dd></dl>"
                 + prose(self, f"chg{c['n']}", self.vocab, 15, 40)
             )
-            return self.serve(req, self.shell(f"Change #{c['n']}", main))
+            return self.page(req, f"Change #{c['n']}", main)
         parts = [x for x in path.split("/") if x]
         if len(parts) >= 2 and parts[0] == "builders" and parts[1] in self.builds:
             b, bs = parts[1], self.builds[parts[1]]
             if len(parts) == 2:
                 main = (
-                    f"<p>({a(f'/waterfall?show={b}', 'view in waterfall')})</p><h2>Recent Builds</h2>"
+                    f"<p>({a(f'/waterfall?show={b}', 'view in waterfall')})</p><h2>Recent"
+                    f" Builds</h2>"
                     f"<table>{''.join(self.build_row(b, x) for x in reversed(bs))}</table>"
                     f"<p>{a(f'/builders/{b}/builds/-1', 'last build')}</p>"
                     + prose(self, f"bld{b}", self.vocab, 20, 50)
                 )
-                return self.serve(req, self.shell(f"Builder {b}", main))
+                return self.page(req, f"Builder {b}", main)
             if parts[2] != "builds" or len(parts) < 4:
                 return not_found()
             num = parts[3]
@@ -638,12 +611,14 @@ class Buildbot(Hosted):
             main = (
                 f"<h2>Results: {x['result']}</h2><p>Slave: {a('/buildslaves/' + slave, slave)}</p>"
                 f"<p>Change: {a('/changes/' + str(ch['n']), ch['sha'][:12])}</p>"
-                f"<p>Started {self.when(x['start'])}, took {x['secs'] // 60} mins</p><ol>{steps}</ol>"
-                f"<p>{a(f'/builders/{b}', 'Builder ' + b)} | {a(f'/builders/{b}/builds/{n - 1}', 'previous build')}"
+                f"<p>Started {self.when(x['start'])}, took {x['secs'] // 60} mins</p>"
+                f"<ol>{steps}</ol>"
+                f"<p>{a(f'/builders/{b}', 'Builder ' + b)} |"
+                f" {a(f'/builders/{b}/builds/{n - 1}', 'previous build')}"
                 f" | {a(f'/builders/{b}/builds/{n + 1}', 'next build')}</p>"
                 + prose(self, f"b{b}{n}", self.vocab, 20, 60)
             )
-            return self.serve(req, self.shell(f"Builder {b} Build #{n}", main))
+            return self.page(req, f"Builder {b} Build #{n}", main)
         return not_found()
 
 
@@ -665,19 +640,8 @@ _JI_LABELS = ["performance", "regression", "windows", "good-first-issue"]
 _JI_USERS = ["mtorres", "ssato", "kfischer", "anovak"]
 _JI_TABS = ["all", "comment", "worklog", "changehistory"]
 _JI_COLS = ["key", "summary", "issuetype", "status", "priority", "created", "updated", "assignee"]
-_JI_NOUNS = [
-    "parser",
-    "harmonic",
-    "table",
-    "epoch",
-    "timezone",
-    "cache",
-    "export",
-    "importer",
-    "constituent",
-    "plot",
-    "station",
-]
+_JI_NOUNS = ["parser", "harmonic", "table", "epoch", "timezone", "cache"]
+_JI_NOUNS += ["export", "importer", "constituent", "plot", "station"]
 _JI_VERBS = ["fails", "slow", "crashes", "rounds", "mislabels", "leaks", "ignores", "truncates"]
 
 
@@ -710,7 +674,8 @@ class Jira(Hosted):
             self.issues.append(
                 {
                     "n": k,
-                    "summary": f"{r.choice(_JI_NOUNS).title()} {r.choice(_JI_VERBS)} on {r.choice(_JI_NOUNS)} input",
+                    "summary": f"{r.choice(_JI_NOUNS).title()} {r.choice(_JI_VERBS)} on "
+                    f"{r.choice(_JI_NOUNS)} input",
                     "type": r.choice(["Bug", "Bug", "Improvement", "Task"]),
                     "status": r.choice(["Open", "In Progress", "Resolved", "Closed"]),
                     "priority": r.choice(["Minor", "Major", "Critical"]),
@@ -734,6 +699,9 @@ class Jira(Hosted):
             self.reg(f"rn{v}", f"/secure/ReleaseNote.jspa?projectId=10000&version={v}")
         for x in self.issues:
             self.reg(f"TIDE-{x['n']}", f"/browse/TIDE-{x['n']}")
+
+    def page(self, req: Req, title: str, main: str) -> Reply:
+        return self.serve(req, self.shell(title, main))
 
     def shell(self, title: str, main: str) -> str:
         nav = bar(
@@ -781,13 +749,13 @@ class Jira(Hosted):
             now = next((cl for cl in clauses if cl and cl[0] == col), None)
             d = "ASC" if not now or (len(now) > 1 and now[1] == "DESC") else "DESC"
             rest = [" ".join(cl) for cl in clauses if cl and cl[0] != col]
-            heads.append(
-                f"<th>{a(_jql_url(filt.strip() + ' ORDER BY ' + ', '.join([f'{col} {d}', *rest])), col)}</th>"
-            )
+            order_by = ", ".join([f"{col} {d}", *rest])
+            heads.append(f"<th>{a(_jql_url(filt.strip() + ' ORDER BY ' + order_by), col)}</th>")
         rows = "".join(
             f"<tr><td>{a('/browse/TIDE-' + str(x['n']), 'TIDE-' + str(x['n']))}</td>"
             f"<td>{esc(x['summary'])}</td><td>{x['type']}</td><td>{x['status']}</td><td>{x['priority']}</td>"
-            f"<td>{x['created']}</td><td>{x['created'] + dt.timedelta(days=3)}</td><td>{x['assignee']}</td></tr>"
+            f"<td>{x['created']}</td><td>{x['created'] + dt.timedelta(days=3)}</td>"
+            f"<td>{x['assignee']}</td></tr>"
             for x in hits[start : start + self.per]
         )
         pager = " ".join(
@@ -809,10 +777,12 @@ class Jira(Hosted):
             ]
         )
         main = (
-            f"<h1>Search</h1><p><code>{esc(jql)}</code></p><p>{start + 1}-{min(start + self.per, len(hits))} of {len(hits)}</p>"
-            f"<table class='issue-table'><tr>{''.join(heads)}</tr>{rows}</table><p>{pager}</p><p>Export: {views}</p>"
+            f"<h1>Search</h1><p><code>{esc(jql)}</code></p>"
+            f"<p>{start + 1}-{min(start + self.per, len(hits))} of {len(hits)}</p>"
+            f"<table class='issue-table'><tr>{''.join(heads)}</tr>{rows}</table><p>{pager}"
+            f"</p><p>Export: {views}</p>"
         )
-        return self.serve(req, self.shell("Issue Navigator", main))
+        return self.page(req, "Issue Navigator", main)
 
     def issue(self, req: Req, x: dict) -> Reply:
         key = f"TIDE-{x['n']}"
@@ -821,8 +791,10 @@ class Jira(Hosted):
         tabs = bar([(f"{base}{tab_q}{t}-tabpanel", t.title()) for t in _JI_TABS])
         comments = "".join(
             f'<div class="activity-comment" id="comment-{c}"><p>'
-            f"{a('/secure/ViewProfile.jspa?name=' + _JI_USERS[c % 4], _JI_USERS[c % 4])} added a comment - "
-            f"{a(f'{base}?focusedCommentId={c}&{tab_q[1:]}comment-tabpanel#comment-{c}', 'Permalink')}</p>"
+            f"{a('/secure/ViewProfile.jspa?name=' + _JI_USERS[c % 4], _JI_USERS[c % 4])}"
+            f" added a comment - "
+            f"{a(f'{base}?focusedCommentId={c}&{tab_q[1:]}comment-tabpanel#comment-{c}', 'Link')}"
+            "</p>"
             f"{prose(self, f'c{c}', self.vocab, 15, 50)}</div>"
             for c in x["comments"]
         )
@@ -851,15 +823,18 @@ class Jira(Hosted):
         comp = a(_jql_url(f"project = TIDE AND component = {x['component']}"), x["component"])
         v = x["version"]
         main = (
-            f"<h1>[{key}] {esc(x['summary'])}</h1><dl><dt>Type</dt><dd>{x['type']}</dd><dt>Status</dt><dd>{x['status']}</dd>"
+            f"<h1>[{key}] {esc(x['summary'])}</h1><dl><dt>Type</dt><dd>{x['type']}</dd>"
+            f"<dt>Status</dt><dd>{x['status']}</dd>"
             f"<dt>Priority</dt><dd>{x['priority']}</dd><dt>Component/s</dt><dd>{comp}</dd><dt>Labels</dt><dd>{labels}</dd>"
-            f"<dt>Fix Version/s</dt><dd>{a(f'/projects/TIDE/versions/{v}', _JI_VERSIONS[v])}</dd></dl>"
-            f"<h3>Description</h3>{prose(self, key, self.vocab, 60, 160)}{files}<h3>Issue Links</h3>{ul(related)}"
+            f"<dt>Fix Version/s</dt><dd>{a(f'/projects/TIDE/versions/{v}', _JI_VERSIONS[v])}"
+            f"</dd></dl>"
+            f"<h3>Description</h3>{prose(self, key, self.vocab, 60, 160)}{files}<h3>Issue"
+            f" Links</h3>{ul(related)}"
             f"<h3>Activity</h3><p>{tabs}</p>{comments}"
             f"<p>Export: {a(f'/si/jira.issueviews:issue-xml/{key}/{key}.xml', 'XML')} "
             f"{a(f'/si/jira.issueviews:issue-html/{key}/{key}.html', 'Printable')}</p>"
         )
-        return self.serve(req, self.shell(f"[{key}] {x['summary']}", main))
+        return self.page(req, f"[{key}] {x['summary']}", main)
 
     def handle(self, req: Req) -> Reply:
         path, q = req.path, params(req.query)
@@ -872,9 +847,10 @@ class Jira(Hosted):
             ]
             main = (
                 f"<h1>System Dashboard</h1>{prose(self, 'dash', self.vocab, 50, 100)}"
-                f"<p>{a('/secure/BrowseProjects.jspa', 'Browse projects')}</p><h3>Activity Stream</h3>{ul(recent)}"
+                f"<p>{a('/secure/BrowseProjects.jspa', 'Browse projects')}</p><h3>Activity"
+                f" Stream</h3>{ul(recent)}"
             )
-            return self.serve(req, self.shell("System Dashboard", main))
+            return self.page(req, "System Dashboard", main)
         if path == "/secure/BrowseProjects.jspa":
             cats = bar(
                 [
@@ -882,20 +858,18 @@ class Jira(Hosted):
                     for c in ("all", "10000")
                 ]
             )
-            return self.serve(
-                req,
-                self.shell(
-                    "Browse projects", f"<p>{cats}</p>" + ul([("/browse/TIDE", "TideCalc (TIDE)")])
-                ),
+            return self.page(
+                req, "Browse projects", f"<p>{cats}</p>" + ul([("/browse/TIDE", "TideCalc (TIDE)")])
             )
         if path == "/browse/TIDE":
             vs = [(f"/projects/TIDE/versions/{v}", f"Version {n}") for v, n in _JI_VERSIONS.items()]
             comps = [(_jql_url(f"project = TIDE AND component = {c}"), c) for c in _JI_COMPONENTS]
             main = (
-                f"<h1>TideCalc</h1>{prose(self, 'proj', self.vocab, 60, 120)}<p>{a(_jql_url(self.home_jql), 'All issues')}</p>"
+                f"<h1>TideCalc</h1>{prose(self, 'proj', self.vocab, 60, 120)}"
+                f"<p>{a(_jql_url(self.home_jql), 'All issues')}</p>"
                 f"<h3>Versions</h3>{ul(vs)}<h3>Components</h3>{ul(comps)}"
             )
-            return self.serve(req, self.shell("TideCalc", main))
+            return self.page(req, "TideCalc", main)
         if path == "/issues/" and "jql" in q:
             s = q.get("startIndex", "0")
             return self.search(req, q["jql"], int(s) if s.isdigit() else 0)
@@ -919,11 +893,13 @@ class Jira(Hosted):
                 for x in self.issues
                 if x["version"] == int(v)
             ]
+            find = _jql_url("project = TIDE AND fixVersion = " + _JI_VERSIONS[int(v)])
             main = (
-                f"<h1>Version {_JI_VERSIONS[int(v)]}</h1>{ul(mine)}<p>{a(f'/secure/ReleaseNote.jspa?projectId=10000&version={v}', 'Release Notes')}"
-                f" | {a(_jql_url(f'project = TIDE AND fixVersion = {_JI_VERSIONS[int(v)]}'), 'View in Issue Navigator')}</p>"
+                f"<h1>Version {_JI_VERSIONS[int(v)]}</h1>{ul(mine)}"
+                f"<p>{a(f'/secure/ReleaseNote.jspa?projectId=10000&version={v}', 'Release Notes')}"
+                f" | {a(find, 'View in Issue Navigator')}</p>"
             )
-            return self.serve(req, self.shell(f"Version {_JI_VERSIONS[int(v)]}", main))
+            return self.page(req, f"Version {_JI_VERSIONS[int(v)]}", main)
         if path == "/secure/ReleaseNote.jspa":
             v = q.get("version", "")
             if q.get("projectId") != "10000" or not v.isdigit() or int(v) not in _JI_VERSIONS:
@@ -946,10 +922,13 @@ class Jira(Hosted):
                     for s in ("Text", "Html")
                 ]
             )
-            body = f"<h1>Release Notes - TideCalc - Version {_JI_VERSIONS[int(v)]}</h1>{groups}<p>Configure: {styles}</p>"
+            body = (
+                f"<h1>Release Notes - TideCalc - Version {_JI_VERSIONS[int(v)]}</h1>{groups}"
+                f"<p>Configure: {styles}</p>"
+            )
             if q.get("styleName") == "Text":
                 body = f"<textarea>{esc(groups)}</textarea><p>{styles}</p>"
-            return self.serve(req, self.shell("Release Notes", body))
+            return self.page(req, "Release Notes", body)
         return not_found()
 
 
@@ -965,28 +944,11 @@ class Jira(Hosted):
 # the calendar's event subpages, the system pages.
 # ----------------------------------------------------------------------------------------
 
-_MM_PAGES = [
-    "LaserCutter",
-    "ThreeDPrinters",
-    "MembershipRules",
-    "OpeningHours",
-    "ToolLibrary",
-    "SafetyInduction",
-    "ElectronicsBench",
-    "WoodShop",
-    "EventsPolicy",
-    "CleaningRota",
-    "DonationsPolicy",
-    "WifiAndNetwork",
-]
-_MM_SYSTEM = [
-    "FrontPage",
-    "RecentChanges",
-    "TitleIndex",
-    "FindPage",
-    "HelpContents",
-    "GroupCalendar",
-]
+_MM_PAGES = ["LaserCutter", "ThreeDPrinters", "MembershipRules", "OpeningHours"]
+_MM_PAGES += ["ToolLibrary", "SafetyInduction", "ElectronicsBench", "WoodShop"]
+_MM_PAGES += ["EventsPolicy", "CleaningRota", "DonationsPolicy", "WifiAndNetwork"]
+_MM_SYSTEM = ["FrontPage", "RecentChanges", "TitleIndex", "FindPage", "HelpContents"]
+_MM_SYSTEM += ["GroupCalendar"]
 _MM_EVENTS = ["2025-11-04", "2025-11-12", "2025-11-19", "2025-11-27"]
 _MM_STATIC = "/moin_static198/modernized/css/common.css"
 
@@ -1000,7 +962,10 @@ class MoinMoin(Hosted):
     robots_disallow: ClassVar[list[str]] = ["/moin_static198/", "/*?action=login"]
 
     def robots_txt(self, req: Req) -> str:
-        return "User-agent: *\nCrawl-delay: 20\nDisallow: /moin_static198/\nDisallow: /*?action=login\n"
+        return (
+            "User-agent: *\nCrawl-delay: 20\nDisallow: /moin_static198/\nDisallow:"
+            " /*?action=login\n"
+        )
 
     def setup(self) -> None:
         self.vocab = words_for("forum") + words_for("docs")
@@ -1067,7 +1032,10 @@ class MoinMoin(Hosted):
         cells = " ".join(
             a(f"/GroupCalendar/{y}-{m:02d}-{d:02d}", str(d)) for d in range(1, days + 1)
         )
-        return f'<table class="cal-table"><tr><td>{nav} {dt.date(y, m, 1):%B %Y}</td></tr><tr><td>{cells}</td></tr></table>'
+        return (
+            f'<table class="cal-table"><tr><td>{nav} {dt.date(y, m, 1):%B %Y}</td></tr><tr>'
+            f"<td>{cells}</td></tr></table>"
+        )
 
     def handle(self, req: Req) -> Reply:
         path, q = req.path, params(req.query)
