@@ -143,7 +143,7 @@ class Blogger(Hosted):
 
     def archive_widget(self, path: str, open_y: int | None, open_m: int | None) -> str:
         ok = open_y is not None and open_m is not None and 1 <= open_m <= 12
-        cur = f"MONTHLY-{self.month_ms(open_y, open_m)}" if ok else ""  # type: ignore[arg-type]
+        cur = f"MONTHLY-{self.month_ms(open_y, open_m)}" if ok else ""
 
         def tog(d: str, what: str) -> str:
             return (

@@ -152,7 +152,7 @@ class Mastodon(Hosted):
         self.toots.sort(key=lambda x: -x["id"])  # newest first
         for i, x in enumerate(self.toots):  # replies point at older toots only
             if x["reply"] is not None:
-                old = self.toots_by_id_index(x, i)
+                old = self.reply_target(x, i)
                 x["reply"] = old
         for h in (0, 1):
             self.reg(f"about{h}", "/about", h)
@@ -167,7 +167,7 @@ class Mastodon(Hosted):
             for h in (0, 1):
                 self.reg(f"tag{h}:{tag}", f"/tags/{tag}", h)
 
-    def toots_by_id_index(self, x: dict, i: int) -> int | None:
+    def reply_target(self, x: dict, i: int) -> int | None:
         older = [j for j in range(i + 1, len(self.toots)) if self.toots[j]["user"] != x["user"]]
         return older[len(older) // 3] if older else None
 
@@ -575,6 +575,8 @@ class OJS(Hosted):
                     for n, p in enumerate(x["pubs"], 1)
                 ]
             )
+        _, y, no = self.issues[x["issue"]]
+        vol = f"Vol. {y - 2017} No. {no} ({y})"
         simq = f"{_OJ}/search/search?query=" + "+".join(quote(k) for k in x["kw"])
         similar = [y for y in self.arts if y is not x and set(y["kw"]) & set(x["kw"])][:3]
         main = (
@@ -594,7 +596,7 @@ class OJS(Hosted):
             + "<h3>Similar Articles</h3>"
             + ul([(f"{_OJ}/article/view/{y['id']}", y["title"]) for y in similar])
             + f"<p>{a(simq, 'advanced similarity search')}</p>"
-            + f"<p>Issue: {a(_OJ + '/issue/view/' + str(self.issues[x['issue']][0]), 'issue')}</p>"
+            + f"<p>Issue: {a(_OJ + '/issue/view/' + str(self.issues[x['issue']][0]), vol)}</p>"
         )
         return self.serve(req, self.shell(req, x["title"], main))
 

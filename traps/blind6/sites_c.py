@@ -79,7 +79,7 @@ class CKAN(Hosted):
             return f"{h[:8]}-{h[8:12]}-{h[12:16]}-{h[16:20]}-{h[20:]}"
 
         self.sets = []
-        for name, title, org, groups, tags, fmt in _CK_SETS:
+        for k, (name, title, org, groups, tags, fmt) in enumerate(_CK_SETS):
             lic = r.choice(["cc-by", "odc-odbl", "cc-zero"])
             self.sets.append(
                 {
@@ -92,7 +92,8 @@ class CKAN(Hosted):
                     "license_id": lic,
                     "res": uuid(),
                     "view": uuid(),
-                    "mod": f"2025-{r.randint(1, 11):02d}-{r.randint(1, 28):02d}",
+                    "mod": str(dt.date(2025, 11, 14) - dt.timedelta(days=9 * k + r.randint(0, 6))),
+                    "views": 40 + 25 * k + r.randint(0, 20),
                 }
             )
         for p in ("/", "/about", "/dataset/", "/organization/", "/group/"):
@@ -139,6 +140,7 @@ class CKAN(Hosted):
             "title_string asc": lambda d: d["title"],
             "title_string desc": lambda d: d["title"],
             "metadata_modified desc": lambda d: d["mod"],
+            "views_recent desc": lambda d: d["views"],
         }
         if sort in key:
             hits = sorted(hits, key=key[sort], reverse=sort.endswith("desc"))
@@ -190,6 +192,7 @@ class CKAN(Hosted):
                     "title_string asc",
                     "title_string desc",
                     "metadata_modified desc",
+                    "views_recent desc",
                 )
             ]
         )
@@ -219,14 +222,15 @@ class CKAN(Hosted):
     def handle(self, req: Req) -> Reply:
         path = req.path
         if path == "/":
+            popular = sorted(self.sets, key=lambda d: -d["views"])
             main = (
                 prose(self, "home", self.vocab, 60, 120)
                 + "<h3>Popular tags</h3>"
                 + " ".join(
                     a(f"/dataset/?tags={t}", t) for t in ("cycling", "permits", "zones", "trees")
                 )
-                + "<h3>Recently changed</h3>"
-                + ul([(f"/dataset/{d['name']}", d["title"]) for d in self.sets[:4]])
+                + "<h3>Popular datasets</h3>"
+                + ul([(f"/dataset/{d['name']}", d["title"]) for d in popular[:6]])
             )
             return self.page(req, "Welcome", main)
         if path == "/about":
@@ -248,12 +252,8 @@ class CKAN(Hosted):
                 d = next((x for x in self.sets if x["name"] == parts[2]), None)
                 if d is None:
                     return not_found()
-                rows = [
-                    (
-                        f"/dataset/{d['name']}",
-                        f"{d['mod']}: Coast City Admin updated the dataset {d['title']}",
-                    )
-                ]
+                act = f"{d['mod']}: Coast City Admin updated the dataset {d['title']}"
+                rows = [(f"/dataset/{d['name']}", act)]
                 if parts[1] == "groups":
                     rows = [(f"/group/{g}", _CK_GROUPS[g]) for g in d["groups"]]
                 return self.page(req, d["title"], ul(rows))
@@ -273,12 +273,7 @@ class CKAN(Hosted):
                     f"<h1>{esc(d['title'])}</h1>{prose(self, d['name'], self.vocab, 80, 200)}"
                     f"<h3>Data and Resources</h3>"
                     + ul(
-                        [
-                            (
-                                f"/dataset/{d['name']}/resource/{d['res']}",
-                                f"{d['title']} ({d['res_format']})",
-                            )
-                        ]
+                        [(f"/dataset/{n}/resource/{d['res']}", f"{d['title']} ({d['res_format']})")]
                     )
                     + f"<p>Tags: {tags}</p>"
                     + f"<p>Organization: {a(org, _CK_ORGS[d['organization']])}</p>"
@@ -289,21 +284,13 @@ class CKAN(Hosted):
             if len(parts) >= 4 and parts[2] == "resource" and parts[3] == d["res"]:
                 if len(parts) > 4:
                     return Reply("id,name\n", OTHER, None, ctype="text/csv")
-                dl = f"/dataset/{d['name']}/resource/{d['res']}/download/"
-                dl += f"{d['name']}.{d['res_format'].lower()}"
+                res = f"/dataset/{d['name']}/resource/{d['res']}"
+                dl = f"{res}/download/{d['name']}.{d['res_format'].lower()}"
                 main = (
                     f"<h1>{esc(d['title'])} ({d['res_format']})</h1>"
                     f"{prose(self, 'res' + d['name'], self.vocab, 40, 90)}"
-                    + bar(
-                        [
-                            (dl, "Download"),
-                            (
-                                f"/dataset/{d['name']}/resource/{d['res']}?view_id={d['view']}",
-                                "Table view",
-                            ),
-                            (f"/dataset/{d['name']}", "Dataset"),
-                        ]
-                    )
+                    + bar([(dl, "Download"), (f"{res}?view_id={d['view']}", "Table view")])
+                    + f"<p>{a('/dataset/' + d['name'], 'Dataset')}</p>"
                 )
                 return self.page(req, d["title"], main)
         return not_found()
@@ -560,16 +547,8 @@ class Buildbot(Hosted):
             n = path[len("/changes/") :] if path != "/changes" else ""
             c = next((c for c in self.changes if str(c["n"]) == n), None)
             if not n:
-                return self.page(
-                    req,
-                    "Changes",
-                    ul(
-                        [
-                            ("/changes/" + str(c["n"]), f"{c['n']}: {c['sha'][:12]}")
-                            for c in reversed(self.changes)
-                        ]
-                    ),
-                )
+                rows = [(f"/changes/{c['n']}", f"{c['n']}: {c['sha'][:12]}") for c in self.changes]
+                return self.page(req, "Changes", ul(rows[::-1]))
             if c is None:
                 return not_found()
             main = (
@@ -593,11 +572,8 @@ class Buildbot(Hosted):
             if parts[2] != "builds" or len(parts) < 4:
                 return not_found()
             num = parts[3]
-            n = (
-                bs[int(num)]["n"]
-                if num.lstrip("-").isdigit() and num.startswith("-") and -5 <= int(num) < 0
-                else (int(num) if num.isdigit() else -1)
-            )
+            neg = num.startswith("-") and num[1:].isdigit() and int(num) >= -5
+            n = bs[int(num)]["n"] if neg else (int(num) if num.isdigit() else -1)
             x = next((x for x in bs if x["n"] == n), None)
             if x is None:
                 return not_found("No such build")
