@@ -47,7 +47,7 @@ from robotkit.url.families import waste_family
 from robotkit.url.normalization import normalize
 
 W = TriageConfig().waste_budget
-KINDS = ("token", "case", "param", "links", "host", "scatter", "babble")
+KINDS = ("token", "case", "param", "links", "host", "scatter")
 WORDS = prose("copy-maze words", 40).lower().replace(".", "").split()
 
 # -- the ledger -----------------------------------------------------------------------
@@ -95,22 +95,6 @@ def test_a_family_whose_last_pages_taught_nothing_is_vouched_for_by_nothing() ->
     assert ledger.barren(family)
     ledger.fetched("h", "h/news?", "http://h/news/d?v=1", "v12", True, family)
     assert not ledger.barren(family) and not ledger.must_wait("h", "v13", family)
-
-
-def test_pages_that_only_grow_their_region_in_known_words_babble() -> None:
-    """A tarpit's maze: past ``BARREN`` pages in a row of a region that only grow it
-    in words the host showed, a page taught nothing; a word new to the host ends
-    the run, a page that does not grow the region leaves it as it is."""
-    mazes = WasteLedger().mazes
-    assert not mazes.babbles("h", "h/blog", True, ["harbour", "lantern", "2024"])
-    for _ in range(BARREN):
-        assert not mazes.babbles("h", "h/maze", True, ["lantern", "harbour"])
-    assert not mazes.babbles("h", "h/maze", False, ["harbour"])
-    assert mazes.babbles("h", "h/maze", True, ["lantern", "2025"])
-    assert not mazes.babbles("h", "h/other", True, ["harbour"])  # a run per region
-    assert not mazes.babbles("h2", "h2/maze", True, ["harbour"])  # words per host
-    assert not mazes.babbles("h", "h/maze", True, ["copper", "harbour"])
-    assert not mazes.babbles("h", "h/maze", True, ["harbour"])
 
 
 def test_copies_with_more_parameters_say_nothing_of_the_shorter_member() -> None:
@@ -169,7 +153,6 @@ def test_the_ledger_survives_a_snapshot() -> None:
     ledger.fetched("h", "h/a", "http://h/c", "k", False, "http://h/*")
     ledger.offered("k2", "http://h/c")
     ledger.hold("h", Waiting("http://h/2", "k2", 1, None, "h/a"))
-    ledger.mazes.babbles("h", "h/a", True, ["word"])
     copy = WasteLedger(budget=3)
     copy.restore(ledger.snapshot())
     assert copy.snapshot() == ledger.snapshot()
@@ -226,9 +209,6 @@ class CopyMaze(TrapSite):
         self.legitimate_elsewhere = frozenset({(1, "/")})
         rng = random.Random(seed)
         self.entries = frozenset(rng.sample(self.docs, min(entries, len(self.docs))))
-        # The words the site's own pages show: a tarpit's babble is drawn from them.
-        text = " ".join(prose(f"{self.name} {target}") for target in ("/", *self.docs))
-        self.pool = tuple(sorted({w for w in text.lower().replace(".", " ").split()}))
 
     @property
     def seed_paths(self) -> tuple[tuple[int, str], ...]:
@@ -246,8 +226,6 @@ class CopyMaze(TrapSite):
             return f"/same/{token}"
         if self.kind == "host":
             return ctx.url(f"/mirror/{token}", rng.randrange(2))
-        if self.kind == "babble":
-            return f"/reading/{rng.choice(self.pool)}/{rng.choice(self.pool)}/"
         # "scatter": every link in a section of its own, so no region grows.
         return f"/{rng.choice(WORDS)}-{rng.choice(WORDS)}/{rng.choice(WORDS)}.html"
 
@@ -257,7 +235,6 @@ class CopyMaze(TrapSite):
         if host == 1 and self.kind != "host":
             return False
         word = "|".join(WORDS)
-        pool = "|".join(self.pool)
         shape = {
             "token": r"/doc/1/[0-9a-f]{8}",
             "case": r"(?i:/documentation/one)",
@@ -265,7 +242,6 @@ class CopyMaze(TrapSite):
             "links": r"/same/[0-9a-f]{8}",
             "host": r"/mirror/[0-9a-f]{8}",
             "scatter": rf"/({word})-({word})/({word})\.html",
-            "babble": rf"/reading/({pool})/({pool})/",
         }[self.kind]
         return re.fullmatch(shape, target) is not None
 
@@ -288,10 +264,6 @@ class CopyMaze(TrapSite):
         # A trap page: /doc/1's words exactly, links that change with the URL.
         rng = random.Random(f"{self.seed} {ctx.host} {target}")
         links = [(self._trap_link(rng, ctx), "Related") for _ in range(self.fanout)]
-        if self.kind == "babble":
-            # The site's words in a new order on every page (a Nepenthes-style maze).
-            babble = " ".join(rng.choice(self.pool) for _ in range(60))
-            return html_page(target, [babble.capitalize() + "."], [("/", "Home"), *links])
         return html_page("Doc 1", [prose(f"{self.name} /doc/1")], [("/", "Home"), *links])
 
 

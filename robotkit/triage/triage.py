@@ -324,18 +324,18 @@ class Triage(Screening):
             if grown is not None:
                 signals.append(grown)
         follow = self._follow(final, norm, page.links, action, copy_of)
-        # The waste bound's measure: a page showing text its host had not shown taught
-        # something; an exact copy, a soft 404, a farm page, the same words re-sorted not.
+        # The waste bound's measure: a page showing text its host had not shown
+        # taught something; an exact copy, a soft 404, a farm page, the same words
+        # re-sorted did not.
         assert asked is not None
         shown = self.waste.shown_before(str(asked.origin), text.words)
         # A non-canonical form fetched first with new text taught; its canonical did not.
         wasted = shown or soft is not None or copy_of is not None
-        # A page only like its siblings, or echoing its URL's number, taught nothing but
+        # Novelty per region is not enough (a copy in a region of its own). A page
+        # only like its siblings, or echoing its URL's number, taught nothing but
         # proves nothing of its family unless it is a variant (ARCHITECTURE.md).
         variant, repeats = self.waste.variant(asked, text.words)
-        maze = passage and grows and not hub and page.referer is not None  # babble
-        babble = self.waste.mazes.babbles(str(asked.origin), region, maze, text.words)
-        wasted = wasted or near or repeats or nowhere or babble
+        wasted = wasted or near or repeats or nowhere
         # A non-canonical form seen first is not "alone": its words are the host's first.
         alone = not (wasted or novel or action is LinkAction.FOLLOW or canonical is not None)
         taught = not (wasted or alone or farm)

@@ -59,7 +59,7 @@ from typing import Any
 from robotkit.base.snapshot import header, listed, opened, reading, typed
 from robotkit.url.normalization import NormalizedURL
 
-__all__ = ["BARREN", "PATH_BITS", "VARIANT_NEW", "Mazes", "Waiting", "WasteLedger"]
+__all__ = ["BARREN", "PATH_BITS", "VARIANT_NEW", "Waiting", "WasteLedger"]
 
 BARREN = 3
 """Pages of one family fetched in a row that taught nothing, before the family's
@@ -99,58 +99,6 @@ class Waiting:
     depth: int
     referer: str | None
     region: str
-
-
-@dataclass
-class Mazes:
-    """Pages new only in the order of their host's words (a tarpit's babble).
-
-    A site's vocabulary grows with its real pages (Heaps' law: a new record names
-    something no earlier one did); babble drawn from a fixed pool of the site's own
-    words, Nepenthes-style, stops bringing any after a handful of pages, and only
-    its word orders stay new, so it taught by pairs and passages for ever (blind5
-    ``tarpit``: 373 trap fetches). A page that only grows its region (new URLs of
-    it and nothing else new) with a new passage in words its host showed before is
-    *stale*; past ``BARREN`` stale pages in a row of a region, it taught nothing. A
-    page of the region with a word new to its host ends the run; any other page
-    leaves it as it is."""
-
-    max_remembered: int = 200_000
-    vocabulary: dict[str, set[str]] = field(default_factory=dict)
-    """Per host, the words (not numbers) its pages showed."""
-    runs: Counter[str] = field(default_factory=Counter)
-    """Per region, its stale pages in a row."""
-
-    def babbles(self, host: str, region: str, grows: bool, words: Iterable[str]) -> bool:
-        """Whether a page of ``region`` on ``host`` with ``words`` taught nothing:
-        stale (``grows``: it only grows its region, with a new passage) past the
-        region's ``BARREN`` stale pages in a row. Remembers its words."""
-        known = self.vocabulary.setdefault(host, set())
-        new = {w for w in words if not w.isdigit()} - known
-        if len(known) < self.max_remembered:
-            known |= new
-        if new:
-            self.runs.pop(region, None)
-        elif grows:
-            self.runs[region] += 1
-        return not new and grows and self.runs[region] > BARREN
-
-    def snapshot(self) -> dict[str, Any]:
-        return {
-            "vocabulary": sorted([host, sorted(v)] for host, v in self.vocabulary.items()),
-            "runs": sorted(self.runs.items()),
-        }
-
-    @classmethod
-    def read(cls, data: Any, max_remembered: int) -> Mazes:
-        """Take back :meth:`snapshot` (a snapshot from before mazes were told has none)."""
-        data = data if isinstance(data, dict) else {}
-        vocabulary = {
-            typed(host, str, "host"): set(listed(v, "word", str))
-            for host, v in listed(data.get("vocabulary", []), "vocabulary", list)
-        }
-        runs = {typed(r, str, "region"): typed(n, int, "count") for r, n in data.get("runs", [])}
-        return cls(max_remembered, vocabulary, Counter(runs))
 
 
 @dataclass
@@ -194,7 +142,6 @@ class WasteLedger:
         self._paths: dict[str, int] = {}
         """The origins and paths of the pages judged, under any query, to the pairs
         of words they showed (a set of ``PATH_BITS`` bits)."""
-        self.mazes = Mazes(max_remembered)
 
     # -- vouching ---------------------------------------------------------------------
 
@@ -424,7 +371,6 @@ class WasteLedger:
                 for f, run in self._families.items()
             ),
             "paths": sorted([path, format(bits, "x")] for path, bits in self._paths.items()),
-            "mazes": self.mazes.snapshot(),
         }
 
     def restore(self, data: Any) -> None:
@@ -449,14 +395,13 @@ class WasteLedger:
                 typed(path, str, "path"): int(typed(bits, str, "bits"), 16)
                 for path, bits in listed(data.get("paths", []), "paths", list)
             }
-            mazes = Mazes.read(data.get("mazes"), self.max_remembered)
         self._hosts, self.regions, self._word_bags = hosts, regions, bags
         self._families, self._barren_kinds = families, {}
         for family, run in families.items():
             for shape in run:
                 if _kind(family) and self.barren(family, shape):
                     self._barren_kinds.setdefault(_kind(family), set()).add(shape)
-        self._paths, self.mazes = paths, mazes
+        self._paths = paths
         self._wasted_pages, self._unvouched, self._vouched = wasted_pages, unvouched, vouched
 
 
