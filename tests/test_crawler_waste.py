@@ -299,3 +299,47 @@ def test_a_counter_walk_that_links_nothing_new_costs_a_few_fetches() -> None:
     assert site.missed() == set()
     bound = TriageConfig().waste_budget + 3 * len(site.pages)
     assert site.trap_fetches() <= bound, site.trap_fetches()
+
+
+class AnnotatedViews:
+    """A source browser: each file links its annotated view (``/src/<f>/annotate``),
+    the file's text again under an "annotated" heading, like the file by its text
+    but no copy of it; the views add no word after the first. The real pages: the
+    home page and the files."""
+
+    def __init__(self, seed: int) -> None:
+        rng = random.Random(seed)
+        words = vocabulary(rng, 400)
+        self.files = {f"/src/{w}": " ".join(rng.choices(words, k=120)) for w in words[:40]}
+        self.seen: list[str] = []
+
+    def __call__(self, request: Request) -> str | None:
+        path = request.path
+        self.seen.append(path)
+        nav = [("/", "Home"), *((p, p[5:]) for p in self.files)]
+        if path == "/":
+            return page("Source", "the files of the project", nav)
+        file, _, view = path.rpartition("/")
+        if view == "annotate" and file in self.files:
+            return page(f"{file} annotated", self.files[file], nav)
+        if path not in self.files:
+            return None
+        return page(path, self.files[path], [*nav, (f"{path}/annotate", "annotate")])
+
+    def trap_fetches(self) -> int:
+        return sum(target.endswith("/annotate") for target in self.seen)
+
+    def missed(self) -> set[str]:
+        return {"/", *self.files} - set(self.seen)
+
+
+def test_views_like_the_page_that_links_them_prove_their_family_barren() -> None:
+    """A page only like its siblings proves nothing of its family (a list of
+    records one template wrote), but one like the page that linked it, with no
+    words of its own, is a view of that page, and three in a row make the views'
+    family barren (blind5 ``hgweb``'s annotate and comparison views, ``redmine``'s
+    tabs, ``aem``'s selectors). Before: every file's view, 40 trap fetches."""
+    site = AnnotatedViews(5)
+    crawl_site(serve(site))
+    assert site.missed() == set()
+    assert site.trap_fetches() <= ALLOWANCE, site.trap_fetches()

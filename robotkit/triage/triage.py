@@ -324,16 +324,14 @@ class Triage(Screening):
             if grown is not None:
                 signals.append(grown)
         follow = self._follow(final, norm, page.links, action, copy_of)
-        # The waste bound's measure: a page showing text its host had not shown
-        # taught something; an exact copy, a soft 404, a farm page, the same words
-        # re-sorted did not.
+        # The waste bound's measure: a page showing text its host had not shown taught
+        # something; an exact copy, a soft 404, a farm page, the same words re-sorted not.
         assert asked is not None
         shown = self.waste.shown_before(str(asked.origin), text.words)
         # A non-canonical form fetched first with new text taught; its canonical did not.
         wasted = shown or soft is not None or copy_of is not None
-        # Novelty per region is not enough (a copy in a region of its own). A page
-        # only like its siblings, or echoing its URL's number, taught nothing but
-        # proves nothing of its family unless it is a variant (ARCHITECTURE.md).
+        # A page only like its siblings, or echoing its URL's number, taught nothing but
+        # proves nothing of its family unless a variant, or a view of its referer's page.
         variant, repeats = self.waste.variant(asked, text.words)
         wasted = wasted or near or repeats or nowhere
         # A non-canonical form seen first is not "alone": its words are the host's first.
@@ -347,7 +345,9 @@ class Triage(Screening):
         # made the family of the other spaces' pages barren). Reached through its
         # copy's own link (a longer spelling of it: ``rel=canonical``), it is evidence.
         linked = canonical_member and not self._reduces(norm, page.referer)
-        evidence = (variant or not (alone or echoed)) and not linked
+        ref = self._parse(page.referer) if page.referer else None
+        view = alone and self.news.viewed(norm, ref, page.referer, echo.simhash)
+        evidence = (variant or view or not (alone or echoed)) and not linked
         self.count_waste(asked, final, page.key, taught, evidence, page.referer is None or vouching)
         signals += self.slow(asked, page.elapsed, excused)
         return PageVerdict(reason, action, novel, streak, follow, tuple(signals), canonical, taught)

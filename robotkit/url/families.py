@@ -47,6 +47,7 @@ from robotkit.url.rewrites import (
     section,
 )
 from robotkit.url.template import url_template
+from robotkit.url.views import SELECTORS
 
 __all__ = [
     "CASE_VARIANTS",
@@ -125,7 +126,8 @@ def _named(own: str, leaf: str) -> str:
     history that is empty everywhere), not the object's other views. A directory
     named by a version (``/2.9.0/``) or a year (``/2024/``) holds a tree of
     documents, not the views of one object: its pages stay one family."""
-    mine = "{v}" if _variable(leaf) else leaf if own in _OBJECT_IDS else "*"
+    view = SELECTORS.fullmatch(leaf)
+    mine = "{v}" if _variable(leaf) else "*.{s}" if view else leaf if own in _OBJECT_IDS else "*"
     return f"*/{mine}"
 
 

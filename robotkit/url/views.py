@@ -1,0 +1,40 @@
+"""Views of a page: the same resource with more, which says nothing the page did not.
+
+A page's annotated view, print form or tag filter is the page again under a longer
+URL, not a sibling record of its template: the waste bound counts such views in
+their family's proof (ARCHITECTURE.md, "The waste bound"; blind5 ``aem``).
+"""
+
+from __future__ import annotations
+
+import re
+
+from robotkit.url.normalization import NormalizedURL
+
+__all__ = ["SELECTORS", "views"]
+
+SELECTORS = re.compile(r"[^.]+(?:\.[A-Za-z][\w\-]*)+\.[A-Za-z][A-Za-z0-9]{1,5}")
+"""A page name with selectors between its name and its extension (``en.print.html``,
+``page.tag-a.sort-date.html``): Apache Sling decomposes a URL into a resource path,
+selectors and an extension, and serves the resource for any selectors."""
+
+
+def views(page: NormalizedURL, of: NormalizedURL) -> bool:
+    """Whether ``page`` is a view of the resource ``of`` names: its path under
+    another query (a toggle, a cache-buster), a path under it (``/src/f/annotate`` of
+    ``/src/f``), or its name with selectors before the extension (``en.print.html``
+    of ``en.html``). Another directory's page of the same name (another version, a
+    translation) is none."""
+    if page.origin != of.origin or page.path == of.path:
+        return page.origin == of.origin
+    if page.path.startswith(of.path.rstrip("/") + "/"):
+        return True
+    here, _, leaf = page.path.rpartition("/")
+    there, _, name = of.path.rpartition("/")
+    stem, dot, ext = name.partition(".")
+    return (
+        here == there
+        and bool(dot)
+        and SELECTORS.fullmatch(leaf) is not None
+        and (leaf.startswith(stem + ".") and leaf.endswith("." + ext))
+    )
