@@ -74,7 +74,7 @@ class PageNews:
     ) -> bool:
         """Whether a page is a view of the page that linked it (``of``, fetched as
         ``referer``): like it, and the same resource with more
-        (:func:`~robotkit.url.families.views`: ``/src/f/annotate`` of ``/src/f``,
+        (:func:`~robotkit.url.views.views`: ``/src/f/annotate`` of ``/src/f``,
         ``en.print.html`` of ``en.html``). Its annotations, comparisons and print forms
         under every page say nothing of the page, as its siblings of one template
         would; a translation or another version of a page, under another directory, is

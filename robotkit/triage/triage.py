@@ -325,7 +325,7 @@ class Triage(Screening):
                 signals.append(grown)
         follow = self._follow(final, norm, page.links, action, copy_of)
         # The waste bound's measure: a page showing text its host had not shown taught
-        # something; an exact copy, a soft 404, a farm page, the same words re-sorted not.
+        # something; an exact copy, a soft 404, a farm page, the same words re-sorted did not.
         assert asked is not None
         shown = self.waste.shown_before(str(asked.origin), text.words)
         # A non-canonical form fetched first with new text taught; its canonical did not.
