@@ -361,6 +361,8 @@ def test_a_view_is_the_same_resource_with_more() -> None:
     assert not view("/c/de.html", "/c/en.html") and not view("/c/en/x.html", "/c/en.html")
     assert not view("/src/fg", "/src/f") and not view("/c/en.html", "/c/en.print.html")
     assert not views(normalize("http://a/src/f/x"), normalize("http://b/src/f"))
+    assert view("/issues/7.atom", "/issues/7") and not view("/issues/7.atom", "/issues/8")
+    assert not view("/issues/7", "/issues/7.atom") and not view("/a/x.tar.gz", "/a/x")
 
     def family(url: str) -> str:
         return waste_family(normalize(f"http://h{url}"))

@@ -79,7 +79,7 @@ class PageNews:
         under every page say nothing of the page, as its siblings of one template
         would; a translation or another version of a page, under another directory, is
         no view of it (blind3 ``rtd``)."""
-        return of is not None and views(norm, of) and self.like_referer(referer, simhash)
+        return views(norm, of) and self.like_referer(referer, simhash)
 
     def remember(self, url: str, simhash: int) -> None:
         """The fingerprint of a fetched page, for the pages it links."""

@@ -90,6 +90,7 @@ from robotkit.url.learned import nested_alias
 from robotkit.url.normalization import NormalizedURL, normalize_or_none
 from robotkit.url.rewrites import param_name, query_pairs
 from robotkit.url.template import counter_step, has_parameters
+from robotkit.url.views import views as is_view
 
 __all__ = [
     "FailureKind",
@@ -206,15 +207,13 @@ class Triage(Screening):
             if asked is not None and error:
                 self.count_waste(asked, final, page.key, False, evidence=False)
                 signals += self.slow(asked, page.elapsed, False)
-            # Another format of a page judged under another query (an export:
-            # ``?format=csv``, ``?ical=1``) shows nothing a crawler of pages reads: a
-            # variant that repeats its path, and evidence about its family.
-            export = (
-                not error
-                and not page.cut
-                and asked is not None
-                and self.waste.variant(asked, ())[0]
-            )
+            # Another format of a page judged under another query (``?format=csv``) or of
+            # the page linking it (``/issues/7.atom`` of ``/issues/7``) shows nothing a
+            # crawler of pages reads: it repeats its page, and is evidence of its family.
+            ref = self._parse(page.referer) if page.referer else None
+            export = asked is not None and not (error or page.cut)
+            if export and asked is not None:
+                export = self.waste.variant(asked, ())[0] or is_view(asked, ref)
             if export and asked is not None:
                 self.count_waste(asked, final, page.key, False, evidence=True)
             follow = tuple(page.links)

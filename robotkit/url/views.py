@@ -19,19 +19,27 @@ SELECTORS = re.compile(r"[^.]+(?:\.[A-Za-z][\w\-]*)+\.[A-Za-z][A-Za-z0-9]{1,5}")
 selectors and an extension, and serves the resource for any selectors."""
 
 
-def views(page: NormalizedURL, of: NormalizedURL) -> bool:
+_FORMAT = re.compile(r"\.[A-Za-z][A-Za-z0-9]{1,5}")
+"""A format's extension appended to a page's name (``.atom``, ``.json``, ``.pdf``)."""
+
+
+def views(page: NormalizedURL, of: NormalizedURL | None) -> bool:
     """Whether ``page`` is a view of the resource ``of`` names: its path under
     another query (a toggle, a cache-buster), a path under it (``/src/f/annotate`` of
-    ``/src/f``), or its name with selectors before the extension (``en.print.html``
-    of ``en.html``). Another directory's page of the same name (another version, a
-    translation) is none."""
-    if page.origin != of.origin or page.path == of.path:
-        return page.origin == of.origin
+    ``/src/f``), its name with selectors before the extension (``en.print.html`` of
+    ``en.html``), or with an extension where it has none: another format of it
+    (``/issues/7.atom`` of ``/issues/7``, the format suffix of a Rails route). Another
+    directory's page of the same name (another version, a translation) is none."""
+    if of is None or page.origin != of.origin or page.path == of.path:
+        return of is not None and page.origin == of.origin
     if page.path.startswith(of.path.rstrip("/") + "/"):
         return True
     here, _, leaf = page.path.rpartition("/")
     there, _, name = of.path.rpartition("/")
     stem, dot, ext = name.partition(".")
+    if not dot:
+        format_ = leaf[len(name) :] if name and leaf.startswith(name) else ""
+        return here == there and _FORMAT.fullmatch(format_) is not None
     return (
         here == there
         and bool(dot)
