@@ -363,6 +363,7 @@ def test_a_view_is_the_same_resource_with_more() -> None:
     assert not views(normalize("http://a/src/f/x"), normalize("http://b/src/f"))
     assert view("/issues/7.atom", "/issues/7") and not view("/issues/7.atom", "/issues/8")
     assert not view("/issues/7", "/issues/7.atom") and not view("/a/x.tar.gz", "/a/x")
+    assert not view("/files/a.pdf", "/files/") and not view("/files/a/", "/files/")
 
     def family(url: str) -> str:
         return waste_family(normalize(f"http://h{url}"))

@@ -26,14 +26,15 @@ _FORMAT = re.compile(r"\.[A-Za-z][A-Za-z0-9]{1,5}")
 def views(page: NormalizedURL, of: NormalizedURL | None) -> bool:
     """Whether ``page`` is a view of the resource ``of`` names: its path under
     another query (a toggle, a cache-buster), a path under it (``/src/f/annotate`` of
-    ``/src/f``), its name with selectors before the extension (``en.print.html`` of
+    ``/src/f``; not under a directory's index, ``/docs/``, whose files are its
+    content), its name with selectors before the extension (``en.print.html`` of
     ``en.html``), or with an extension where it has none: another format of it
     (``/issues/7.atom`` of ``/issues/7``, the format suffix of a Rails route). Another
     directory's page of the same name (another version, a translation) is none."""
     if of is None or page.origin != of.origin or page.path == of.path:
         return of is not None and page.origin == of.origin
-    if page.path.startswith(of.path.rstrip("/") + "/"):
-        return True
+    if not of.path.endswith("/") and page.path.startswith(of.path + "/"):
+        return True  # not a directory's index: what is under it is its content
     here, _, leaf = page.path.rpartition("/")
     there, _, name = of.path.rpartition("/")
     stem, dot, ext = name.partition(".")
