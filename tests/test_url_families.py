@@ -11,6 +11,7 @@ import json
 from robotkit.url.families import reduces, waste_family
 from robotkit.url.learned import LearnedRules
 from robotkit.url.normalization import normalize
+from robotkit.url.views import views
 
 SITE = "http://site.test"
 TWIN = "http://twin.test"
@@ -342,3 +343,30 @@ def test_a_parameter_a_page_lists_several_tokens_of_is_no_session_id() -> None:
     fresh = LearnedRules()
     assert fresh.learn_pair(f"{file}?visit=x8Kq2Lm9Zp", file)
     assert key(fresh, f"{file}?visit=Q7r2Xk4Wm1") == file
+
+
+def test_a_view_is_the_same_resource_with_more() -> None:
+    """A view of a page: its path under another query, a path under it, or its
+    name with selectors before the extension (Apache Sling's ``page.print.html``).
+    Another directory's page of the same name (another version, a translation) or a
+    page beside it is none. Selector views of a directory's pages are one family of
+    their own, apart from the pages."""
+
+    def view(page: str, of: str) -> bool:
+        return views(normalize(f"http://h{page}"), normalize(f"http://h{of}"))
+
+    assert view("/src/f?a=1", "/src/f") and view("/src/f/annotate", "/src/f")
+    assert view("/c/en.print.html", "/c/en.html") and view("/c/en.tag-x.sort-a.html", "/c/en.html")
+    assert not view("/en/latest/faq.html", "/en/stable/faq.html")
+    assert not view("/c/de.html", "/c/en.html") and not view("/c/en/x.html", "/c/en.html")
+    assert not view("/src/fg", "/src/f") and not view("/c/en.html", "/c/en.print.html")
+    assert not views(normalize("http://a/src/f/x"), normalize("http://b/src/f"))
+    assert view("/issues/7.atom", "/issues/7") and not view("/issues/7.atom", "/issues/8")
+    assert not view("/issues/7", "/issues/7.atom") and not view("/a/x.tar.gz", "/a/x")
+    assert not view("/files/a.pdf", "/files/") and not view("/files/a/", "/files/")
+
+    def family(url: str) -> str:
+        return waste_family(normalize(f"http://h{url}"))
+
+    assert family("/c/en.print.html") == family("/c/de.tag-x.html") != family("/c/en.html")
+    assert family("/c/en.html") == family("/c/de.html")

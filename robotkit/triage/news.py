@@ -30,6 +30,7 @@ from robotkit.base.snapshot import listed, pairs, typed
 from robotkit.content import hamming, passage_shingles, prose_words
 from robotkit.url.normalization import NormalizedURL
 from robotkit.url.template import url_template
+from robotkit.url.views import views
 
 if TYPE_CHECKING:
     from robotkit.triage.screening import TriageConfig
@@ -53,8 +54,7 @@ class PageNews:
         a recent page of its URL template: its links are demoted, never dropped.
         The page is remembered for the pages it links."""
         limit = self.config.similar_distance
-        other = self.simhashes.get(referer) if referer is not None else None
-        like = other is not None and hamming(other, simhash) <= limit
+        like = self.like_referer(referer, simhash)
         template = url_template(url)
         if template is not None:
             recent = self.recent.get(template)
@@ -63,6 +63,23 @@ class PageNews:
             like = like or any(hamming(simhash, old) <= limit for old in recent)
             recent.append(simhash)
         return like
+
+    def like_referer(self, referer: str | None, simhash: int) -> bool:
+        """Whether a page is within ``similar_distance`` bits of the page that linked it."""
+        other = self.simhashes.get(referer) if referer is not None else None
+        return other is not None and hamming(other, simhash) <= self.config.similar_distance
+
+    def viewed(
+        self, norm: NormalizedURL, of: NormalizedURL | None, referer: str | None, simhash: int
+    ) -> bool:
+        """Whether a page is a view of the page that linked it (``of``, fetched as
+        ``referer``): like it, and the same resource with more
+        (:func:`~robotkit.url.views.views`: ``/src/f/annotate`` of ``/src/f``,
+        ``en.print.html`` of ``en.html``). Its annotations, comparisons and print forms
+        under every page say nothing of the page, as its siblings of one template
+        would; a translation or another version of a page, under another directory, is
+        no view of it (blind3 ``rtd``)."""
+        return views(norm, of) and self.like_referer(referer, simhash)
 
     def remember(self, url: str, simhash: int) -> None:
         """The fingerprint of a fetched page, for the pages it links."""

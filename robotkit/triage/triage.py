@@ -90,6 +90,7 @@ from robotkit.url.learned import nested_alias
 from robotkit.url.normalization import NormalizedURL, normalize_or_none
 from robotkit.url.rewrites import param_name, query_pairs
 from robotkit.url.template import counter_step, has_parameters
+from robotkit.url.views import views as is_view
 
 __all__ = [
     "FailureKind",
@@ -206,15 +207,13 @@ class Triage(Screening):
             if asked is not None and error:
                 self.count_waste(asked, final, page.key, False, evidence=False)
                 signals += self.slow(asked, page.elapsed, False)
-            # Another format of a page judged under another query (an export:
-            # ``?format=csv``, ``?ical=1``) shows nothing a crawler of pages reads: a
-            # variant that repeats its path, and evidence about its family.
-            export = (
-                not error
-                and not page.cut
-                and asked is not None
-                and self.waste.variant(asked, ())[0]
-            )
+            # Another format of a page judged under another query (``?format=csv``) or of
+            # the page linking it (``/issues/7.atom`` of ``/issues/7``) shows nothing a
+            # crawler of pages reads: it repeats its page, and is evidence of its family.
+            ref = self._parse(page.referer) if page.referer else None
+            export = asked is not None and not (error or page.cut)
+            if export and asked is not None:
+                export = self.waste.variant(asked, ())[0] or is_view(asked, ref)
             if export and asked is not None:
                 self.count_waste(asked, final, page.key, False, evidence=True)
             follow = tuple(page.links)
@@ -324,16 +323,14 @@ class Triage(Screening):
             if grown is not None:
                 signals.append(grown)
         follow = self._follow(final, norm, page.links, action, copy_of)
-        # The waste bound's measure: a page showing text its host had not shown
-        # taught something; an exact copy, a soft 404, a farm page, the same words
-        # re-sorted did not.
+        # The waste bound's measure: a page showing text its host had not shown taught
+        # something; an exact copy, a soft 404, a farm page, the same words re-sorted did not.
         assert asked is not None
         shown = self.waste.shown_before(str(asked.origin), text.words)
         # A non-canonical form fetched first with new text taught; its canonical did not.
         wasted = shown or soft is not None or copy_of is not None
-        # Novelty per region is not enough (a copy in a region of its own). A page
-        # only like its siblings, or echoing its URL's number, taught nothing but
-        # proves nothing of its family unless it is a variant (ARCHITECTURE.md).
+        # A page only like its siblings, or echoing its URL's number, taught nothing but
+        # proves nothing of its family unless a variant, or a view of its referer's page.
         variant, repeats = self.waste.variant(asked, text.words)
         wasted = wasted or near or repeats or nowhere
         # A non-canonical form seen first is not "alone": its words are the host's first.
@@ -347,7 +344,9 @@ class Triage(Screening):
         # made the family of the other spaces' pages barren). Reached through its
         # copy's own link (a longer spelling of it: ``rel=canonical``), it is evidence.
         linked = canonical_member and not self._reduces(norm, page.referer)
-        evidence = (variant or not (alone or echoed)) and not linked
+        ref = self._parse(page.referer) if page.referer else None
+        view = alone and self.news.viewed(norm, ref, page.referer, echo.simhash)
+        evidence = (variant or view or not (alone or echoed)) and not linked
         self.count_waste(asked, final, page.key, taught, evidence, page.referer is None or vouching)
         signals += self.slow(asked, page.elapsed, excused)
         return PageVerdict(reason, action, novel, streak, follow, tuple(signals), canonical, taught)

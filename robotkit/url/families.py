@@ -47,6 +47,7 @@ from robotkit.url.rewrites import (
     section,
 )
 from robotkit.url.template import url_template
+from robotkit.url.views import SELECTORS
 
 __all__ = [
     "CASE_VARIANTS",
@@ -124,8 +125,12 @@ def _named(own: str, leaf: str) -> str:
     ``/job/x/{n}/console``), which the same view of every other object may copy (a
     history that is empty everywhere), not the object's other views. A directory
     named by a version (``/2.9.0/``) or a year (``/2024/``) holds a tree of
-    documents, not the views of one object: its pages stay one family."""
-    mine = "{v}" if _variable(leaf) else leaf if own in _OBJECT_IDS else "*"
+    documents, not the views of one object: its pages stay one family. A name with
+    selectors (``en.print.html``, :data:`~robotkit.url.views.SELECTORS`) is masked as
+    ``*.{s}``: the selector views of a directory's pages are a family of their own,
+    apart from the pages (blind5 ``aem``: a home page's views beside its translation)."""
+    view = SELECTORS.fullmatch(leaf)
+    mine = "{v}" if _variable(leaf) else "*.{s}" if view else leaf if own in _OBJECT_IDS else "*"
     return f"*/{mine}"
 
 

@@ -1,0 +1,49 @@
+"""Views of a page: the same resource with more, which says nothing the page did not.
+
+A page's annotated view, print form or tag filter is the page again under a longer
+URL, not a sibling record of its template: the waste bound counts such views in
+their family's proof (ARCHITECTURE.md, "The waste bound"; blind5 ``aem``).
+"""
+
+from __future__ import annotations
+
+import re
+
+from robotkit.url.normalization import NormalizedURL
+
+__all__ = ["SELECTORS", "views"]
+
+SELECTORS = re.compile(r"[^.]+(?:\.[A-Za-z][\w\-]*)+\.[A-Za-z][A-Za-z0-9]{1,5}")
+"""A page name with selectors between its name and its extension (``en.print.html``,
+``page.tag-a.sort-date.html``): Apache Sling decomposes a URL into a resource path,
+selectors and an extension, and serves the resource for any selectors."""
+
+
+_FORMAT = re.compile(r"\.[A-Za-z][A-Za-z0-9]{1,5}")
+"""A format's extension appended to a page's name (``.atom``, ``.json``, ``.pdf``)."""
+
+
+def views(page: NormalizedURL, of: NormalizedURL | None) -> bool:
+    """Whether ``page`` is a view of the resource ``of`` names: its path under
+    another query (a toggle, a cache-buster), a path under it (``/src/f/annotate`` of
+    ``/src/f``; not under a directory's index, ``/docs/``, whose files are its
+    content), its name with selectors before the extension (``en.print.html`` of
+    ``en.html``), or with an extension where it has none: another format of it
+    (``/issues/7.atom`` of ``/issues/7``, the format suffix of a Rails route). Another
+    directory's page of the same name (another version, a translation) is none."""
+    if of is None or page.origin != of.origin or page.path == of.path:
+        return of is not None and page.origin == of.origin
+    if not of.path.endswith("/") and page.path.startswith(of.path + "/"):
+        return True  # not a directory's index: what is under it is its content
+    here, _, leaf = page.path.rpartition("/")
+    there, _, name = of.path.rpartition("/")
+    stem, dot, ext = name.partition(".")
+    if not dot:
+        format_ = leaf[len(name) :] if name and leaf.startswith(name) else ""
+        return here == there and _FORMAT.fullmatch(format_) is not None
+    return (
+        here == there
+        and bool(dot)
+        and SELECTORS.fullmatch(leaf) is not None
+        and (leaf.startswith(stem + ".") and leaf.endswith("." + ext))
+    )
