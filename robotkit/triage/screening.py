@@ -28,6 +28,7 @@ from robotkit.url.normalization import (
     request_form,
 )
 from robotkit.url.parse import InvalidURL
+from robotkit.url.template import query_form
 
 __all__ = ["Screening", "TriageConfig"]
 
@@ -285,10 +286,11 @@ class Screening:
             key = self.key(norm) if norm is not None else waiting.key
             family = waste_family(norm) if norm is not None else None
             shape = waste_shape(norm) if norm is not None else ""
+            form = query_form(norm) if norm is not None else ""
             if (
                 key not in self._fetched_keys
                 and self.waste.vouched(key)
-                and not self.waste.barren(family, shape)
+                and not self.waste.held(family, shape, form)
             ):
                 self.waste.vouch(waiting.key)
                 again.append(waiting)
@@ -301,7 +303,7 @@ class Screening:
         vouched for it and its host spent the waste budget."""
         norm = self._parse(url)
         return norm is not None and self.waste.must_wait(
-            str(norm.origin), key, waste_family(norm), waste_shape(norm)
+            str(norm.origin), key, waste_family(norm), waste_shape(norm), query_form(norm)
         )
 
     def wait(self, url: str, key: str, depth: int, referer: str | None) -> None:
@@ -400,7 +402,8 @@ class Screening:
         family, shape = waste_family(asked), waste_shape(asked)
         region = self.region(asked)
         origin = str(asked.origin)
-        self.waste.fetched(origin, region, url, key, taught, family, evidence, seed, shape)
+        form = query_form(asked)
+        self.waste.fetched(origin, region, url, key, taught, family, evidence, seed, shape, form)
 
     def _same_path(self, url: str | None, norm: NormalizedURL) -> bool:
         """Whether ``url`` has ``norm``'s origin and path (under another query)."""

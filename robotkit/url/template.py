@@ -66,3 +66,18 @@ def counter_step(norm: NormalizedURL, referer: NormalizedURL | None) -> bool:
     ((a, b),) = changed
     (name_a, _, va), (name_b, _, vb) = a.partition("="), b.partition("=")
     return name_a == name_b and va.isdigit() and vb.isdigit() and abs(int(va) - int(vb)) == 1
+
+
+def query_form(norm: NormalizedURL) -> str:
+    """A URL's query with its values' numbers and ids masked and its words kept, pairs
+    sorted (``eid={n}&mode=dictionary``; ``topic={n}.msg{n}`` beside ``topic={n}.{n}``):
+    the pages one link of a template leads to, where :func:`url_template` masks every
+    value. ``""`` without a query."""
+    pairs = query_pairs(norm.query)
+    return "&".join(sorted(_template_text(pair) for pair in pairs))
+
+
+def names_objects(form: str) -> bool:
+    """Whether a :func:`query_form` masks a number or an id: its URLs name objects
+    (``eid={n}``), not one view of every page (``print=1``)."""
+    return "{n}" in form or "{id}" in form
