@@ -15,7 +15,10 @@ and ids masked and its words kept. Its own last ``BARREN`` pages are its evidenc
 - A form that names objects (a number or an id masked: ``topic={n}.{n}``) one page
   of which taught among its last ``BARREN`` is *proven*: its pages are vouched for
   however barren its family is. A form of words alone (``do=backlink``, ``print=1``)
-  is one view of every page, what the family's barrenness is for, and proves nothing.
+  is one view of every page, what the family's barrenness is for, and proves nothing;
+  nor does a form adding pairs to another of its family, a view of a page (blind5
+  ``domino``: a document's sections expanded, ``&ExpandSection=1,3``, 50 more trap
+  fetches when they proved themselves).
 - A form that *extends* a proven one (its pairs and ``;`` display states and more:
   ``topic={n}.{n};all`` of ``topic={n}.{n}``) whose last ``BARREN`` pages taught
   nothing is *held* however alive its family is: as of a copy family, the shorter
@@ -31,11 +34,16 @@ from typing import Any
 from robotkit.base.snapshot import listed, typed
 from robotkit.url.template import names_objects
 
-__all__ = ["FormRuns"]
+__all__ = ["FormRuns", "extends"]
+
+
+def extends(form: str, other: str) -> bool:
+    """Whether ``form`` has the pairs and display states (``;``-joined, HTML 4's other
+    separator) of ``other`` and more."""
+    return _parts(other) < _parts(form)
 
 
 def _parts(form: str) -> set[str]:
-    """A form's pairs and display states (``;``-joined, HTML 4's other separator)."""
     return set(form.replace(";", "&").split("&")) - {""}
 
 
@@ -58,11 +66,20 @@ class FormRuns:
             self._count += 1
         forms[form] = (forms.get(form, "") + "-t"[taught])[-self.run :]
 
+    def held(self, barren: bool, family: str | None, form: str) -> bool:
+        """Whether a URL of ``family`` and ``form`` is vouched for by nothing whoever
+        linked it: its family is ``barren`` (for its shape) and its form not proven,
+        or its form copies a proven one."""
+        return (barren and not self.proven(family, form)) or self.copies(family, form)
+
     def proven(self, family: str | None, form: str | None) -> bool:
         """Whether ``form`` names objects and one of its last pages in ``family``
         taught: its pages are the family's real members, whatever copies under its
-        other forms did."""
-        return form is not None and names_objects(form) and "t" in self._run(family, form)
+        other forms did. Not a form that adds pairs to another of the family: a view
+        of a page (Domino's ``?OpenDocument&ExpandSection=1,3``), not an object."""
+        if form is None or not names_objects(form) or "t" not in self._run(family, form):
+            return False
+        return not any(extends(form, other) for other in self._runs.get(family or "", {}))
 
     def copies(self, family: str | None, form: str | None) -> bool:
         """Whether ``form``'s last pages in ``family`` all taught nothing and it extends
@@ -70,9 +87,8 @@ class FormRuns:
         run = self._run(family, form)
         if form is None or len(run) < self.run or "t" in run:
             return False
-        mine = _parts(form)
         forms = self._runs.get(family or "", {})
-        return any(_parts(other) < mine and self.proven(family, other) for other in forms)
+        return any(extends(form, other) and self.proven(family, other) for other in forms)
 
     def _run(self, family: str | None, form: str | None) -> str:
         if family is None or form is None:
@@ -85,14 +101,17 @@ class FormRuns:
             for family, forms in self._runs.items()
         )
 
-    def restore(self, entries: Any) -> None:
-        """Take back :meth:`snapshot` (raises :class:`~robotkit.base.snapshot.SnapshotError`
-        on bad data, leaving the runs as they were)."""
-        runs = {
+    @classmethod
+    def restored(cls, entries: Any, run: int, max_remembered: int) -> FormRuns:
+        """The runs of a :meth:`snapshot` (``[]`` from before forms were counted);
+        :class:`~robotkit.base.snapshot.SnapshotError` for bad data."""
+        forms = cls(run, max_remembered)
+        forms._runs = {
             typed(family, str, "family"): {
-                typed(form, str, "form"): typed(run, str, "run")
-                for form, run in listed(forms, "forms", list)
+                typed(form, str, "form"): typed(mark, str, "run")
+                for form, mark in listed(entries_of, "forms", list)
             }
-            for family, forms in listed(entries, "forms", list)
+            for family, entries_of in listed(entries, "forms", list)
         }
-        self._runs, self._count = runs, sum(len(forms) for forms in runs.values())
+        forms._count = sum(len(of) for of in forms._runs.values())
+        return forms

@@ -84,6 +84,17 @@ def _more(shape: str, other: str) -> bool:
     return mine > theirs
 
 
+def _repeats(shown: int, mine: int) -> bool:
+    """Whether a page's pairs (``mine``, bits) show fewer than ``VARIANT_NEW`` new to
+    its path's (``shown``). New bits undercount new pairs as the set fills (a pair
+    whose bit another pair set counts as shown): scaled by the share of bits still
+    free, the count is the pairs' own. A front controller serves a whole site under
+    one path (``/index.php?topic=…``): 40 pages filled 96% of the bits, and each
+    later page "repeated" it (blind5 ``smf``: the real second pages of long topics)."""
+    fill, new = shown.bit_count(), (mine & ~shown).bit_count()
+    return new * PATH_BITS < VARIANT_NEW * (PATH_BITS - fill)
+
+
 def _kind(family: str) -> str:
     """A family's origin and parameter names, whatever its directory; ``""`` for a
     family without a query."""
@@ -140,8 +151,7 @@ class WasteLedger:
         self._barren_kinds: dict[str, set[str]] = {}
         """Origins with the parameter names (``http://a.example?print``) of a family
         that was barren once, in any directory, to the shapes it was barren for."""
-        self.forms = FormRuns(BARREN, max_remembered)
-        """Each query form's last pages (:mod:`robotkit.triage.forms`)."""
+        self.forms = FormRuns(BARREN, max_remembered)  # each query form's last pages
         self._paths: dict[str, int] = {}
         """The origins and paths of the pages judged, under any query, to the pairs
         of words they showed (a set of ``PATH_BITS`` bits)."""
@@ -164,18 +174,9 @@ class WasteLedger:
     def unvouched(
         self, key: str, family: str | None = None, shape: str = "", form: str = ""
     ) -> bool:
-        """Whether the URL under ``key`` (of ``family``, with the parameter names
-        ``shape`` and the query ``form``) is vouched for by nothing: first linked from
-        a wasted page, or :meth:`held`."""
-        return key in self._unvouched or self.held(family, shape, form)
-
-    def held(self, family: str | None, shape: str = "", form: str = "") -> bool:
-        """Whether a URL is vouched for by nothing whoever linked it: its family is
-        barren for its shape and its form is not proven, or its form copies a proven
-        one (:class:`~robotkit.triage.forms.FormRuns`)."""
-        if self.barren(family, shape) and not self.forms.proven(family, form):
-            return True
-        return self.forms.copies(family, form)
+        """Whether the URL under ``key`` is vouched for by nothing: first linked from a
+        wasted page, or held (:meth:`~robotkit.triage.forms.FormRuns.held`)."""
+        return key in self._unvouched or self.forms.held(self.barren(family, shape), family, form)
 
     def barren(self, family: str | None, shape: str = "") -> bool:
         """Whether, of the pages of ``family`` fetched since the last that taught, the
@@ -245,13 +246,7 @@ class WasteLedger:
             pair = hashlib.blake2b(f"{a} {b}".encode(), digest_size=4).digest()
             mine |= 1 << (int.from_bytes(pair, "big") % PATH_BITS)
         variant = shown is not None and bool(norm.query)
-        # New bits undercount new pairs as the set fills (a pair whose bit another
-        # set counts as shown): scaled by the share of bits still free, the count is
-        # the pairs' own. A front controller serves a whole site under one path
-        # (``/index.php?topic=…``): 40 pages filled 96% of the bits, and each later
-        # page "repeated" it (blind5 ``smf``: the real second pages of long topics).
-        fill, new = (shown or 0).bit_count(), (mine & ~(shown or 0)).bit_count()
-        repeats = variant and new * PATH_BITS < VARIANT_NEW * (PATH_BITS - fill)
+        repeats = variant and _repeats(shown or 0, mine)
         if shown is not None or len(self._paths) < self.max_remembered:
             self._paths[path] = (shown or 0) | mine
         return variant, repeats
@@ -415,8 +410,7 @@ class WasteLedger:
                 for host, b in listed(data["word_bags"], "word_bags", list)
             }
             families = _read_families(data.get("families", []))
-            forms = FormRuns(BARREN, self.max_remembered)
-            forms.restore(data.get("forms", []))  # none before forms were counted
+            forms = FormRuns.restored(data.get("forms", []), BARREN, self.max_remembered)
             paths = {
                 typed(path, str, "path"): int(typed(bits, str, "bits"), 16)
                 for path, bits in listed(data.get("paths", []), "paths", list)

@@ -73,8 +73,7 @@ def query_form(norm: NormalizedURL) -> str:
     sorted (``eid={n}&mode=dictionary``; ``topic={n}.msg{n}`` beside ``topic={n}.{n}``):
     the pages one link of a template leads to, where :func:`url_template` masks every
     value. ``""`` without a query."""
-    pairs = query_pairs(norm.query)
-    return "&".join(sorted(_template_text(pair) for pair in pairs))
+    return "&".join(sorted(_template_text(pair) for pair in query_pairs(norm.query)))
 
 
 def names_objects(form: str) -> bool:
