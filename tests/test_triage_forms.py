@@ -30,7 +30,9 @@ def test_a_form_naming_objects_that_taught_is_vouched_for_in_a_barren_family() -
     ledger = WasteLedger(budget=0)
     page, copy = _form("http://h/index.php?topic=40.0"), _form("http://h/index.php?topic=40.msg7")
     assert (page, copy) == ("topic={n}.{n}", "topic={n}.msg{n}")
-    ledger.fetched("h", "r", "http://h/index.php?topic=40.0", "t40", True, FAMILY, form=page)
+    for n in range(BARREN):  # as many topics' first pages as make a family barren
+        url = f"http://h/index.php?topic={40 + n}.0"
+        ledger.fetched("h", "r", url, f"t{n}", True, FAMILY, form=page)
     for n in range(BARREN):  # the post permalinks, copies of their topic's page
         url = f"http://h/index.php?topic=40.msg{n}"
         ledger.fetched("h", "r", url, f"m{n}", False, FAMILY, form=copy)
@@ -46,17 +48,39 @@ def test_a_form_naming_objects_that_taught_is_vouched_for_in_a_barren_family() -
             "h", "r", f"http://h/index.php?topic=41.msg{n}", None, False, FAMILY, form=copy
         )
     assert ledger.unvouched("p2", FAMILY, form=view)
-    # The form's own last BARREN pages taught nothing: no longer proven.
+    # One of its last BARREN pages that taught nothing: no longer proven.
+    ledger.fetched("h", "r", "http://h/index.php?topic=60.10", None, False, FAMILY, form=page)
+    assert ledger.unvouched("t50.10", FAMILY, form=page)
     for n in range(BARREN):
         url = f"http://h/index.php?topic=4{n}.10"
         ledger.fetched("h", "r", url, None, False, FAMILY, form=page)
     assert ledger.unvouched("t50.10", FAMILY, form=page)
 
 
+def test_a_page_its_proven_form_let_through_a_barren_family_earns_as_an_unvouched_one() -> None:
+    ledger = WasteLedger(budget=1)
+    page, copy = _form("http://h/index.php?topic=1.0"), _form("http://h/index.php?topic=1.msg1")
+    for n in range(BARREN):
+        ledger.fetched("h", "r", f"http://h/index.php?topic={n}.0", None, True, FAMILY, form=page)
+    for n in range(BARREN):
+        url = f"http://h/index.php?topic=1.msg{n}"
+        ledger.fetched("h", "r", url, None, False, FAMILY, form=copy)
+    # One unvouched page that taught nothing spends the budget...
+    ledger.fetched("h", "r", "http://h/copy", None, False, "http://h/*")
+    ledger.offered("u", "http://h/copy")
+    ledger.fetched("h", "r", "http://h/u", "u", False, "http://h/u/*")
+    ledger.offered("u3", "http://h/copy")
+    assert ledger.must_wait("h", "u3")
+    # ...and a real page of the proven form, in the barren family, earns it back.
+    ledger.fetched("h", "r", "http://h/index.php?topic=1.10", "t", True, FAMILY, form=page)
+    assert not ledger.must_wait("h", "u3")
+
+
 def test_a_form_extending_a_proven_one_is_held_once_its_own_pages_taught_nothing() -> None:
     ledger = WasteLedger(budget=0)
     page, every = _form("http://h/index.php?topic=4.0"), _form("http://h/index.php?topic=4.0;all")
-    ledger.fetched("h", "r", "http://h/index.php?topic=4.0", None, True, FAMILY, form=page)
+    for n in range(BARREN):
+        ledger.fetched("h", "r", f"http://h/index.php?topic={n}.0", None, True, FAMILY, form=page)
     for n in range(BARREN):
         url = f"http://h/index.php?topic={n}.0;all"
         assert not ledger.unvouched(f"a{n}", FAMILY, form=every)

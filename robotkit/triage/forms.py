@@ -12,10 +12,11 @@ family barren, and the real pages of the other form waited for good (blind5
 A *form* (:func:`robotkit.url.template.query_form`) is the query with its numbers
 and ids masked and its words kept. Its own last ``BARREN`` pages are its evidence:
 
-- A form that names objects (a number or an id masked: ``topic={n}.{n}``) one page
-  of which taught among its last ``BARREN`` is *proven*: its pages are vouched for
-  however barren its family is. A form of words alone (``do=backlink``, ``print=1``)
-  is one view of every page, what the family's barrenness is for, and proves nothing;
+- A form that names objects (a number or an id masked: ``topic={n}.{n}``) whose
+  last ``BARREN`` pages all taught is *proven* (as much evidence for it as makes a
+  family barren): its pages are vouched for however barren its family is. A form
+  of words alone (``do=backlink``, ``print=1``) is one view of every page, what the
+  family's barrenness is for, and proves nothing;
   nor does a form adding pairs to another of its family, a view of a page (blind5
   ``domino``: a document's sections expanded, ``&ExpandSection=1,3``, 50 more trap
   fetches when they proved themselves).
@@ -73,11 +74,12 @@ class FormRuns:
         return (barren and not self.proven(family, form)) or self.copies(family, form)
 
     def proven(self, family: str | None, form: str | None) -> bool:
-        """Whether ``form`` names objects and one of its last pages in ``family``
-        taught: its pages are the family's real members, whatever copies under its
-        other forms did. Not a form that adds pairs to another of the family: a view
-        of a page (Domino's ``?OpenDocument&ExpandSection=1,3``), not an object."""
-        if form is None or not names_objects(form) or "t" not in self._run(family, form):
+        """Whether ``form`` names objects and its last pages in ``family`` all taught
+        (as many as make a family barren): its pages are the family's real members,
+        whatever copies under its other forms did. Not a form that adds pairs to
+        another of the family: a view of a page (Domino's
+        ``?OpenDocument&ExpandSection=1,3``), not an object."""
+        if form is None or not names_objects(form) or self._run(family, form) != "t" * self.run:
             return False
         return not any(extends(form, other) for other in self._runs.get(family or "", {}))
 

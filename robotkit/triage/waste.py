@@ -174,8 +174,7 @@ class WasteLedger:
     def unvouched(
         self, key: str, family: str | None = None, shape: str = "", form: str = ""
     ) -> bool:
-        """Whether the URL under ``key`` is vouched for by nothing: first linked from a
-        wasted page, or held (:meth:`~robotkit.triage.forms.FormRuns.held`)."""
+        """Whether ``key``'s URL is unvouched: linked first by a wasted page, or held."""
         return key in self._unvouched or self.forms.held(self.barren(family, shape), family, form)
 
     def barren(self, family: str | None, shape: str = "") -> bool:
@@ -275,6 +274,8 @@ class WasteLedger:
         rule, not the waste bound, tells from their copies."""
         book = self._hosts.setdefault(host, _Host())
         unvouched = key is not None and self.unvouched(key, family, shape, form)
+        # Let through by its proven form, a barren family's page earns (blind4 viewvc).
+        earns = unvouched or (key is not None and self.barren(family, shape))
         if (
             evidence
             and family is not None
@@ -293,8 +294,8 @@ class WasteLedger:
                     self._barren_kinds.setdefault(_kind(family), set()).add(shape)
         if taught:
             book.taught += 1
-            book.unvouched_taught += unvouched
-            if unvouched:
+            book.unvouched_taught += earns
+            if earns:
                 book.balance = max(0, book.balance - 1)
             return
         book.wasted += 1
@@ -307,8 +308,7 @@ class WasteLedger:
     def must_wait(
         self, host: str, key: str, family: str | None = None, shape: str = "", form: str = ""
     ) -> bool:
-        """Whether the URL under ``key`` (of ``family``, ``shape``, ``form``) is to
-        wait instead of being fetched now."""
+        """Whether the URL under ``key`` is to wait instead of being fetched now."""
         if not self.unvouched(key, family, shape, form):
             return False
         book = self._hosts.get(host)
