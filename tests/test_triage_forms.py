@@ -193,3 +193,32 @@ def test_a_topics_second_pages_are_not_condemned_by_its_post_permalinks() -> Non
     assert second <= seen, sorted(second - seen)
     copies = {path for path in seen if ".msg" in path}
     assert len(copies) <= 20
+
+
+def test_a_token_is_one_number_of_a_form_and_a_words_digits_are_its_number() -> None:
+    # A cache-buster's values split at their digits would make a form of each value.
+    forms = {_form(f"http://h/news/a?v={token}") for token in ("a1a2", "123", "fe3419", "0b7")}
+    assert forms == {"v={n}"}
+    assert _form("http://h/index.php?topic=40.msg1004") == "topic={n}.msg{n}"
+
+
+def test_a_form_adding_pairs_to_another_of_its_family_is_a_view_and_proves_nothing() -> None:
+    # A document's sections expanded (Domino's ``?OpenDocument&ExpandSection=1,3``)
+    # teach, but are views of the document, not objects.
+    ledger = WasteLedger(budget=0)
+    family = "http://h/db.nsf/view/*?OpenDocument"
+    document, section = (
+        _form("http://h/d?OpenDocument"),
+        _form("http://h/d?OpenDocument&ExpandSection=1"),
+    )
+    ledger.fetched(
+        "h", "r", "http://h/db.nsf/view/a?OpenDocument", None, False, family, form=document
+    )
+    for n in range(BARREN):
+        url = f"http://h/db.nsf/view/a?OpenDocument&ExpandSection={n}"
+        ledger.fetched("h", "r", url, None, True, family, form=section)
+    for n in range(BARREN):
+        url = f"http://h/db.nsf/view/b{n}?OpenDocument"
+        ledger.fetched("h", "r", url, None, False, family, form=document)
+    assert ledger.barren(family) and not ledger.forms.proven(family, section)
+    assert ledger.unvouched("s", family, form=section)
