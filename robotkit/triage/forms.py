@@ -7,12 +7,12 @@ forum's topic pages (``topic=40.10``) beside the post permalinks that copy them
 (``topic=40.msg1004``), a glossary's entries (``eid=530&displayformat=dictionary``)
 beside their other display formats. Three copies of one form in a row made the
 family barren, and the real pages of the other form waited for good (blind5
-``smf``: 7 second pages of long topics; ``moodle``: 4 entries).
+``moodle``: 4 of its 14 entries).
 
 A *form* (:func:`robotkit.url.template.query_form`) is the query with its numbers
-and ids masked and its words kept. Its own last ``BARREN`` pages are its evidence:
+and tokens masked and its words kept. Its own last ``BARREN`` pages are its evidence:
 
-- A form that names objects (a number or an id masked: ``topic={n}.{n}``) whose
+- A form that names objects (a number masked: ``topic={n}.{n}``) whose
   last ``BARREN`` pages all taught is *proven* (as much evidence for it as makes a
   family barren): its pages are vouched for however barren its family is. A form
   of words alone (``do=backlink``, ``print=1``) is one view of every page, what the
