@@ -28,6 +28,7 @@ from robotkit.url.normalization import (
     request_form,
 )
 from robotkit.url.parse import InvalidURL
+from robotkit.url.template import query_form
 
 __all__ = ["Screening", "TriageConfig"]
 
@@ -283,12 +284,11 @@ class Screening:
         for waiting in self.waste.abandon(host):
             norm = self._parse(waiting.url)
             key = self.key(norm) if norm is not None else waiting.key
-            family = waste_family(norm) if norm is not None else None
-            shape = waste_shape(norm) if norm is not None else ""
+            family, shape, form = _waste_of(norm)
             if (
                 key not in self._fetched_keys
                 and self.waste.vouched(key)
-                and not self.waste.barren(family, shape)
+                and not self.waste.forms.held(self.waste.barren(family, shape), family, form)
             ):
                 self.waste.vouch(waiting.key)
                 again.append(waiting)
@@ -300,9 +300,7 @@ class Screening:
         """Whether a queued URL waits instead of being fetched now: no novel page
         vouched for it and its host spent the waste budget."""
         norm = self._parse(url)
-        return norm is not None and self.waste.must_wait(
-            str(norm.origin), key, waste_family(norm), waste_shape(norm)
-        )
+        return norm is not None and self.waste.must_wait(str(norm.origin), key, *_waste_of(norm))
 
     def wait(self, url: str, key: str, depth: int, referer: str | None) -> None:
         """Hold a URL :meth:`must_wait` said waits; the ledger gives it back."""
@@ -397,12 +395,21 @@ class Screening:
         """A fetch of ``asked`` (``url`` as fetched, under ``key``) for the waste
         bound: ``taught`` or not, and ``evidence`` about its family or not (an
         error, a page only like its siblings); a ``seed``'s links stay vouched for."""
-        family, shape = waste_family(asked), waste_shape(asked)
+        family, shape, form = _waste_of(asked)
         region = self.region(asked)
         origin = str(asked.origin)
-        self.waste.fetched(origin, region, url, key, taught, family, evidence, seed, shape)
+        self.waste.fetched(origin, region, url, key, taught, family, evidence, seed, shape, form)
 
     def _same_path(self, url: str | None, norm: NormalizedURL) -> bool:
         """Whether ``url`` has ``norm``'s origin and path (under another query)."""
         other = self._parse(url) if url else None
         return other is not None and (other.origin, other.path) == (norm.origin, norm.path)
+
+
+def _waste_of(norm: NormalizedURL | None) -> tuple[str | None, str, str]:
+    """A URL's family, parameter names and query form, as the waste bound counts them
+    (:func:`robotkit.url.families.waste_family`, ``waste_shape``,
+    :func:`robotkit.url.template.query_form`)."""
+    if norm is None:
+        return None, "", ""
+    return waste_family(norm), waste_shape(norm), query_form(norm)

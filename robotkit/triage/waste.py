@@ -57,6 +57,7 @@ from itertools import pairwise
 from typing import Any
 
 from robotkit.base.snapshot import header, listed, opened, reading, typed
+from robotkit.triage.forms import FormRuns
 from robotkit.url.normalization import NormalizedURL
 
 __all__ = ["BARREN", "PATH_BITS", "VARIANT_NEW", "Waiting", "WasteLedger"]
@@ -81,6 +82,17 @@ def _more(shape: str, other: str) -> bool:
     more: a page of it says nothing of a URL of ``other``, its shorter member."""
     mine, theirs = set(shape.split("&")) - {""}, set(other.split("&")) - {""}
     return mine > theirs
+
+
+def _repeats(shown: int, mine: int) -> bool:
+    """Whether a page's pairs (``mine``, bits) show fewer than ``VARIANT_NEW`` new to
+    its path's (``shown``). New bits undercount new pairs as the set fills (a pair
+    whose bit another pair set counts as shown): scaled by the share of bits still
+    free, the count is the pairs' own. A front controller serves a whole site under
+    one path (``/index.php?topic=…``): 40 pages filled 96% of the bits, and each
+    later page "repeated" it (blind5 ``smf``: the real second pages of long topics)."""
+    fill, new = shown.bit_count(), (mine & ~shown).bit_count()
+    return new * PATH_BITS < VARIANT_NEW * (PATH_BITS - fill)
 
 
 def _kind(family: str) -> str:
@@ -139,6 +151,7 @@ class WasteLedger:
         self._barren_kinds: dict[str, set[str]] = {}
         """Origins with the parameter names (``http://a.example?print``) of a family
         that was barren once, in any directory, to the shapes it was barren for."""
+        self.forms = FormRuns(BARREN, max_remembered)  # each query form's last pages
         self._paths: dict[str, int] = {}
         """The origins and paths of the pages judged, under any query, to the pairs
         of words they showed (a set of ``PATH_BITS`` bits)."""
@@ -158,11 +171,11 @@ class WasteLedger:
         elif len(self._vouched) < self.max_remembered:
             self._vouched.add(key)
 
-    def unvouched(self, key: str, family: str | None = None, shape: str = "") -> bool:
-        """Whether the URL under ``key`` (of ``family``, with the parameter names
-        ``shape``) is vouched for by nothing: first linked from a wasted page, or of a
-        family barren for its shape."""
-        return key in self._unvouched or self.barren(family, shape)
+    def unvouched(
+        self, key: str, family: str | None = None, shape: str = "", form: str = ""
+    ) -> bool:
+        """Whether ``key``'s URL is unvouched: linked first by a wasted page, or held."""
+        return key in self._unvouched or self.forms.held(self.barren(family, shape), family, form)
 
     def barren(self, family: str | None, shape: str = "") -> bool:
         """Whether, of the pages of ``family`` fetched since the last that taught, the
@@ -232,7 +245,7 @@ class WasteLedger:
             pair = hashlib.blake2b(f"{a} {b}".encode(), digest_size=4).digest()
             mine |= 1 << (int.from_bytes(pair, "big") % PATH_BITS)
         variant = shown is not None and bool(norm.query)
-        repeats = variant and (mine & ~(shown or 0)).bit_count() < VARIANT_NEW
+        repeats = variant and _repeats(shown or 0, mine)
         if shown is not None or len(self._paths) < self.max_remembered:
             self._paths[path] = (shown or 0) | mine
         return variant, repeats
@@ -248,23 +261,27 @@ class WasteLedger:
         evidence: bool = True,
         seed: bool = False,
         shape: str = "",
+        form: str = "",
     ) -> None:
         """Count one fetch of ``host``: ``taught`` or not. ``url`` is the page its links
         name as their referer; ``key`` the key it was fetched under; ``family`` its
         family, which a page is ``evidence`` about (an error or a timeout is not);
-        ``shape`` its parameter names.
+        ``shape`` its parameter names, ``form`` its query form.
 
         A ``seed`` that taught nothing still vouches for its links: the user named its
         host, and a seed is a copy only of another seed (two names of one site, the
         second fetched first). Its links are the host's own pages, which the twin
         rule, not the waste bound, tells from their copies."""
         book = self._hosts.setdefault(host, _Host())
-        unvouched = key is not None and self.unvouched(key, family, shape)
+        unvouched = key is not None and self.unvouched(key, family, shape, form)
+        # Let through by its proven form, a barren family's page earns (blind4 viewvc).
+        earns = unvouched or (key is not None and self.barren(family, shape))
         if (
             evidence
             and family is not None
             and (family in self._families or len(self._families) < self.max_remembered)
         ):
+            self.forms.fetched(family, form, taught)
             run = self._families.setdefault(family, Counter())
             if taught:
                 # Not of the pages of a shape beyond its own: a panel that teaches
@@ -277,8 +294,8 @@ class WasteLedger:
                     self._barren_kinds.setdefault(_kind(family), set()).add(shape)
         if taught:
             book.taught += 1
-            book.unvouched_taught += unvouched
-            if unvouched:
+            book.unvouched_taught += earns
+            if earns:
                 book.balance = max(0, book.balance - 1)
             return
         book.wasted += 1
@@ -288,10 +305,11 @@ class WasteLedger:
         if not seed and len(self._wasted_pages) < self.max_remembered:
             self._wasted_pages.add(url)
 
-    def must_wait(self, host: str, key: str, family: str | None = None, shape: str = "") -> bool:
-        """Whether the URL under ``key`` (of ``family``, with the parameter names
-        ``shape``) is to wait instead of being fetched now."""
-        if not self.unvouched(key, family, shape):
+    def must_wait(
+        self, host: str, key: str, family: str | None = None, shape: str = "", form: str = ""
+    ) -> bool:
+        """Whether the URL under ``key`` is to wait instead of being fetched now."""
+        if not self.unvouched(key, family, shape, form):
             return False
         book = self._hosts.get(host)
         return book is not None and book.balance >= self.budget
@@ -371,6 +389,7 @@ class WasteLedger:
                 for f, run in self._families.items()
             ),
             "paths": sorted([path, format(bits, "x")] for path, bits in self._paths.items()),
+            "forms": self.forms.snapshot(),
         }
 
     def restore(self, data: Any) -> None:
@@ -391,6 +410,7 @@ class WasteLedger:
                 for host, b in listed(data["word_bags"], "word_bags", list)
             }
             families = _read_families(data.get("families", []))
+            forms = FormRuns.restored(data.get("forms", []), BARREN, self.max_remembered)
             paths = {
                 typed(path, str, "path"): int(typed(bits, str, "bits"), 16)
                 for path, bits in listed(data.get("paths", []), "paths", list)
@@ -401,7 +421,7 @@ class WasteLedger:
             for shape in run:
                 if _kind(family) and self.barren(family, shape):
                     self._barren_kinds.setdefault(_kind(family), set()).add(shape)
-        self._paths = paths
+        self._paths, self.forms = paths, forms
         self._wasted_pages, self._unvouched, self._vouched = wasted_pages, unvouched, vouched
 
 

@@ -15,6 +15,8 @@ from robotkit.url.rewrites import query_pairs
 _DIGITS = re.compile(r"\d+")
 _UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", re.I)
 _HEX_ID = re.compile(r"\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{8,}\b", re.I)
+_ALNUM = re.compile(r"[A-Za-z0-9]*\d[A-Za-z0-9]*")
+_WORD_NUMBER = re.compile(r"([A-Za-z]*[G-Zg-z][A-Za-z]*)\d+")
 _PATH_PARAMETER = re.compile(r"/[A-Za-z_][\w-]*[:=][^/]+(?=/|$)")
 """A path segment that is a parameter, ``name:value`` or ``name=value``."""
 
@@ -66,3 +68,26 @@ def counter_step(norm: NormalizedURL, referer: NormalizedURL | None) -> bool:
     ((a, b),) = changed
     (name_a, _, va), (name_b, _, vb) = a.partition("="), b.partition("=")
     return name_a == name_b and va.isdigit() and vb.isdigit() and abs(int(va) - int(vb)) == 1
+
+
+def query_form(norm: NormalizedURL) -> str:
+    """A URL's query with its values' numbers and ids masked and its words kept, pairs
+    sorted (``eid={n}&mode=dictionary``; ``topic={n}.msg{n}`` beside ``topic={n}.{n}``):
+    the pages one link of a template leads to, where :func:`url_template` masks every
+    value. ``""`` without a query."""
+    return "&".join(sorted(_ALNUM.sub(_mask, pair) for pair in query_pairs(norm.query)))
+
+
+def _mask(match: re.Match[str]) -> str:
+    """A run of letters and digits with a digit, as a number: a word's digits
+    (``msg1004`` as ``msg{n}``) or a whole token (``06f74efc``, ``a1a2``, ``1893``: hex
+    digits are a number in another base, and a token split at its digits would make
+    a form of each value)."""
+    word = _WORD_NUMBER.fullmatch(match.group())
+    return f"{word.group(1)}{{n}}" if word else "{n}"
+
+
+def names_objects(form: str) -> bool:
+    """Whether a :func:`query_form` masks a number or an id: its URLs name objects
+    (``eid={n}``), not one view of every page (``print=1``)."""
+    return "{n}" in form

@@ -1,0 +1,119 @@
+"""The waste bound's evidence per query form: which forms of a family are its real
+members (ARCHITECTURE.md, "The waste bound").
+
+A family (:func:`robotkit.url.families.waste_family`) is named by its parameter
+names, so the pages one name leads to under different values are one family: a
+forum's topic pages (``topic=40.10``) beside the post permalinks that copy them
+(``topic=40.msg1004``), a glossary's entries (``eid=530&displayformat=dictionary``)
+beside their other display formats. Three copies of one form in a row made the
+family barren, and the real pages of the other form waited for good (blind5
+``moodle``: 4 of its 14 entries).
+
+A *form* (:func:`robotkit.url.template.query_form`) is the query with its numbers
+and tokens masked and its words kept. Its own last ``BARREN`` pages are its evidence:
+
+- A form that names objects (a number masked: ``topic={n}.{n}``) whose
+  last ``BARREN`` pages all taught is *proven* (as much evidence for it as makes a
+  family barren): its pages are vouched for however barren its family is. A form
+  of words alone (``do=backlink``, ``print=1``) is one view of every page, what the
+  family's barrenness is for, and proves nothing;
+  nor does a form adding pairs to another of its family, a view of a page (blind5
+  ``domino``: a document's sections expanded, ``&ExpandSection=1,3``, 50 more trap
+  fetches when they proved themselves).
+- A form that *extends* a proven one (its pairs and ``;`` display states and more:
+  ``topic={n}.{n};all`` of ``topic={n}.{n}``) whose last ``BARREN`` pages taught
+  nothing is *held* however alive its family is: as of a copy family, the shorter
+  is the page and the longer its copy.
+
+Pure, and bounded: at most ``max_remembered`` forms are kept.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from robotkit.base.snapshot import listed, typed
+from robotkit.url.template import names_objects
+
+__all__ = ["FormRuns", "extends"]
+
+
+def extends(form: str, other: str) -> bool:
+    """Whether ``form`` has the pairs and display states (``;``-joined, HTML 4's other
+    separator) of ``other`` and more."""
+    return _parts(other) < _parts(form)
+
+
+def _parts(form: str) -> set[str]:
+    return set(form.replace(";", "&").split("&")) - {""}
+
+
+class FormRuns:
+    """Per family, each query form's last pages fetched: ``t`` for one that taught,
+    ``-`` for one that did not."""
+
+    def __init__(self, run: int, max_remembered: int = 200_000) -> None:
+        self.run = run
+        self.max_remembered = max_remembered
+        self._runs: dict[str, dict[str, str]] = {}
+        self._count = 0
+
+    def fetched(self, family: str, form: str, taught: bool) -> None:
+        """One page of ``family`` with the query ``form`` that is evidence about it."""
+        forms = self._runs.setdefault(family, {})
+        if form not in forms:
+            if self._count >= self.max_remembered:
+                return
+            self._count += 1
+        forms[form] = (forms.get(form, "") + "-t"[taught])[-self.run :]
+
+    def held(self, barren: bool, family: str | None, form: str) -> bool:
+        """Whether a URL of ``family`` and ``form`` is vouched for by nothing whoever
+        linked it: its family is ``barren`` (for its shape) and its form not proven,
+        or its form copies a proven one."""
+        return (barren and not self.proven(family, form)) or self.copies(family, form)
+
+    def proven(self, family: str | None, form: str | None) -> bool:
+        """Whether ``form`` names objects and its last pages in ``family`` all taught
+        (as many as make a family barren): its pages are the family's real members,
+        whatever copies under its other forms did. Not a form that adds pairs to
+        another of the family: a view of a page (Domino's
+        ``?OpenDocument&ExpandSection=1,3``), not an object."""
+        if form is None or not names_objects(form) or self._run(family, form) != "t" * self.run:
+            return False
+        return not any(extends(form, other) for other in self._runs.get(family or "", {}))
+
+    def copies(self, family: str | None, form: str | None) -> bool:
+        """Whether ``form``'s last pages in ``family`` all taught nothing and it extends
+        a proven form of the family (``topic={n}.{n};all`` of ``topic={n}.{n}``)."""
+        run = self._run(family, form)
+        if form is None or len(run) < self.run or "t" in run:
+            return False
+        forms = self._runs.get(family or "", {})
+        return any(extends(form, other) and self.proven(family, other) for other in forms)
+
+    def _run(self, family: str | None, form: str | None) -> str:
+        if family is None or form is None:
+            return ""
+        return self._runs.get(family, {}).get(form, "")
+
+    def snapshot(self) -> list[list[Any]]:
+        return sorted(
+            [family, sorted([form, run] for form, run in forms.items())]
+            for family, forms in self._runs.items()
+        )
+
+    @classmethod
+    def restored(cls, entries: Any, run: int, max_remembered: int) -> FormRuns:
+        """The runs of a :meth:`snapshot` (``[]`` from before forms were counted);
+        :class:`~robotkit.base.snapshot.SnapshotError` for bad data."""
+        forms = cls(run, max_remembered)
+        forms._runs = {
+            typed(family, str, "family"): {
+                typed(form, str, "form"): typed(mark, str, "run")
+                for form, mark in listed(entries_of, "forms", list)
+            }
+            for family, entries_of in listed(entries, "forms", list)
+        }
+        forms._count = sum(len(of) for of in forms._runs.values())
+        return forms
