@@ -429,3 +429,24 @@ def test_a_canonical_page_linked_after_its_copy_does_not_make_its_family_barren(
         assert triage.judge(PageFacts(nav, nav, 200, html), set()).taught
         assert not triage.judge(PageFacts(page, page, 200, html, referer=nav), set()).taught
     assert triage.waste.barren(waste_family(normalize(f"{site}/news/Delta")))
+
+
+def test_a_page_linked_after_a_near_copy_of_it_does_not_make_its_family_barren() -> None:
+    """A portal's articles are linked first with ``?redirect=<the page it came from>``,
+    each copy one "Back" link more than the article; the article itself, linked
+    plainly by a list, is near its copy and taught nothing, but it is the page, not a
+    copy of a family: the other articles stay vouched for."""
+    triage = Triage()
+    site = "http://portal.example"
+    listing = f"{site}/news?page=2"
+    for name in ("dredging", "berths", "report", "pilot-boat")[: BARREN + 1]:
+        page = f"{site}/news/content/{name}"
+        text = prose(f"news article {name}", 6)
+        copy = f"{page}?redirect=%2Fnews"
+        back = '<p><a href="/news">Back</a></p>'
+        html = f"<html><body><p>{text}</p>{back}</body></html>"
+        assert triage.judge(PageFacts(copy, copy, 200, html), set()).taught
+        plain = f"<html><body><p>{text}</p></body></html>"
+        facts = PageFacts(page, page, 200, plain, referer=listing)
+        assert not triage.judge(facts, set()).taught
+    assert not triage.waste.barren(waste_family(normalize(f"{site}/news/content/other")))

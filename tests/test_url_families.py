@@ -370,3 +370,18 @@ def test_a_view_is_the_same_resource_with_more() -> None:
 
     assert family("/c/en.print.html") == family("/c/de.tag-x.html") != family("/c/en.html")
     assert family("/c/en.html") == family("/c/de.html")
+
+
+def test_a_named_value_made_of_words_is_no_session_id() -> None:
+    """A portlet's id (words joined by ``_`` with an instance token) added to a copy
+    of its page routes the request: it is not learned as a session id, so the pager's
+    links keep it when fetched. A random run added to a copy still is one."""
+    portlet = "com_example_news_web_portlet_NewsPortlet_INSTANCE_x7K2q9Lm"
+    rules = LearnedRules()
+    assert rules.learn_pair(f"{SITE}/news?p_p_id={portlet}&cur=1", f"{SITE}/news")
+    page = f"{SITE}/news?p_p_id={portlet}&cur=2"
+    assert rules.spelled(normalize(page), page) == page
+    fresh = LearnedRules()
+    assert fresh.learn_pair(f"{SITE}/news?p_p_id=x7K2q9LmQ3a8Zr0TyU2w&cur=1", f"{SITE}/news")
+    other = f"{SITE}/news?p_p_id=Q7r2Xk4Wm1Zp8Lm3Ty0a&cur=2"
+    assert fresh.spelled(normalize(other), other) == f"{SITE}/news?cur=2"

@@ -240,7 +240,7 @@ class Triage(Screening):
         plain, echo = fingerprint_readings(text, [self.content.reading, echo_free_reading(norm)])
         reason: Reason | None = None
         copy_of: str | None = None
-        canonical_member = near = echoed = vouching = False
+        canonical_member = near = echoed = vouching = shorter = False
         if soft is not None:
             reason, action = soft, LinkAction.DROP
         else:
@@ -274,6 +274,7 @@ class Triage(Screening):
             elif match.kind is MatchKind.NEAR:
                 reason, action = Reason.DUPLICATE_CONTENT, LinkAction.DEPRIORITIZE
                 near = self._same_path(match.duplicate_of, norm)  # a toggle, a cache-buster
+                shorter = self._reduces(norm, match.duplicate_of)
             elif self.news.like_others(final, page.referer, echo.simhash):
                 action = LinkAction.DEPRIORITIZE
             else:
@@ -343,7 +344,8 @@ class Triage(Screening):
         # ``confluence``: a space's pages, read first under a navigation parameter,
         # made the family of the other spaces' pages barren). Reached through its
         # copy's own link (a longer spelling of it: ``rel=canonical``), it is evidence.
-        linked = canonical_member and not self._reduces(norm, page.referer)
+        # So is one reached after a near copy (blind6 ``liferay``'s ``?redirect=``).
+        linked = (canonical_member or shorter) and not self._reduces(norm, page.referer)
         ref = self._parse(page.referer) if page.referer else None
         view = alone and self.news.viewed(norm, ref, page.referer, echo.simhash)
         evidence = (variant or view or not (alone or echoed)) and not linked

@@ -32,6 +32,7 @@ What is learned is kept per origin as :mod:`robotkit.url.rewrites`;
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -108,6 +109,20 @@ def numbered_alias(short: NormalizedURL, long: NormalizedURL) -> bool:
         and bool(alias)
         and all(seg.isalpha() for seg in alias)
     )
+
+
+_WORD = re.compile(r"[A-Za-z]{3,}")
+
+
+def _named(value: str) -> bool:
+    """Whether a token-like value is a name made of words (a portlet's id,
+    ``com_liferay_asset_publisher_web_portlet_..._INSTANCE_CUE6rifamhFA``): three
+    words of letters or more among its ``_``/``-`` parts, and most of its parts. A
+    session id is one random run; a name routes the request (blind6 ``liferay``: the
+    portlet's id learned as a session id was dropped from its pager's links)."""
+    parts = re.split(r"[-_]", value)
+    words = sum(1 for part in parts if _WORD.fullmatch(part))
+    return words >= 3 and 2 * words > len(parts)
 
 
 class LearnedRules:
@@ -296,7 +311,9 @@ class LearnedRules:
             tokens = {
                 param_name(p)
                 for p in extra
-                if is_token(p.partition("=")[2]) and self._may_be_session(origin, param_name(p))
+                if is_token(p.partition("=")[2])
+                and not _named(p.partition("=")[2])
+                and self._may_be_session(origin, param_name(p))
             }
             self._rules.of(a).params.update(tokens)
             for p in extra:
@@ -320,7 +337,12 @@ class LearnedRules:
         value_a = pairs_a[differ[0]].partition("=")[2]
         value_b = pairs_b[differ[0]].partition("=")[2]
         name = param_name(pairs_a[differ[0]])
-        if is_token(value_a) and is_token(value_b) and self._may_be_session(str(a.origin), name):
+        if (
+            is_token(value_a)
+            and is_token(value_b)
+            and not (_named(value_a) or _named(value_b))
+            and self._may_be_session(str(a.origin), name)
+        ):
             self._rules.of(a).params.add(name)
             line = f"parameter {name} is a session id: {url} and {other}{same}"
             self._families.proofs[f"{a.origin} param {name}"] = line
