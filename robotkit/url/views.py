@@ -31,8 +31,10 @@ def views(page: NormalizedURL, of: NormalizedURL | None) -> bool:
     ``en.html``), or with an extension where it has none: another format of it
     (``/issues/7.atom`` of ``/issues/7``, the format suffix of a Rails route). Another
     directory's page of the same name (another version, a translation) is none."""
-    if of is None or page.origin != of.origin or page.path == of.path:
-        return of is not None and page.origin == of.origin
+    if of is None or page.origin != of.origin:
+        return False
+    if page.path == of.path:
+        return True  # its path under another query
     if not of.path.endswith("/") and page.path.startswith(of.path + "/"):
         return True  # not a directory's index: what is under it is its content
     here, _, leaf = page.path.rpartition("/")
@@ -43,7 +45,7 @@ def views(page: NormalizedURL, of: NormalizedURL | None) -> bool:
         return here == there and _FORMAT.fullmatch(format_) is not None
     return (
         here == there
-        and bool(dot)
         and SELECTORS.fullmatch(leaf) is not None
-        and (leaf.startswith(stem + ".") and leaf.endswith("." + ext))
+        and leaf.startswith(stem + ".")
+        and leaf.endswith("." + ext)
     )
