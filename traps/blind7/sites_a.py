@@ -16,11 +16,11 @@ from .common import Hosted, href, setp, without
 
 # ----------------------------------------------------------------------------------------
 # ColdFusion with Fusebox (`index.cfm?fuseaction=circuit.action`). The "Register",
-# "Donate" and "Newsletter" buttons go through `go.cfm`, whose `<cflocation
-# addtoken="yes">` appends `CFID=&CFTOKEN=` to the redirect; a client without cookies gets
-# a new client (a fresh CFID/CFTOKEN) on every such visit, and pages reached with them
-# write them into every link (`URLSessionFormat()`), so each visit through `go.cfm` is a
-# fresh copy of the whole site.
+# "Donate" and "Newsletter" buttons go through `go.cfm` (the footer ones with
+# `returnto=<this address>`), whose `<cflocation addtoken="yes">` appends
+# `CFID=&CFTOKEN=` to the redirect; a client without cookies gets a new client (a fresh
+# CFID/CFTOKEN) on every such visit, and pages reached with them write them into every
+# link (`URLSessionFormat()`), so each visit through `go.cfm` is a fresh copy of the site.
 # Legit look-alikes: the real news list pages 2 and 3, the registration information page
 # (`fuseaction=register.info`, no tokens), the program pages the forms belong to.
 # ----------------------------------------------------------------------------------------
@@ -586,7 +586,8 @@ class MDot(Hosted):
         )
 
     def mobile(self, req: Req) -> Reply:
-        full = self.url(0, req.path + "?nomobile=1")
+        wpath = req.path if self.find(req.path) else "/"
+        full = self.url(0, wpath + "?nomobile=1")
         foot = f"<footer>{a('/app/', 'Get the app')} | {a(full, 'Full site')}</footer>"
         nav = bar([("/", "Top"), *[(f"/{s}/", title_of(s)) for s in _SECTIONS]], " · ")
         if req.path == "/":
@@ -615,9 +616,7 @@ class MDot(Hosted):
                 extra = ul((pool[k:] + pool[:k])[:5]) if n > 1 else ""
                 body += extra + a(f"{req.path}?page={n + 1}", "More stories")
         page = doc(f"{title} - Courier Mobile", f"<nav>{nav}</nav>{body}{foot}")
-        page = page.replace(
-            "<head>", f'<head><link rel="canonical" href="{self.url(0, req.path)}">'
-        )
+        page = page.replace("<head>", f'<head><link rel="canonical" href="{self.url(0, wpath)}">')
         return self.serve(req, page)
 
 

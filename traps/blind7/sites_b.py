@@ -575,12 +575,13 @@ class PrestaShop(Hosted):
         lang, other_lang = parts[0], "fr" if parts[0] == "en" else "en"
         vocab = self.vocab[lang]
         if len(parts) == 1:
-            tiles = ul([(self.prod_path(lang, p), title_of(p["slug"])) for p in self.products[:6]])
+            tiles = ul([(self.prod_path(lang, p), title_of(p["slug"])) for p in self.products[:8]])
             cats = ul(
                 [(self.cat_path(lang, c), title_of(_PS_CATS[c][lang == "fr"])) for c in _PS_CATS]
             )
             body = (
-                f"<h1>Linden & Loom</h1>{prose(self, lang + 'home', vocab, 60, 120)}{cats}{tiles}"
+                f"<h1>Linden & Loom</h1>{prose(self, lang + 'home', vocab, 60, 120)}{cats}"
+                f"<h2>{'Popular products' if lang == 'en' else 'Produits populaires'}</h2>{tiles}"
             )
             return self.serve(req, self.frame(lang, "Home", body, f"/{other_lang}/", req))
         if parts[1] in ("cart", "panier"):
