@@ -845,7 +845,7 @@ class MovableType(Hosted):
         base = without(pairs, "page")
         if p.get("archive_type") == "Monthly":
             y, m = p.get("year", ""), p.get("month", "")
-            if not (y.isdigit() and m.isdigit() and 1 <= int(m) <= 12):
+            if not (y.isdigit() and m.isdigit() and 1 <= int(m) <= 12 and 1 < int(y) < 9999):
                 return not_found()
             mo = dt.date(int(y), int(m), 1)
             prev = (mo - dt.timedelta(days=1)).replace(day=1)

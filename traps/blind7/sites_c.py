@@ -508,16 +508,11 @@ class Roundup(Hosted):
             "priority": lambda x: _RU_PRIO.index(x["prio"]),
             "assignedto": lambda x: str(x["assigned"]),
         }
-        rows.sort(
-            key=lambda x: (
-                val.get(group, lambda y: 0)(x),
-                x.get(key, x["id"])
-                if key in ("id", "activity", "title")
-                else val.get(key, lambda y: 0)(x),
-            )
-        )
-        if desc:
-            rows.sort(key=lambda x: val.get(group, lambda y: 0)(x))
+        val |= {"id": lambda x: x["id"], "activity": lambda x: x["activity"]}
+        val |= {"title": lambda x: x["title"]}
+        none = lambda x: 0  # noqa: E731
+        rows.sort(key=val.get(key, none), reverse=desc)
+        rows.sort(key=val.get(group, none))
         cols = p.get("@columns", ",".join(_RU_COLS)).split(",")
         heads = "".join(
             "<th>"
