@@ -62,6 +62,9 @@ evidence that its region *grows*, never on likeness alone.
   last pages were all copies) wait, and are left once nothing else is queued.
 - A path family whose answers are slow and not novel is broken off as a family
   of timeouts is (``slow_response``).
+
+Why this module is a little over 500 lines: a page's verdict reads every measure
+in one pass over the page, and the helpers below are parts of that pass.
 """
 
 from __future__ import annotations
@@ -333,7 +336,7 @@ class Triage(Screening):
         # A page only like its siblings, or echoing its URL's number, taught nothing but
         # proves nothing of its family unless a variant, or a view of its referer's page.
         variant, repeats = self.waste.variant(asked, text.words)
-        wasted = wasted or near or repeats or nowhere
+        wasted = _restates(self, page, asked, grows or hub) or wasted or near or repeats or nowhere
         # A non-canonical form seen first is not "alone": its words are the host's first.
         alone = not (wasted or novel or action is LinkAction.FOLLOW or canonical is not None)
         taught = not (wasted or alone or farm)
@@ -481,6 +484,15 @@ def _leads_nowhere(
     if triage.regions.listed_before(region, items) and has_parameters(norm):
         return True
     return not hub and counter_step(norm, normalize_or_none(referer or "", triage.guard.policy))
+
+
+def _restates(triage: Triage, page: PageFacts, asked: NormalizedURL, leads: bool) -> bool:
+    """Whether a page restates the page that linked it and links nothing new: a view
+    saying what that page said (:meth:`~robotkit.triage.waste.PagePairs.restates`;
+    a list's next page names its new items in links only)."""
+    of = normalize_or_none(page.referer or "", triage.guard.policy)
+    args = (page.final_url, asked, page.referer, of, page.text or "", page.links)
+    return triage.waste.pages.restates(*args) and not leads
 
 
 def _names(norm: NormalizedURL) -> set[str]:
