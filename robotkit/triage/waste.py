@@ -65,7 +65,6 @@ from robotkit.content import prose_words
 from robotkit.triage.forms import FormRuns
 from robotkit.url.normalization import NormalizedURL
 from robotkit.url.template import url_template
-from robotkit.url.views import views
 
 __all__ = ["BARREN", "PAGE_BITS", "PATH_BITS", "VARIANT_NEW", "PagePairs", "Waiting", "WasteLedger"]
 
@@ -163,32 +162,25 @@ class PagePairs:
         self._pages: dict[str, tuple[int, frozenset[str]]] = {}
 
     def restates(
-        self,
-        url: str,
-        norm: NormalizedURL,
-        referer: str | None,
-        of: NormalizedURL | None,
-        markup: str,
-        links: Iterable[str] = (),
+        self, url: str, referer: str | None, markup: str, links: Iterable[str] = ()
     ) -> bool:
-        """Whether the page of ``url`` (``norm``) *restates* the page that linked it
-        (``referer``, ``of``): a view of it (:func:`~robotkit.url.views.views`: a
-        path under it, its path under another query, its selectors) whose words
-        outside links (``markup``'s prose, a page's own sentences) show fewer than
-        ``VARIANT_NEW`` pairs of adjacent words that page did not, where that page
-        was no list of it (linked no other URL of ``url``'s template). A toot's
-        embed or boosts page is the toot page again, where the toot is one of twenty
-        its profile lists (blind6 ``mastodon``). Pairs, not a SimHash: a view in
-        another chrome (an embed without the site's navigation) is far from its page
-        by SimHash bits. Remembers the page's pairs and the templates it lists
-        (``links``, two URLs of one template or more)."""
+        """Whether the page of ``url`` *restates* the page that linked it
+        (``referer``): its words outside links (``markup``'s prose, a page's own
+        sentences) show fewer than ``VARIANT_NEW`` pairs of adjacent words that page
+        did not, and that page was no list of it (linked no other URL of ``url``'s
+        template). A toot's embed or boosts page is the toot page again, and a
+        file's annotated view the file page again, where a toot is one of twenty its
+        profile lists (blind6 ``mastodon``, blind5 ``hgweb``). Pairs, not a SimHash:
+        a view in another chrome (an embed without the site's navigation) is far from
+        its page by SimHash bits. Remembers the page's pairs and the templates it
+        lists (``links``, two URLs of one template or more)."""
         mine = _pairs(prose_words(markup), PAGE_BITS)
         count = Counter(url_template(link) for link in links)
         lists = frozenset(t for t, n in count.items() if t is not None and n > 1)
         theirs = self._pages.get(referer) if referer is not None else None
         if url in self._pages or len(self._pages) < self.max_remembered:
             self._pages[url] = (mine, lists)
-        if theirs is None or not mine or not views(norm, of):
+        if theirs is None or not mine:
             return False
         return url_template(url) not in theirs[1] and _repeats(theirs[0], mine, PAGE_BITS)
 
