@@ -423,3 +423,42 @@ def test_views_restating_the_page_that_links_them_prove_their_family_barren() ->
     assert site.missed() == set()
     bound = TriageConfig().waste_budget + 2 * (BARREN + len(site.accounts) - 1)
     assert site.trap_fetches() <= bound, site.trap_fetches()
+
+
+class Annotations(Views):
+    """A source browser whose files (``/repo/src/<f>``) each link their annotated
+    view at a sibling path (``/repo/annotate/<f>``: no URL relation to the file),
+    the file's text again after one line naming its author."""
+
+    def __init__(self, seed: int) -> None:
+        super().__init__(seed, "")
+        self.files = {f"/repo{path}": text for path, text in self.files.items()}
+
+    def __call__(self, request: Request) -> str | None:
+        path = request.path
+        self.seen.append(path)
+        nav = [("/", "Home"), *((p, p[10:]) for p in self.files)]
+        if path == "/":
+            return page("Source", "the files of the project", nav)
+        file = "/repo/src/" + path.removeprefix("/repo/annotate/")
+        if path.startswith("/repo/annotate/") and file in self.files:
+            return page(file, f"annotated by kalo {self.files[file]}", nav)
+        if path not in self.files:
+            return None
+        return page(path, self.files[path], [*nav, ("/repo/annotate/" + path[10:], "annotate")])
+
+    def trap_fetches(self) -> int:
+        return sum(target.startswith("/repo/annotate/") for target in self.seen)
+
+
+def test_views_restating_the_page_that_links_them_by_their_words_prove_it_barren() -> None:
+    """A page that taught nothing, only like its siblings, proves nothing of its
+    family, unless it restates the page that linked it: its words outside links are
+    that page's. Then it is a view of that page by its words where its URL does not
+    say so, and three in a row make its family barren (blind5 ``hgweb``'s
+    ``annotate/{node}/f`` of ``file/{node}/f``). Before: every file's view, 40 trap
+    fetches."""
+    site = Annotations(11)
+    crawl_site(serve(site))
+    assert site.missed() == set()
+    assert site.trap_fetches() <= ALLOWANCE, site.trap_fetches()
