@@ -62,9 +62,6 @@ evidence that its region *grows*, never on likeness alone.
   last pages were all copies) wait, and are left once nothing else is queued.
 - A path family whose answers are slow and not novel is broken off as a family
   of timeouts is (``slow_response``).
-
-Why this module is a little over 500 lines: a page's verdict reads every measure
-in one pass over the page, and the helpers below are parts of that pass.
 """
 
 from __future__ import annotations
