@@ -342,7 +342,7 @@ class Triage(Screening):
         # So is one reached after a near copy (blind6 ``liferay``'s ``?redirect=``).
         linked = (canonical_member or shorter) and not self._reduces(norm, page.referer)
         view = alone and (said or self.news.viewed(norm, ref, page.referer, echo.simhash))
-        evidence = (variant or view or not (alone or echoed)) and not linked
+        evidence = (variant or view or (echoed and said) or not (alone or echoed)) and not linked
         self.count_waste(asked, final, page.key, taught, evidence, page.referer is None or vouching)
         signals += self.slow(asked, page.elapsed, excused)
         return PageVerdict(reason, action, novel, streak, follow, tuple(signals), canonical, taught)
