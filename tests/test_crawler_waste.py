@@ -16,7 +16,7 @@ from werkzeug import Request, Response
 
 from robotkit.crawler.loop import CrawlConfig, CrawlEvent, crawl
 from robotkit.triage.screening import TriageConfig
-from robotkit.triage.waste import WasteLedger
+from robotkit.triage.waste import BARREN, WasteLedger
 from robotkit.url.normalization import normalize
 
 ALLOWANCE = 20
@@ -357,6 +357,123 @@ def test_another_format_of_the_page_linking_it_proves_its_family_barren() -> Non
     ``redmine``'s Atom feeds, 28 trap fetches). Before, such a fetch was counted
     nowhere: 40 trap fetches."""
     site = Views(9, ".atom")
+    crawl_site(serve(site))
+    assert site.missed() == set()
+    assert site.trap_fetches() <= ALLOWANCE, site.trap_fetches()
+
+
+class Microblog:
+    """A microblog: five accounts (``/u/<name>``), each listing the openings of its
+    eight posts; each post (``/u/<name>/<n>``, in the site's chrome: a footer of its own
+    words) links its embed view (the post alone, no chrome) and its boosts page (the
+    post again under a "Boosts" heading, with links to known accounts). A view
+    says what its post said and links nothing new, yet is far from the post by
+    SimHash (the chrome) and no copy of any page. The real pages: the home page,
+    the accounts and the posts."""
+
+    def __init__(self, seed: int, views: tuple[str, ...] = ("embed", "boosts")) -> None:
+        rng = random.Random(seed)
+        words = vocabulary(rng, 400)
+        self.views = views
+        self.accounts = [f"/u/{w}" for w in words[:5]]
+        self.posts = {
+            f"{account}/{n}": " ".join(rng.choices(words, k=30))
+            for account in self.accounts
+            for n in range(100, 108)
+        }
+        self.footer = " ".join(rng.choices(words, k=40))
+        self.seen: list[str] = []
+
+    def __call__(self, request: Request) -> str | None:
+        path = request.path
+        self.seen.append(path)
+        nav = [("/", "Home"), *((a, a[3:]) for a in self.accounts)]
+        if path == "/":
+            return page("Microblog", "the accounts of this server", nav, self.footer)
+        if path in self.accounts:
+            posts = [p for p in self.posts if p.startswith(path + "/")]
+            listed = " ".join(f'<p>{self.posts[p][:60]} <a href="{p}">{p}</a></p>' for p in posts)
+            return page(path, f"the posts of {path[3:]}{listed}", nav, self.footer)
+        post, _, view = path.rpartition("/")
+        if post in self.posts and view == "embed":
+            return f"<html><body><div>{self.posts[post]}</div></body></html>"
+        if post in self.posts and view in self.views:
+            return page(view.title(), self.posts[post], nav[1:3])
+        if path not in self.posts:
+            return None
+        views = [(f"{path}/{view}", view) for view in self.views]
+        return page(path, self.posts[path], [*nav, *views], self.footer)
+
+    def trap_fetches(self, *views: str) -> int:
+        return sum(target.endswith(views or self.views) for target in self.seen)
+
+    def missed(self) -> set[str]:
+        return {"/", *self.accounts, *self.posts} - set(self.seen)
+
+
+def test_views_restating_the_page_that_links_them_prove_their_family_barren() -> None:
+    """A view of the page that linked it (a path under it) whose own words (outside
+    links) are that page's, half of them or more, and which links nothing new,
+    restates that page: it taught nothing, and three in a row make its family
+    barren; in another object's directory one is enough (blind6 ``mastodon``'s
+    embeds and boosts). Before: every post's two views, 80 trap fetches. Now at
+    most W, and for each of the two views 3 under the first account and one under
+    each other account's directory."""
+    site = Microblog(7)
+    crawl_site(serve(site))
+    assert site.missed() == set()
+    bound = TriageConfig().waste_budget + 2 * (BARREN + len(site.accounts) - 1)
+    assert site.trap_fetches() <= bound, site.trap_fetches()
+
+
+def test_echoed_copies_restating_the_page_that_linked_them_prove_their_family_barren() -> None:
+    """A post's favourites page is its boosts page but for the words its URL echoes
+    ("Favourites" for "Boosts"): an echoed copy, which proves nothing of its family
+    (a directory loop's copies, ``/a/b/a/``, are of the family of real directories),
+    unless it restates the page that linked it, as a view does (blind6
+    ``mastodon``'s favourites). Before: 31 trap fetches of the two views, the
+    favourites' family never barren; now the bound of two views of every object."""
+    site = Microblog(7, ("boosts", "favourites"))
+    crawl_site(serve(site))
+    assert site.missed() == set()
+    bound = TriageConfig().waste_budget + 2 * (BARREN + len(site.accounts) - 1)
+    assert site.trap_fetches() <= bound, site.trap_fetches()
+
+
+class Annotations(Views):
+    """A source browser whose files (``/repo/src/<f>``) each link their annotated
+    view at a sibling path (``/repo/annotate/<f>``: no URL relation to the file),
+    the file's text again after one line naming its author."""
+
+    def __init__(self, seed: int) -> None:
+        super().__init__(seed, "")
+        self.files = {f"/repo{path}": text for path, text in self.files.items()}
+
+    def __call__(self, request: Request) -> str | None:
+        path = request.path
+        self.seen.append(path)
+        nav = [("/", "Home"), *((p, p[10:]) for p in self.files)]
+        if path == "/":
+            return page("Source", "the files of the project", nav)
+        file = "/repo/src/" + path.removeprefix("/repo/annotate/")
+        if path.startswith("/repo/annotate/") and file in self.files:
+            return page(file, f"annotated by kalo {self.files[file]}", nav)
+        if path not in self.files:
+            return None
+        return page(path, self.files[path], [*nav, ("/repo/annotate/" + path[10:], "annotate")])
+
+    def trap_fetches(self) -> int:
+        return sum(target.startswith("/repo/annotate/") for target in self.seen)
+
+
+def test_views_restating_the_page_that_links_them_by_their_words_prove_it_barren() -> None:
+    """A page that taught nothing, only like its siblings, proves nothing of its
+    family, unless it restates the page that linked it: its words outside links are
+    that page's. Then it is a view of that page by its words where its URL does not
+    say so, and three in a row make its family barren (blind5 ``hgweb``'s
+    ``annotate/{node}/f`` of ``file/{node}/f``). Before: every file's view, 40 trap
+    fetches."""
+    site = Annotations(11)
     crawl_site(serve(site))
     assert site.missed() == set()
     assert site.trap_fetches() <= ALLOWANCE, site.trap_fetches()

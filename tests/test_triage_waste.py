@@ -153,10 +153,44 @@ def test_the_ledger_survives_a_snapshot() -> None:
     ledger.fetched("h", "h/a", "http://h/c", "k", False, "http://h/*")
     ledger.offered("k2", "http://h/c")
     ledger.hold("h", Waiting("http://h/2", "k2", 1, None, "h/a"))
+    ledger.pages.restates("http://h/p", None, POST, ["http://h/p/embed"])
     copy = WasteLedger(budget=3)
     copy.restore(ledger.snapshot())
     assert copy.snapshot() == ledger.snapshot()
     assert copy.unvouched("k2") and copy.waiting("h") == 1
+    assert copy.pages.restates("http://h/p/embed", "http://h/p", POST)
+
+
+POST = "<p>low tide this morning and the rock pools were full of anemones</p>"
+
+
+def test_a_page_restates_the_page_that_linked_it_only_if_that_page_was_no_list_of_it() -> None:
+    """Its words outside links are the referer's, fewer than 5 pairs new; a page
+    whose referer listed two URLs of its template or more is an item of a list."""
+    pages = WasteLedger().pages
+    pages.restates("http://h/@a/1", None, f"<h1>@a</h1>{POST}<a href=x>embed</a>", [])
+    assert pages.restates("http://h/@a/1/embed", "http://h/@a/1", f"<div>{POST}</div>")
+    other = "<p>a heron on the slipway again in the rain by the ferry and the crab</p>"
+    assert not pages.restates("http://h/@a/1/boosts", "http://h/@a/1", POST + other)
+    pages.restates("http://h/@a", None, POST + other, ["http://h/@a/1", "http://h/@a/2"])
+    assert not pages.restates("http://h/@a/2", "http://h/@a", POST)
+    assert not pages.restates("http://h/@a/3", "http://h/unknown", POST)
+
+
+def test_a_view_barren_under_one_object_is_barren_after_one_page_under_another() -> None:
+    """``/@a/*/embed`` proven barren (3 pages): ``/@b/*/embed``'s first page that
+    teaches nothing makes it barren too; another view (``boosts``) and a family
+    without a view's name are proven on their own."""
+    ledger = WasteLedger()
+    for n in range(BARREN):
+        ledger.fetched("h", "h/@a", f"http://h/@a/{n}/embed", f"e{n}", False, "http://h/@a/*/embed")
+    assert ledger.barren("http://h/@a/*/embed")
+    assert not ledger.barren("http://h/@b/*/embed")
+    ledger.fetched("h", "h/@b", "http://h/@b/1/embed", "b1", False, "http://h/@b/*/embed")
+    assert ledger.barren("http://h/@b/*/embed")
+    ledger.fetched("h", "h/@b", "http://h/@b/1/boosts", "b2", False, "http://h/@b/*/boosts")
+    ledger.fetched("h", "h/@b", "http://h/@b/x", "b3", False, "http://h/@b/*")
+    assert not ledger.barren("http://h/@b/*/boosts") and not ledger.barren("http://h/@b/*")
 
 
 @given(

@@ -217,15 +217,8 @@ class Triage(Screening):
             if export and asked is not None:
                 self.count_waste(asked, final, page.key, False, evidence=True)
             follow = tuple(page.links)
-            return PageVerdict(
-                None,
-                LinkAction.FOLLOW,
-                True,
-                page.streak,
-                follow,
-                tuple(signals),
-                taught=not (error or export),
-            )
+            verdict = (None, LinkAction.FOLLOW, True, page.streak, follow, tuple(signals))
+            return PageVerdict(*verdict, taught=not (error or export))
         # Each link parsed once, for every rule below that reads it.
         parsed = [(link, self._parse(link)) for link in page.links]
         same_origin = [n for _, n in parsed if n is not None and n.origin == norm.origin]
@@ -333,7 +326,9 @@ class Triage(Screening):
         # A page only like its siblings, or echoing its URL's number, taught nothing but
         # proves nothing of its family unless a variant, or a view of its referer's page.
         variant, repeats = self.waste.variant(asked, text.words)
-        wasted = wasted or near or repeats or nowhere
+        ref = self._parse(page.referer) if page.referer else None
+        said = _restates(self, page, grows or hub)  # a view of it saying what it said is it again
+        wasted = wasted or near or repeats or nowhere or (said and is_view(asked, ref))
         # A non-canonical form seen first is not "alone": its words are the host's first.
         alone = not (wasted or novel or action is LinkAction.FOLLOW or canonical is not None)
         taught = not (wasted or alone or farm)
@@ -346,9 +341,8 @@ class Triage(Screening):
         # copy's own link (a longer spelling of it: ``rel=canonical``), it is evidence.
         # So is one reached after a near copy (blind6 ``liferay``'s ``?redirect=``).
         linked = (canonical_member or shorter) and not self._reduces(norm, page.referer)
-        ref = self._parse(page.referer) if page.referer else None
-        view = alone and self.news.viewed(norm, ref, page.referer, echo.simhash)
-        evidence = (variant or view or not (alone or echoed)) and not linked
+        view = alone and (said or self.news.viewed(norm, ref, page.referer, echo.simhash))
+        evidence = (variant or view or (echoed and said) or not (alone or echoed)) and not linked
         self.count_waste(asked, final, page.key, taught, evidence, page.referer is None or vouching)
         signals += self.slow(asked, page.elapsed, excused)
         return PageVerdict(reason, action, novel, streak, follow, tuple(signals), canonical, taught)
@@ -481,6 +475,14 @@ def _leads_nowhere(
     if triage.regions.listed_before(region, items) and has_parameters(norm):
         return True
     return not hub and counter_step(norm, normalize_or_none(referer or "", triage.guard.policy))
+
+
+def _restates(triage: Triage, page: PageFacts, leads: bool) -> bool:
+    """Whether a page restates the page that linked it and links nothing new
+    (:meth:`~robotkit.triage.waste.PagePairs.restates`; a list's next page names
+    its new items in links only)."""
+    args = (page.final_url, page.referer, page.text or "", page.links)
+    return triage.waste.pages.restates(*args) and not leads
 
 
 def _names(norm: NormalizedURL) -> set[str]:

@@ -9,8 +9,9 @@ waste bound"):
   parameters, a *variant* that repeats its path (:meth:`WasteLedger.variant`), the
   same words as an earlier page in another order (a re-sorted listing), a page only
   like its siblings with no words of its own, a soft 404, a link-farm page, a
-  non-canonical form; or an error status, a timeout, an oversize body. Every other
-  fetch taught something. The triage judges which; the ledger counts.
+  non-canonical form, a view of the page that linked it restating it
+  (:meth:`PagePairs.restates`); or an error status, a timeout, an oversize body.
+  Every other fetch taught something. The triage judges which; the ledger counts.
 - A URL is *vouched for* when the page that first linked it taught something or
   was a seed (or it is a seed itself), and its *family*
   (:func:`robotkit.url.families.waste_family`: the URLs of one directory with the
@@ -45,11 +46,15 @@ those a family with a page that taught something links.
 
 Pure: the crawler owns the queue; the ledger keeps the waiting URLs as plain
 records so that the frontier layer stays above it.
+
+Why this module is a little over 500 lines: what a fetch taught, proven from the
+ledger's own memory of pages and paths, and what it costs are one account.
 """
 
 from __future__ import annotations
 
 import hashlib
+import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -57,10 +62,12 @@ from itertools import pairwise
 from typing import Any
 
 from robotkit.base.snapshot import header, listed, opened, reading, typed
+from robotkit.content import prose_words
 from robotkit.triage.forms import FormRuns
 from robotkit.url.normalization import NormalizedURL
+from robotkit.url.template import url_template
 
-__all__ = ["BARREN", "PATH_BITS", "VARIANT_NEW", "Waiting", "WasteLedger"]
+__all__ = ["BARREN", "PAGE_BITS", "PATH_BITS", "VARIANT_NEW", "PagePairs", "Waiting", "WasteLedger"]
 
 BARREN = 3
 """Pages of one family fetched in a row that taught nothing, before the family's
@@ -70,6 +77,9 @@ prove a copy family, :data:`robotkit.url.families.PARAM_VALUES`)."""
 
 VARIANT_NEW = 5
 """Pairs of adjacent words new to its path a variant must show to teach something."""
+PAGE_BITS = 1024
+"""Bits of the set, per page, of its pairs of words outside links, for the pages its
+links lead to (:meth:`PagePairs.restates`): 128 bytes a page."""
 PATH_BITS = 4096
 """Bits of the set, per path, of the pairs of words shown under it (each pair sets
 one bit by its hash): 512 bytes a path, whatever its pages. A pair whose bit a
@@ -84,7 +94,16 @@ def _more(shape: str, other: str) -> bool:
     return mine > theirs
 
 
-def _repeats(shown: int, mine: int) -> bool:
+def _pairs(words: Sequence[str], bits: int) -> int:
+    """The pairs of adjacent words of a page, each setting one of ``bits`` bits."""
+    mine = 0
+    for a, b in pairwise(words):
+        pair = hashlib.blake2b(f"{a} {b}".encode(), digest_size=4).digest()
+        mine |= 1 << (int.from_bytes(pair, "big") % bits)
+    return mine
+
+
+def _repeats(shown: int, mine: int, bits: int = PATH_BITS) -> bool:
     """Whether a page's pairs (``mine``, bits) show fewer than ``VARIANT_NEW`` new to
     its path's (``shown``). New bits undercount new pairs as the set fills (a pair
     whose bit another pair set counts as shown): scaled by the share of bits still
@@ -92,14 +111,24 @@ def _repeats(shown: int, mine: int) -> bool:
     one path (``/index.php?topic=…``): 40 pages filled 96% of the bits, and each
     later page "repeated" it (blind5 ``smf``: the real second pages of long topics)."""
     fill, new = shown.bit_count(), (mine & ~shown).bit_count()
-    return new * PATH_BITS < VARIANT_NEW * (PATH_BITS - fill)
+    return new * bits < VARIANT_NEW * (bits - fill)
+
+
+_OBJECT_VIEW = re.compile(r"/\*/([A-Za-z][\w\-]*)")
+"""A family's tail that names one view of every object of a directory
+(``/*/embed`` of ``/@alice/*/embed``): a word, not a masked number or selectors."""
 
 
 def _kind(family: str) -> str:
-    """A family's origin and parameter names, whatever its directory; ``""`` for a
-    family without a query."""
+    """A family's origin and parameter names, whatever its directory; for a family
+    without a query, its origin and the view it names under a masked object
+    (``/*/embed``), whatever the directory above; else ``""``."""
     where, mark, names = family.partition("?")
-    return "/".join(where.split("/")[:3]) + mark + names if mark else ""
+    origin = "/".join(where.split("/")[:3])
+    if mark:
+        return origin + mark + names
+    view = _OBJECT_VIEW.search(where, len(origin))
+    return origin + "/…" + view.group(0) if view and view.end() == len(where) else ""
 
 
 @dataclass(frozen=True)
@@ -123,6 +152,55 @@ class _Host:
     unvouched_wasted: int = 0
     unvouched_taught: int = 0
     waiting: dict[str, Waiting] = field(default_factory=dict)
+
+
+class PagePairs:
+    """The pairs of words each judged page showed outside its links, and the URL
+    templates it lists: what tells a view restating the page that linked it."""
+
+    def __init__(self, max_remembered: int) -> None:
+        self.max_remembered = max_remembered
+        self._pages: dict[str, tuple[int, frozenset[str]]] = {}
+
+    def restates(
+        self, url: str, referer: str | None, markup: str, links: Iterable[str] = ()
+    ) -> bool:
+        """Whether the page of ``url`` *restates* the page that linked it
+        (``referer``): its words outside links (``markup``'s prose, a page's own
+        sentences) show fewer than ``VARIANT_NEW`` pairs of adjacent words that page
+        did not, and that page was no list of it (linked no other URL of ``url``'s
+        template). A toot's embed or boosts page is the toot page again, and a
+        file's annotated view the file page again, where a toot is one of twenty its
+        profile lists (blind6 ``mastodon``, blind5 ``hgweb``). Pairs, not a SimHash:
+        a view in another chrome (an embed without the site's navigation) is far from
+        its page by SimHash bits. Remembers the page's pairs and the templates it
+        lists (``links``, two URLs of one template or more)."""
+        mine = _pairs(prose_words(markup), PAGE_BITS)
+        count = Counter(url_template(link) for link in links)
+        lists = frozenset(t for t, n in count.items() if t is not None and n > 1)
+        theirs = self._pages.get(referer) if referer is not None else None
+        if url in self._pages or len(self._pages) < self.max_remembered:
+            self._pages[url] = (mine, lists)
+        if theirs is None or not mine:
+            return False
+        return url_template(url) not in theirs[1] and _repeats(theirs[0], mine, PAGE_BITS)
+
+    def snapshot(self) -> list[list[Any]]:
+        return sorted(
+            [url, format(bits, "x"), sorted(lists)] for url, (bits, lists) in self._pages.items()
+        )
+
+    @classmethod
+    def restored(cls, entries: Any, max_remembered: int) -> PagePairs:
+        """Take back :meth:`snapshot` (inside the caller's ``reading``); a snapshot
+        from before pages were remembered has none."""
+        pages = cls(max_remembered)
+        for url, bits, lists in listed(entries, "pages", list):
+            pages._pages[typed(url, str, "url")] = (
+                int(typed(bits, str, "bits"), 16),
+                frozenset(listed(lists, "template", str)),
+            )
+        return pages
 
 
 class WasteLedger:
@@ -155,6 +233,7 @@ class WasteLedger:
         self._paths: dict[str, int] = {}
         """The origins and paths of the pages judged, under any query, to the pairs
         of words they showed (a set of ``PATH_BITS`` bits)."""
+        self.pages = PagePairs(max_remembered)
 
     # -- vouching ---------------------------------------------------------------------
 
@@ -240,10 +319,7 @@ class WasteLedger:
         a site uses everywhere. Remembers the page's pairs."""
         path = f"{norm.origin}{norm.path}"
         shown = self._paths.get(path)
-        mine = 0
-        for a, b in pairwise(words):
-            pair = hashlib.blake2b(f"{a} {b}".encode(), digest_size=4).digest()
-            mine |= 1 << (int.from_bytes(pair, "big") % PATH_BITS)
+        mine = _pairs(words, PATH_BITS)
         variant = shown is not None and bool(norm.query)
         repeats = variant and _repeats(shown or 0, mine)
         if shown is not None or len(self._paths) < self.max_remembered:
@@ -389,6 +465,7 @@ class WasteLedger:
                 for f, run in self._families.items()
             ),
             "paths": sorted([path, format(bits, "x")] for path, bits in self._paths.items()),
+            "pages": self.pages.snapshot(),
             "forms": self.forms.snapshot(),
         }
 
@@ -415,13 +492,14 @@ class WasteLedger:
                 typed(path, str, "path"): int(typed(bits, str, "bits"), 16)
                 for path, bits in listed(data.get("paths", []), "paths", list)
             }
+            pages = PagePairs.restored(data.get("pages", []), self.max_remembered)
         self._hosts, self.regions, self._word_bags = hosts, regions, bags
         self._families, self._barren_kinds = families, {}
         for family, run in families.items():
             for shape in run:
                 if _kind(family) and self.barren(family, shape):
                     self._barren_kinds.setdefault(_kind(family), set()).add(shape)
-        self._paths, self.forms = paths, forms
+        self._paths, self.pages, self.forms = paths, pages, forms
         self._wasted_pages, self._unvouched, self._vouched = wasted_pages, unvouched, vouched
 
 
