@@ -35,6 +35,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from typing import Any
+from urllib.parse import unquote
 
 from robotkit.base.snapshot import header, listed, opened, reading, typed
 from robotkit.url.families import MAX_TEXTS, CopyFamilies, reduces
@@ -52,7 +53,7 @@ from robotkit.url.rewrites import (
 )
 from robotkit.url.substitution import Substitutions, listing_text, moved
 
-__all__ = ["LearnedRules", "nested_alias", "numbered_alias"]
+__all__ = ["LearnedRules", "nested_alias", "numbered_alias", "query_alias"]
 
 
 def nested_alias(short: NormalizedURL, long: NormalizedURL) -> bool:
@@ -70,6 +71,25 @@ def nested_alias(short: NormalizedURL, long: NormalizedURL) -> bool:
         and len(b) > len(a)
         and b[len(b) - len(a) :] == a
     )
+
+
+def query_alias(short: NormalizedURL, long: NormalizedURL) -> bool:
+    """Whether ``long`` asks a script by query for the object ``short`` names in its
+    path: ``/wicket/bookmarkable/...ObjectPage?acc=1987.042`` of ``/object/1987.042``,
+    ``/w/index.php?title=Harbour`` of ``/wiki/Harbour``, ``/index.php?q=node/12`` of
+    ``/node/12``. A site mounts its pages at clean paths and keeps the script's query
+    form working; the clean path is the page (DUST's rewrite of a query value into
+    the path), so a clean path read after its query form is no copy and proves
+    nothing against its family (blind6 ``wicket``: objects read after their
+    ``bookmarkable`` forms made the family of the other objects barren, 6 of 36
+    pages lost)."""
+    if short.origin != long.origin or short.query or not long.query or short.path == long.path:
+        return False
+    segments = [seg for seg in path_segments(short.path) if seg]
+    if not segments:
+        return False
+    named = {unquote(pair.partition("=")[2]) for pair in query_pairs(long.query)}
+    return unquote(segments[-1]) in named or unquote("/".join(segments)) in named
 
 
 def numbered_alias(short: NormalizedURL, long: NormalizedURL) -> bool:
@@ -231,13 +251,15 @@ class LearnedRules:
         copy family (:func:`robotkit.url.families.reduces`), ``long`` under a learned
         directory alias of ``short``'s path, or a word-named alias of the object
         ``short`` names by number (:func:`numbered_alias`), or ``short`` under a list's
-        leading segments (:func:`nested_alias`)."""
+        leading segments (:func:`nested_alias`), or a script's query asking for the
+        object ``short`` names in its path (:func:`query_alias`)."""
         aliased = self._paths.rewrite(str(long.origin), long.path) == short.path != long.path
         return (
             reduces(short, long)
             or (aliased and short.query == long.query)
             or numbered_alias(short, long)
             or nested_alias(short, long)
+            or query_alias(short, long)
         )
 
     def _may_be_session(self, origin: str, name: str) -> bool:
