@@ -306,11 +306,12 @@ class Triage(Screening):
         novel = novel or (canonical_member and not copy)
         excused = novel  # by words: a tarpit's stalled reports write a sentence each
         novel = novel or (passage and (not copy or (alike and not farm)))
-        if page.referer is not None:
-            if canonical is not None and self._same(canonical, page.referer):
-                proof = 2  # the site itself says so (RFC 6596)
-            else:
-                proof = 1 if self._same(copy_of, page.referer) else 0
+        ref = self._parse(page.referer) if page.referer else None
+        mine = self._same(copy_of, page.referer or "")  # a copy of the page linking it
+        itself = mine and self.rules.versions.own_version(norm, ref)  # its own version
+        if page.referer is not None:  # proof 2: the site itself says so (RFC 6596)
+            proof = 1 if mine and not itself else 0
+            proof = 2 if canonical is not None and self._same(canonical, page.referer) else proof
             self.copies.record(norm, page.referer, copy, proof, copy_of is not None)
         grows, hub = self._news(norm, parsed, seen, in_scope)
         views = (self.region(n) for n in same_origin if n.path != norm.path)
@@ -346,9 +347,8 @@ class Triage(Screening):
         # copy's own link (a longer spelling of it: ``rel=canonical``), it is evidence.
         # So is one reached after a near copy (blind6 ``liferay``'s ``?redirect=``).
         linked = (canonical_member or shorter) and not self._reduces(norm, page.referer)
-        ref = self._parse(page.referer) if page.referer else None
         view = alone and self.news.viewed(norm, ref, page.referer, echo.simhash)
-        evidence = (variant or view or not (alone or echoed)) and not linked
+        evidence = (variant or view or not (alone or echoed)) and not (linked or itself)
         self.count_waste(asked, final, page.key, taught, evidence, page.referer is None or vouching)
         signals += self.slow(asked, page.elapsed, excused)
         return PageVerdict(reason, action, novel, streak, follow, tuple(signals), canonical, taught)

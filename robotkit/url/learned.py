@@ -52,6 +52,7 @@ from robotkit.url.rewrites import (
     section,
 )
 from robotkit.url.substitution import Substitutions, listing_text, moved
+from robotkit.url.versions import Versions
 
 __all__ = ["LearnedRules", "nested_alias", "numbered_alias", "query_alias"]
 
@@ -154,6 +155,7 @@ class LearnedRules:
         self._vetoed: set[tuple[str, int]] = set()
         self._listed: set[tuple[str, str]] = set()
         """Parameters a page linked with several token values: names of pages."""
+        self.versions = Versions()  # pages' numbered versions
         self._families = CopyFamilies(self._rules, max_texts)
         self._paths = Substitutions(max_texts)
 
@@ -178,6 +180,7 @@ class LearnedRules:
             "reissued": [[origin, position, n] for (origin, position), n in self._reissued.items()],
             "vetoed": [[origin, position] for origin, position in sorted(self._vetoed)],
             "listed": [[origin, name] for origin, name in sorted(self._listed)],
+            "versions": self.versions.snapshot(),
             "evidence": self._families.snapshot(),
             "substitutions": self._paths.snapshot(),
         }
@@ -200,10 +203,11 @@ class LearnedRules:
                 (typed(o, str, "origin"), typed(n, str, "name"))
                 for o, n in listed(data.get("listed", []), "listed", list)
             }
+            versions = Versions.restored(data.get("versions", {}))
             families = CopyFamilies.restored(data.get("evidence", {}), rules, self.max_texts)
             self._paths.restore(data.get("substitutions", []))
         self._rules, self._reissued, self._vetoed = rules, reissued, vetoed
-        self._listed = listed_params
+        self._listed, self.versions = listed_params, versions
         self._families = families
 
     def knows(self, norm: NormalizedURL) -> bool:
@@ -340,7 +344,8 @@ class LearnedRules:
             self._rules.of(a).params.update(tokens)
             for p in extra:
                 if param_name(p) not in tokens:
-                    self._rules.of(a).scoped.setdefault(p, set()).add(where)
+                    scope = self.versions.scope(a, p, where, a if fewer is pairs_a else b)
+                    self._rules.of(a).scoped.setdefault(p, set()).add(scope)
             for p in extra:
                 name = param_name(p)
                 what = f"param {name}" if name in tokens else f"pair {p} {where}"
@@ -387,6 +392,7 @@ class LearnedRules:
                     if is_token(value := pair.partition("=")[2]):
                         tokens.setdefault(param_name(pair), set()).add(value)
         self._listed.update((origin, name) for name, seen in tokens.items() if len(seen) > 1)
+        self.versions.observe_links(page, links)
         for position, segment in enumerate(own[:-1]):
             if not is_token(segment) or (origin, position) in self._vetoed:
                 continue
