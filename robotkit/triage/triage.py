@@ -84,11 +84,10 @@ from robotkit.content import (
 )
 from robotkit.triage.guard import Guard
 from robotkit.triage.news import PageNews
-from robotkit.triage.regions import FailureKind, region_of
+from robotkit.triage.regions import FailureKind, other_template, region_of, renamed
 from robotkit.triage.screening import Screening, TriageConfig
 from robotkit.url.learned import nested_alias
 from robotkit.url.normalization import NormalizedURL, normalize_or_none
-from robotkit.url.rewrites import param_name, query_pairs
 from robotkit.url.template import counter_step, has_parameters
 from robotkit.url.views import views as is_view
 
@@ -394,13 +393,13 @@ class Triage(Screening):
     ) -> tuple[bool, bool]:
         """What a page's links add: new URLs of its own region (``grows``), new pages
         of other regions in scope or of another template of its script (``hub``)."""
-        region, own = self.region(page), _names(page)
+        region = self.region(page)
         grows = hub = False
         for link, other in links:
             if other is None or (key := self.key(other)) in seen or key in self._fetched_keys:
                 continue
-            if self.region(other) == region and not _other_template(own, _names(other)):
-                grows = True
+            if self.region(other) == region and not other_template(page, other):
+                grows = grows or not renamed(page, other)  # another action is no growth
             elif in_scope is None or in_scope(link):
                 hub = True
                 break
@@ -481,18 +480,3 @@ def _leads_nowhere(
     if triage.regions.listed_before(region, items) and has_parameters(norm):
         return True
     return not hub and counter_step(norm, normalize_or_none(referer or "", triage.guard.policy))
-
-
-def _names(norm: NormalizedURL) -> set[str]:
-    """The parameter names of a URL's query."""
-    return {param_name(pair) for pair in query_pairs(norm.query)}
-
-
-def _other_template(own: set[str], link: set[str]) -> bool:
-    """Whether a link of a page's query space is a page of another template of its
-    script: a front controller (``index.php?id=``) serves a news list
-    (``id&categories``) and its items (``id&news&controller&action``) in one query
-    space. A link that adds two names or more and drops one of the page's is such an
-    item; a facet, a sort, a page number or a toggle adds a name or changes values,
-    and still grows the space."""
-    return len(link - own) >= 2 and bool(own - link)
