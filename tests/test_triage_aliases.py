@@ -8,7 +8,7 @@ from __future__ import annotations
 from robotkit.traps.base import prose
 from robotkit.triage.triage import PageFacts, Triage
 from robotkit.url.families import waste_family, waste_shape
-from robotkit.url.learned import numbered_alias
+from robotkit.url.learned import numbered_alias, query_alias
 from robotkit.url.normalization import normalize
 
 SITE = "http://ci.example"
@@ -73,4 +73,29 @@ def test_a_page_number_is_the_page_of_its_last_alias_and_no_evidence_against_its
         verdict = triage.judge(PageFacts(page, page, 200, second, (), None, referer=topic), set())
         assert verdict.reason is None
     other = normalize(f"{SITE}/t/harbour-lanterns-at-dusk/9?page=2")
+    assert not triage.waste.barren(waste_family(other), waste_shape(other))
+
+
+def test_a_clean_path_is_the_page_of_the_script_query_that_asks_for_it() -> None:
+    """Objects read first under their script's query form
+    (``/app/bookmarkable/ObjectPage?acc=<id>``), then under their mounted clean path
+    (``/object/<id>``): each clean path is fetched as the page, and three of them in a
+    row do not make the family of the other objects barren (blind6 ``wicket``)."""
+    form = f"{SITE}/app/bookmarkable/ObjectPage?acc="
+    assert query_alias(normalize(f"{SITE}/object/1987.042"), normalize(f"{form}1987.042"))
+    assert query_alias(normalize(f"{SITE}/node/12"), normalize(f"{SITE}/index.php?q=node/12"))
+    assert not query_alias(normalize(f"{form}1987.042"), normalize(f"{SITE}/object/1987.042"))
+    assert not query_alias(normalize(f"{SITE}/object/1987.042"), normalize(f"{form}1987.043"))
+    assert not query_alias(
+        normalize(f"{SITE}/object/1987.042"), normalize(f"{SITE}/object/1987.042?acc=1987.042")
+    )
+    triage = Triage()
+    for n in range(3):
+        acc = f"19{n}0.0{n}2"
+        text = f"<html><body><p>{prose(f'object {acc}', 10)}</p></body></html>"
+        triage.judge(PageFacts(form + acc, form + acc, 200, text, (), None, referer=SITE), set())
+        page = f"{SITE}/object/{acc}"
+        verdict = triage.judge(PageFacts(page, page, 200, text, (), None, referer=SITE), set())
+        assert verdict.reason is None
+    other = normalize(f"{SITE}/object/2008.099")
     assert not triage.waste.barren(waste_family(other), waste_shape(other))

@@ -5,7 +5,8 @@ Two bookkeepers of the trap policy (ARCHITECTURE.md, "Trap policy"), both pure:
 - **Growth.** A *region* is a page's query space (``/shop/shoes?``) or an origin and
   its first path segment (``/cal``, ``/{tok}`` for random-looking directories). A
   region whose pages keep adding new URLs of the same region while saying nothing
-  new is growing without end (a calendar, a facet space, a link farm): after
+  new is growing without end (a calendar, a facet space, a link farm; not a link
+  naming only the page's own values, another action on its objects): after
   ``growth_limit`` such pages, if they outnumber the region's news, it is parked.
   The parameter names that grew a parked query space (never one a novel page of it
   carried) are then held on the sibling lists of the same section.
@@ -28,8 +29,9 @@ from typing import Any
 from robotkit.base.reasons import CodeEnum, Reason
 from robotkit.base.snapshot import header, listed, opened, reading, typed
 from robotkit.url.normalization import NormalizedURL
+from robotkit.url.rewrites import param_name, query_pairs
 
-__all__ = ["FailureKind", "Regions", "family_of", "region_of"]
+__all__ = ["FailureKind", "Regions", "family_of", "other_template", "region_of", "renamed"]
 
 _DIGITS = re.compile(r"\d+")
 _REGION_TOKEN = re.compile(r"(?=[a-z0-9]*[0-9])(?=[a-z0-9]*[a-z])[a-z0-9]{5,}|[\w\-]{20,}", re.I)
@@ -82,6 +84,39 @@ def region_of(norm: NormalizedURL) -> str:
     if first:
         first = "{tok}" if _REGION_TOKEN.fullmatch(first) else _DIGITS.sub("{n}", first)
     return f"{norm.origin}/{first}"
+
+
+def other_template(page: NormalizedURL, link: NormalizedURL) -> bool:
+    """Whether a link of a page's query space is a page of another template of its
+    script: a front controller (``index.php?id=``) serves a news list
+    (``id&categories``) and its items (``id&news&controller&action``) in one query
+    space. A link that adds two names or more and drops one of the page's is such an
+    item; a facet, a sort, a page number or a toggle adds a name or changes values,
+    and still grows the space."""
+    own, theirs = _query_names(page), _query_names(link)
+    return len(theirs - own) >= 2 and bool(own - theirs)
+
+
+def renamed(page: NormalizedURL, link: NormalizedURL) -> bool:
+    """Whether a link of a page's query space names nothing the page does not: its
+    path, and no value its query lacks (``?p=docs&edit=notes.txt`` on
+    ``?p=docs&view=notes.txt``; ``;``-joined states too). Another action on the
+    page's own objects, as many as the script has actions, is no growth: a calendar's
+    next month, a facet, a sort name a value more (blind2 ``filemgr``: file views
+    linking their edit form parked the whole script, and 22 of its 40 pages)."""
+    return link.path == page.path and not _values(link) - _values(page)
+
+
+def _query_names(norm: NormalizedURL) -> set[str]:
+    return {param_name(pair) for pair in query_pairs(norm.query)}
+
+
+def _values(norm: NormalizedURL) -> Counter[str]:
+    """The values of a query's pairs, each as often as it comes (``?c=1&f=1`` names 1
+    twice: one filter more than ``?c=1``)."""
+    return Counter(
+        part.partition("=")[2] for part in (norm.query or "").replace(";", "&").split("&")
+    )
 
 
 def family_of(norm: NormalizedURL) -> str:

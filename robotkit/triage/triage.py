@@ -84,11 +84,10 @@ from robotkit.content import (
 )
 from robotkit.triage.guard import Guard
 from robotkit.triage.news import PageNews
-from robotkit.triage.regions import FailureKind, region_of
+from robotkit.triage.regions import FailureKind, other_template, region_of, renamed
 from robotkit.triage.screening import Screening, TriageConfig
 from robotkit.url.learned import nested_alias
 from robotkit.url.normalization import NormalizedURL, normalize_or_none
-from robotkit.url.rewrites import param_name, query_pairs
 from robotkit.url.template import counter_step, has_parameters
 from robotkit.url.views import views as is_view
 
@@ -299,11 +298,12 @@ class Triage(Screening):
         novel = novel or (canonical_member and not copy)
         excused = novel  # by words: a tarpit's stalled reports write a sentence each
         novel = novel or (passage and (not copy or (alike and not farm)))
-        if page.referer is not None:
-            if canonical is not None and self._same(canonical, page.referer):
-                proof = 2  # the site itself says so (RFC 6596)
-            else:
-                proof = 1 if self._same(copy_of, page.referer) else 0
+        ref = self._parse(page.referer) if page.referer else None
+        mine = self._same(copy_of, page.referer or "")  # a copy of the page linking it
+        itself = mine and self.rules.versions.own_version(norm, ref)  # its own version
+        if page.referer is not None:  # proof 2: the site itself says so (RFC 6596)
+            proof = 1 if mine and not itself else 0
+            proof = 2 if canonical is not None and self._same(canonical, page.referer) else proof
             self.copies.record(norm, page.referer, copy, proof, copy_of is not None)
         grows, hub = self._news(norm, parsed, seen, in_scope)
         views = (self.region(n) for n in same_origin if n.path != norm.path)
@@ -326,7 +326,6 @@ class Triage(Screening):
         # A page only like its siblings, or echoing its URL's number, taught nothing but
         # proves nothing of its family unless a variant, or a view of its referer's page.
         variant, repeats = self.waste.variant(asked, text.words)
-        ref = self._parse(page.referer) if page.referer else None
         said = _restates(self, page, grows or hub)  # a view of it saying what it said is it again
         wasted = wasted or near or repeats or nowhere or (said and is_view(asked, ref))
         # A non-canonical form seen first is not "alone": its words are the host's first.
@@ -342,7 +341,9 @@ class Triage(Screening):
         # So is one reached after a near copy (blind6 ``liferay``'s ``?redirect=``).
         linked = (canonical_member or shorter) and not self._reduces(norm, page.referer)
         view = alone and (said or self.news.viewed(norm, ref, page.referer, echo.simhash))
-        evidence = (variant or view or (echoed and said) or not (alone or echoed)) and not linked
+        evidence = (variant or view or (echoed and said) or not (alone or echoed)) and not (
+            linked or itself
+        )
         self.count_waste(asked, final, page.key, taught, evidence, page.referer is None or vouching)
         signals += self.slow(asked, page.elapsed, excused)
         return PageVerdict(reason, action, novel, streak, follow, tuple(signals), canonical, taught)
@@ -388,13 +389,13 @@ class Triage(Screening):
     ) -> tuple[bool, bool]:
         """What a page's links add: new URLs of its own region (``grows``), new pages
         of other regions in scope or of another template of its script (``hub``)."""
-        region, own = self.region(page), _names(page)
+        region = self.region(page)
         grows = hub = False
         for link, other in links:
             if other is None or (key := self.key(other)) in seen or key in self._fetched_keys:
                 continue
-            if self.region(other) == region and not _other_template(own, _names(other)):
-                grows = True
+            if self.region(other) == region and not other_template(page, other):
+                grows = grows or not renamed(page, other)  # another action is no growth
             elif in_scope is None or in_scope(link):
                 hub = True
                 break
@@ -483,18 +484,3 @@ def _restates(triage: Triage, page: PageFacts, leads: bool) -> bool:
     its new items in links only)."""
     args = (page.final_url, page.referer, page.text or "", page.links)
     return triage.waste.pages.restates(*args) and not leads
-
-
-def _names(norm: NormalizedURL) -> set[str]:
-    """The parameter names of a URL's query."""
-    return {param_name(pair) for pair in query_pairs(norm.query)}
-
-
-def _other_template(own: set[str], link: set[str]) -> bool:
-    """Whether a link of a page's query space is a page of another template of its
-    script: a front controller (``index.php?id=``) serves a news list
-    (``id&categories``) and its items (``id&news&controller&action``) in one query
-    space. A link that adds two names or more and drops one of the page's is such an
-    item; a facet, a sort, a page number or a toggle adds a name or changes values,
-    and still grows the space."""
-    return len(link - own) >= 2 and bool(own - link)

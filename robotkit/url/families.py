@@ -390,10 +390,11 @@ class CopyFamilies:
         (:meth:`robotkit.url.learned.LearnedRules.learn_pair`) in another section."""
         origin, where = str(norm.origin), section(norm.path)
         rules = self.rewrites.origins.get(origin)
-        if rules is None or not rules.scoped.get(pair) or where in rules.scoped[pair]:
-            return []
-        shown = ", ".join(sorted(rules.scoped[pair]))
-        rules.scoped[pair].add(where)
+        scopes = rules.scoped.get(pair, set()) if rules is not None else set()
+        if where in scopes or not any(section(s) == s for s in scopes):
+            return []  # proven in no section, only on pages: a version of each (foswiki)
+        shown = ", ".join(sorted(scopes))
+        scopes.add(where)
         line = f"{pair} changes nothing in {where} on {origin}: as in {shown}, {evidence}"
         return self._prove(f"{origin} pair {pair} {where}", line)
 

@@ -35,6 +35,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from typing import Any
+from urllib.parse import unquote
 
 from robotkit.base.snapshot import header, listed, opened, reading, typed
 from robotkit.url.families import MAX_TEXTS, CopyFamilies, reduces
@@ -51,8 +52,9 @@ from robotkit.url.rewrites import (
     section,
 )
 from robotkit.url.substitution import Substitutions, listing_text, moved
+from robotkit.url.versions import Versions
 
-__all__ = ["LearnedRules", "nested_alias", "numbered_alias"]
+__all__ = ["LearnedRules", "nested_alias", "numbered_alias", "query_alias"]
 
 
 def nested_alias(short: NormalizedURL, long: NormalizedURL) -> bool:
@@ -70,6 +72,25 @@ def nested_alias(short: NormalizedURL, long: NormalizedURL) -> bool:
         and len(b) > len(a)
         and b[len(b) - len(a) :] == a
     )
+
+
+def query_alias(short: NormalizedURL, long: NormalizedURL) -> bool:
+    """Whether ``long`` asks a script by query for the object ``short`` names in its
+    path: ``/wicket/bookmarkable/...ObjectPage?acc=1987.042`` of ``/object/1987.042``,
+    ``/w/index.php?title=Harbour`` of ``/wiki/Harbour``, ``/index.php?q=node/12`` of
+    ``/node/12``. A site mounts its pages at clean paths and keeps the script's query
+    form working; the clean path is the page (DUST's rewrite of a query value into
+    the path), so a clean path read after its query form is no copy and proves
+    nothing against its family (blind6 ``wicket``: objects read after their
+    ``bookmarkable`` forms made the family of the other objects barren, 6 of 36
+    pages lost)."""
+    if short.origin != long.origin or short.query or not long.query or short.path == long.path:
+        return False
+    segments = [seg for seg in path_segments(short.path) if seg]
+    if not segments:
+        return False
+    named = {unquote(pair.partition("=")[2]) for pair in query_pairs(long.query)}
+    return unquote(segments[-1]) in named or unquote("/".join(segments)) in named
 
 
 def numbered_alias(short: NormalizedURL, long: NormalizedURL) -> bool:
@@ -134,6 +155,7 @@ class LearnedRules:
         self._vetoed: set[tuple[str, int]] = set()
         self._listed: set[tuple[str, str]] = set()
         """Parameters a page linked with several token values: names of pages."""
+        self.versions = Versions()  # pages' numbered versions
         self._families = CopyFamilies(self._rules, max_texts)
         self._paths = Substitutions(max_texts)
 
@@ -158,6 +180,7 @@ class LearnedRules:
             "reissued": [[origin, position, n] for (origin, position), n in self._reissued.items()],
             "vetoed": [[origin, position] for origin, position in sorted(self._vetoed)],
             "listed": [[origin, name] for origin, name in sorted(self._listed)],
+            "versions": self.versions.snapshot(),
             "evidence": self._families.snapshot(),
             "substitutions": self._paths.snapshot(),
         }
@@ -180,10 +203,11 @@ class LearnedRules:
                 (typed(o, str, "origin"), typed(n, str, "name"))
                 for o, n in listed(data.get("listed", []), "listed", list)
             }
+            versions = Versions.restored(data.get("versions", {}))
             families = CopyFamilies.restored(data.get("evidence", {}), rules, self.max_texts)
             self._paths.restore(data.get("substitutions", []))
         self._rules, self._reissued, self._vetoed = rules, reissued, vetoed
-        self._listed = listed_params
+        self._listed, self.versions = listed_params, versions
         self._families = families
 
     def knows(self, norm: NormalizedURL) -> bool:
@@ -231,13 +255,15 @@ class LearnedRules:
         copy family (:func:`robotkit.url.families.reduces`), ``long`` under a learned
         directory alias of ``short``'s path, or a word-named alias of the object
         ``short`` names by number (:func:`numbered_alias`), or ``short`` under a list's
-        leading segments (:func:`nested_alias`)."""
+        leading segments (:func:`nested_alias`), or a script's query asking for the
+        object ``short`` names in its path (:func:`query_alias`)."""
         aliased = self._paths.rewrite(str(long.origin), long.path) == short.path != long.path
         return (
             reduces(short, long)
             or (aliased and short.query == long.query)
             or numbered_alias(short, long)
             or nested_alias(short, long)
+            or query_alias(short, long)
         )
 
     def _may_be_session(self, origin: str, name: str) -> bool:
@@ -318,7 +344,8 @@ class LearnedRules:
             self._rules.of(a).params.update(tokens)
             for p in extra:
                 if param_name(p) not in tokens:
-                    self._rules.of(a).scoped.setdefault(p, set()).add(where)
+                    scope = self.versions.scope(a, p, where, a if fewer is pairs_a else b)
+                    self._rules.of(a).scoped.setdefault(p, set()).add(scope)
             for p in extra:
                 name = param_name(p)
                 what = f"param {name}" if name in tokens else f"pair {p} {where}"
@@ -365,6 +392,7 @@ class LearnedRules:
                     if is_token(value := pair.partition("=")[2]):
                         tokens.setdefault(param_name(pair), set()).add(value)
         self._listed.update((origin, name) for name, seen in tokens.items() if len(seen) > 1)
+        self.versions.observe_links(page, links)
         for position, segment in enumerate(own[:-1]):
             if not is_token(segment) or (origin, position) in self._vetoed:
                 continue

@@ -243,7 +243,8 @@ class Rewrites:
         while len(segments) > 1 and segments[0].lower() in rules.prefixes:
             del segments[0]
         path = "/" + "/".join(segments)
-        dropped = rules.pairs | {n for n, where in rules.scoped.items() if section(path) in where}
+        area = {section(path), path}  # a rule proven on one page only is that page's
+        dropped = rules.pairs | {n for n, where in rules.scoped.items() if area & where}
         # A pair repeated exactly (``?lang=es&lang=es``) names what it names once.
         pairs = [
             p
@@ -293,8 +294,9 @@ class Rewrites:
                 said.append(proofs.get(f"{origin} segment {position}", generic))
         if len(cut) > 1 and cut[0].lower() in rules.prefixes:
             said.append(f"prefix /{cut[0]} names the same page (rel=canonical)")
-        where = section(self.key(norm)[len(origin) :].partition("?")[0])
-        scoped = {name for name, sections in rules.scoped.items() if where in sections}
+        path = self.key(norm)[len(origin) :].partition("?")[0]
+        where = section(path)
+        scoped = {name for name, sections in rules.scoped.items() if {where, path} & sections}
         for pair in query_pairs(norm.query):
             name = param_name(pair)
             if name in rules.params:
