@@ -199,6 +199,22 @@ class Substitutions:
         self._sites = sites
 
 
+def at_home(copy: NormalizedURL, old: NormalizedURL | None, referer: NormalizedURL | None) -> bool:
+    """Whether ``copy``, one text with ``old`` fetched before, is the same file under a
+    sibling directory (``/api/2.1/io/A.html`` beside ``/api/latest/io/A.html``; not a
+    name containing the other, a loop's) and was linked from inside its own directory
+    (by ``/api/2.1/overview-tree.html``): a page of a tree its own pages link, read
+    after its alias was reached from another tree (a version menu). Which name is the
+    real directory the text cannot tell; as evidence, three such pages made the family
+    of a release's class pages barren (blind7 ``javadoc``: 11 of 47 pages)."""
+    if old is None or referer is None or not copy.origin == old.origin == referer.origin:
+        return False
+    rule = rewrite_of(copy.path, old.path)
+    if rule is None or any(a.startswith(b) for a, b in (rule, rule[::-1])):
+        return False
+    return any(copy.path.startswith(p) and referer.path.startswith(p) for p in rule)
+
+
 def moved(norm: NormalizedURL, path: str) -> NormalizedURL:
     """``norm`` with ``path`` for its path (and its key rebuilt), or ``norm`` itself."""
     if path == norm.path:
