@@ -42,6 +42,7 @@ MAX_CANDIDATES = 200
 MAX_NESTING = 64
 """Rewrites applied to one path at most (a loop nested that deep is cut anyway)."""
 _WORD = re.compile(r"[a-z0-9]+")
+_NUMBERED = re.compile(r"\d")
 
 
 def listing_text(path: str, words: Sequence[str]) -> int | None:
@@ -211,6 +212,10 @@ def at_home(copy: NormalizedURL, old: NormalizedURL | None, referer: NormalizedU
         return False
     rule = rewrite_of(copy.path, old.path)
     if rule is None or any(a.startswith(b) for a, b in (rule, rule[::-1])):
+        return False
+    # A word beside a version (``latest/`` of ``2.1/``) is an alias; two numbers are two
+    # objects with one view each (an empty ``/dataset/{n}/history/``), one family.
+    if all(_NUMBERED.search(p.rstrip("/").rpartition("/")[2]) for p in rule):
         return False
     return any(copy.path.startswith(p) and referer.path.startswith(p) for p in rule)
 
