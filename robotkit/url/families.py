@@ -103,6 +103,8 @@ def path_info_tail(norm: NormalizedURL) -> bool:
 _YEAR = re.compile(r"(19|20)\d\d")
 """A directory named by a year: an archive's, by date."""
 _SCRIPT = re.compile(r"[A-Za-z0-9_\-]+\.([A-Za-z][A-Za-z0-9]{1,5})")  # ``product.do``
+_FORMAT = re.compile(r"(?<=\})\.([A-Za-z][A-Za-z0-9]{0,5})(?:\.[A-Za-z0-9]{1,5})?$")
+"""A format's extension after an object's number or id in a page name (``{id}.diff``)."""
 _TITLE = re.compile(r"[A-Za-z0-9]+(?:[-_][A-Za-z0-9]+){2,}")
 """A title's slug of three words or more: it names one object, as an id does."""
 _OBJECT_IDS = frozenset({"{n}", "{id}", "{t}"})
@@ -131,6 +133,12 @@ def _named(own: str, leaf: str) -> str:
     apart from the pages (blind5 ``aem``: a home page's views beside its translation)."""
     view = SELECTORS.fullmatch(leaf)
     mine = "{v}" if _variable(leaf) else "*.{s}" if view else leaf if own in _OBJECT_IDS else "*"
+    export = _FORMAT.search(leaf) if _variable(leaf) else None
+    # An object's other format (``/commit/{id}.diff``, ``/issues/{n}.atom``), an export
+    # of every object, is a family of its own: three of a commit's ``.diff`` and
+    # ``.patch`` made the commit pages' family barren (blind7 ``gitea``: 8 commits).
+    if export and export.group(1).lower() not in _STATIC:
+        mine += export.group()
     return f"*/{mine}"
 
 
