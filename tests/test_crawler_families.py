@@ -53,6 +53,15 @@ def stop(*servers: HTTPServer) -> None:
         server.stop()
 
 
+def crawl_site(handler: Callable[[Request], Response]) -> None:
+    """Crawl a site of ``handler`` from its home page (the handler records what it served)."""
+    server = start("127.0.0.1", handler)
+    try:
+        run(server.url_for("/"))
+    finally:
+        stop(server)
+
+
 def run(*seeds: str) -> list[CrawlEvent]:
     _, events = asyncio.run(crawl(list(seeds), FAST))
     return [e for e in events if not e.probe]
@@ -296,11 +305,7 @@ def test_an_item_read_after_its_copy_under_a_list_path_vouches_for_its_links() -
             return Response("not found", status=404)
         return respond(product(found.group(1) or "", int(found.group(2))))
 
-    server = start("127.0.0.1", handler)
-    try:
-        run(server.url_for("/"))
-    finally:
-        stop(server)
+    crawl_site(handler)
     missing = [i for i in range(count) if f"/products/p{i}" not in served]
     assert missing == [], missing
 
@@ -309,3 +314,42 @@ def word(seed: str) -> str:
     """A word of its own for each seed, letters only."""
     digest = hashlib.sha256(seed.encode()).hexdigest()[:8]
     return digest.translate(str.maketrans("0123456789", "ghijklmnop"))
+
+
+def test_a_release_read_after_its_version_alias_keeps_its_class_pages() -> None:
+    """A docs host serves release 2.1 under ``/api/2.1/`` and again under the symlink
+    ``/api/latest/``, and every page's version menu links the same page in the other
+    trees. Read from 2.0's pages first, each class reaches the crawl under
+    ``latest/``; the 2.1 tree page, read later, links the 2.1 class pages, each an
+    exact copy of its ``latest/`` spelling. Linked from inside their own tree, they
+    are the tree's pages, no evidence that their family is barren: every one is read,
+    though each page's frames link (``index.html?<page>``, a copy) spends the budget."""
+    count = TriageConfig().waste_budget * 2
+    served: list[str] = []
+
+    def page(version: str, name: str) -> str:
+        tree = "2.1" if version == "latest" else version
+        text = " ".join(word(f"{tree}:{name}:{k}") for k in range(15))
+        menu = [f"/api/{v}/pkg/{name}" for v in ("2.0", "latest")]
+        frames = [f"/api/{version}/index.html?pkg/{name}", f"/api/{tree}/tree.html"]
+        return html(f"{name} {tree}", text, [*frames, *menu])
+
+    def handler(request: Request) -> Response:
+        served.append(request.full_path.rstrip("?"))
+        path = request.path
+        if path == "/":
+            return respond(html("Toolkit", "the toolkit api", ["/api/2.0/tree.html"]))
+        tree = re.fullmatch(r"/api/(2\.0|2\.1)/tree\.html", path)
+        if tree is not None:
+            links = [f"/api/{tree.group(1)}/pkg/C{i}.html" for i in range(count)]
+            return respond(html(f"Tree {tree.group(1)}", f"class tree {tree.group(1)}", links))
+        if path.endswith("/index.html") and request.query_string:
+            path = path.removesuffix("index.html") + request.query_string.decode()
+        found = re.fullmatch(r"/api/(2\.0|2\.1|latest)/pkg/(C\d+\.html)", path)
+        if found is None:
+            return Response("not found", status=404)
+        return respond(page(found.group(1), found.group(2)))
+
+    crawl_site(handler)
+    missing = [i for i in range(count) if f"/api/2.1/pkg/C{i}.html" not in served]
+    assert missing == [], missing

@@ -385,3 +385,27 @@ def test_a_named_value_made_of_words_is_no_session_id() -> None:
     assert fresh.learn_pair(f"{SITE}/news?p_p_id=x7K2q9LmQ3a8Zr0TyU2w&cur=1", f"{SITE}/news")
     other = f"{SITE}/news?p_p_id=Q7r2Xk4Wm1Zp8Lm3Ty0a&cur=2"
     assert fresh.spelled(normalize(other), other) == f"{SITE}/news?cur=2"
+
+
+def test_the_objects_of_each_top_directory_and_each_kind_of_page_are_families() -> None:
+    """A forum's threads (``/threads/{slug}.{n}/``), members and shared-post links
+    (``/posts/{n}/``, redirects to the thread page: copies) are families of their
+    own, as are a thread's pages (``page-{n}``) and its post permalinks
+    (``post-{n}``, copies): three copies of one made the others barren, and their
+    real pages waited for good (blind7 ``xenforo``: 11 of 40 pages). An object's
+    export in another format (``/commit/{id}.diff``) is a family apart from the
+    object (blind7 ``gitea``: 8 commits)."""
+
+    def family(url: str) -> str:
+        return waste_family(normalize(url))
+
+    thread = "http://h/threads/lattice-genome-catalyst.1209"
+    assert family("http://h/posts/40100/") != family(f"{thread}/")
+    assert family("http://h/members/voltagethread.100/") != family(f"{thread}/")
+    assert family(f"{thread}/page-2") != family(f"{thread}/post-40100")
+    assert family(f"{thread}/page-2") == family("http://h/threads/a-b-c.1/page-3")
+    commit = "http://h/ledger/commit/acef606bebb96557cacde25deaae12e6b49fa39a"
+    assert family(f"{commit}.diff") != family(commit) != family(f"{commit}.patch")
+    assert family("http://h/ledger/commit/59bba23d11e917e294a1abe56d28e2d4e8293183") == family(
+        commit
+    )

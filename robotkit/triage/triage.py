@@ -88,6 +88,7 @@ from robotkit.triage.regions import FailureKind, other_template, region_of, rena
 from robotkit.triage.screening import Screening, TriageConfig
 from robotkit.url.learned import nested_alias
 from robotkit.url.normalization import NormalizedURL, normalize_or_none
+from robotkit.url.substitution import at_home
 from robotkit.url.template import counter_step, has_parameters
 from robotkit.url.views import views as is_view
 
@@ -340,6 +341,7 @@ class Triage(Screening):
         # copy's own link (a longer spelling of it: ``rel=canonical``), it is evidence.
         # So is one reached after a near copy (blind6 ``liferay``'s ``?redirect=``).
         linked = (canonical_member or shorter) and not self._reduces(norm, page.referer)
+        linked = linked or at_home(norm, self._parse(copy_of) if copy_of else None, ref)
         view = alone and (said or self.news.viewed(norm, ref, page.referer, echo.simhash))
         evidence = (variant or view or (echoed and said) or not (alone or echoed)) and not (
             linked or itself

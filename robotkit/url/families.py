@@ -103,6 +103,8 @@ def path_info_tail(norm: NormalizedURL) -> bool:
 _YEAR = re.compile(r"(19|20)\d\d")
 """A directory named by a year: an archive's, by date."""
 _SCRIPT = re.compile(r"[A-Za-z0-9_\-]+\.([A-Za-z][A-Za-z0-9]{1,5})")  # ``product.do``
+_FORMAT = re.compile(r"(?<=\})\.([A-Za-z][A-Za-z0-9]{0,5})(?:\.[A-Za-z0-9]{1,5})?$")  # {id}.diff
+_KIND = re.compile(r"([A-Za-z]{2,}[-_])\{")  # ``page-{n}``, ``post-{n}``
 _TITLE = re.compile(r"[A-Za-z0-9]+(?:[-_][A-Za-z0-9]+){2,}")
 """A title's slug of three words or more: it names one object, as an id does."""
 _OBJECT_IDS = frozenset({"{n}", "{id}", "{t}"})
@@ -128,9 +130,16 @@ def _named(own: str, leaf: str) -> str:
     documents, not the views of one object: its pages stay one family. A name with
     selectors (``en.print.html``, :data:`~robotkit.url.views.SELECTORS`) is masked as
     ``*.{s}``: the selector views of a directory's pages are a family of their own,
-    apart from the pages (blind5 ``aem``: a home page's views beside its translation)."""
+    apart from the pages (blind5 ``aem``: a home page's views beside its translation).
+    A number's word (``post-{v}``), an export's extension (``{v}.diff``) and a top
+    directory's name (``/posts/{v}``) are kept: three such copies made the thread pages,
+    members or commits beside them barren (blind7 ``xenforo``, ``gitea``)."""
     view = SELECTORS.fullmatch(leaf)
     mine = "{v}" if _variable(leaf) else "*.{s}" if view else leaf if own in _OBJECT_IDS else "*"
+    if _variable(leaf):
+        kind, export = _KIND.match(leaf), _FORMAT.search(leaf)
+        mine = (kind.group(1) if kind else "") + mine
+        mine += export.group() if export and export.group(1).lower() not in _STATIC else ""
     return f"*/{mine}"
 
 
@@ -164,7 +173,8 @@ def waste_family(norm: NormalizedURL) -> str:
         leaf = path.rstrip("/").rpartition("/")[2]
         # A year (``/2024/``) files dated documents, as a version does: no object.
         own = "*" if _YEAR.fullmatch(raw[-1]) else own
-        return f"{origin}{parent}/{_named(own, leaf)}"
+        mine = _named(own, leaf) if parent or _variable(own) else f"{own}/{_named(own, leaf)[2:]}"
+        return f"{origin}{parent}/{mine}"
     listed = [pair.partition("=")[0] for pair in query.split("&")] if query else []
     # A toggle appended to a query (``?lang=es&print=1``) is of the toggle's family
     # (``?print``); a parameter repeated (``?lang=es&lang=fr``) of a family of its own

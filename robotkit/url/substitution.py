@@ -42,6 +42,7 @@ MAX_CANDIDATES = 200
 MAX_NESTING = 64
 """Rewrites applied to one path at most (a loop nested that deep is cut anyway)."""
 _WORD = re.compile(r"[a-z0-9]+")
+_NUMBERED = re.compile(r"\d")
 
 
 def listing_text(path: str, words: Sequence[str]) -> int | None:
@@ -197,6 +198,26 @@ class Substitutions:
                 for a, b in listed(vetoed, "veto", list)
             }
         self._sites = sites
+
+
+def at_home(copy: NormalizedURL, old: NormalizedURL | None, referer: NormalizedURL | None) -> bool:
+    """Whether ``copy``, one text with ``old`` fetched before, is the same file under a
+    sibling directory (``/api/2.1/io/A.html`` beside ``/api/latest/io/A.html``; not a
+    name containing the other, a loop's) and was linked from inside its own directory
+    (by ``/api/2.1/overview-tree.html``): a page of a tree its own pages link, read
+    after its alias was reached from another tree (a version menu). Which name is the
+    real directory the text cannot tell; as evidence, three such pages made the family
+    of a release's class pages barren (blind7 ``javadoc``: 11 of 47 pages)."""
+    if old is None or referer is None or not copy.origin == old.origin == referer.origin:
+        return False
+    rule = rewrite_of(copy.path, old.path)
+    if rule is None or any(a.startswith(b) for a, b in (rule, rule[::-1])):
+        return False
+    # A word beside a version (``latest/`` of ``2.1/``) is an alias; two numbers are two
+    # objects with one view each (an empty ``/dataset/{n}/history/``), one family.
+    if all(_NUMBERED.search(p.rstrip("/").rpartition("/")[2]) for p in rule):
+        return False
+    return any(copy.path.startswith(p) and referer.path.startswith(p) for p in rule)
 
 
 def moved(norm: NormalizedURL, path: str) -> NormalizedURL:
