@@ -33,6 +33,7 @@ from __future__ import annotations
 from typing import Any
 
 from robotkit.base.snapshot import listed, typed
+from robotkit.url.rewrites import query_states
 from robotkit.url.template import names_objects
 
 __all__ = ["FormRuns", "extends"]
@@ -45,7 +46,7 @@ def extends(form: str, other: str) -> bool:
 
 
 def _parts(form: str) -> set[str]:
-    return set(form.replace(";", "&").split("&")) - {""}
+    return set(query_states(form))
 
 
 class FormRuns:

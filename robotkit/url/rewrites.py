@@ -30,6 +30,7 @@ __all__ = [
     "param_name",
     "path_segments",
     "query_pairs",
+    "query_states",
     "section",
 ]
 
@@ -58,6 +59,13 @@ def is_token(text: str) -> bool:
 def query_pairs(query: str | None) -> list[str]:
     """The ``name=value`` pairs of a query, in order."""
     return [part for part in (query or "").split("&") if part]
+
+
+def query_states(query: str | None) -> list[str]:
+    """The ``name=value`` pairs of a query, in order, its ``;``-joined display states
+    split too (``?p=x;a=log``: HTML 4.01, appendix B.2.2, asks servers to take ``;``
+    as ``&``'s other separator)."""
+    return [part for part in (query or "").replace(";", "&").split("&") if part]
 
 
 def param_name(pair: str) -> str:

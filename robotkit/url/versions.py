@@ -18,7 +18,7 @@ from typing import Any
 
 from robotkit.base.snapshot import listed, typed
 from robotkit.url.normalization import NormalizedURL
-from robotkit.url.rewrites import param_name, query_pairs
+from robotkit.url.rewrites import param_name, query_pairs, query_states
 
 __all__ = ["Versions"]
 
@@ -28,7 +28,7 @@ MAX_PAGES = 200_000
 
 def _numbered(query: str | None) -> list[tuple[str, str]]:
     """The parameters of a query, ``;``-joined states too, whose value is a number."""
-    parts = (query or "").replace(";", "&").split("&")
+    parts = query_states(query)
     return [(param_name(p), p.partition("=")[2]) for p in parts if p.partition("=")[2].isdigit()]
 
 
