@@ -26,6 +26,7 @@ from hypothesis import strategies as st
 from werkzeug import Request, Response
 
 from robotkit import traps
+from robotkit.content import prose_words
 from robotkit.crawler.loop import CrawlConfig, Crawler, CrawlEvent, EventKind
 from robotkit.traps.base import (
     PageKind,
@@ -153,12 +154,12 @@ def test_the_ledger_survives_a_snapshot() -> None:
     ledger.fetched("h", "h/a", "http://h/c", "k", False, "http://h/*")
     ledger.offered("k2", "http://h/c")
     ledger.hold("h", Waiting("http://h/2", "k2", 1, None, "h/a"))
-    ledger.pages.restates("http://h/p", None, POST, ["http://h/p/embed"])
+    ledger.pages.restates("http://h/p", None, prose_words(POST), ["http://h/p/embed"])
     copy = WasteLedger(budget=3)
     copy.restore(ledger.snapshot())
     assert copy.snapshot() == ledger.snapshot()
     assert copy.unvouched("k2") and copy.waiting("h") == 1
-    assert copy.pages.restates("http://h/p/embed", "http://h/p", POST)
+    assert copy.pages.restates("http://h/p/embed", "http://h/p", prose_words(POST))
 
 
 POST = "<p>low tide this morning and the rock pools were full of anemones</p>"
@@ -168,13 +169,15 @@ def test_a_page_restates_the_page_that_linked_it_only_if_that_page_was_no_list_o
     """Its words outside links are the referer's, fewer than 5 pairs new; a page
     whose referer listed two URLs of its template or more is an item of a list."""
     pages = WasteLedger().pages
-    pages.restates("http://h/@a/1", None, f"<h1>@a</h1>{POST}<a href=x>embed</a>", [])
-    assert pages.restates("http://h/@a/1/embed", "http://h/@a/1", f"<div>{POST}</div>")
+    pages.restates("http://h/@a/1", None, prose_words(f"<h1>@a</h1>{POST}<a href=x>embed</a>"))
+    assert pages.restates("http://h/@a/1/embed", "http://h/@a/1", prose_words(f"<div>{POST}</div>"))
     other = "<p>a heron on the slipway again in the rain by the ferry and the crab</p>"
-    assert not pages.restates("http://h/@a/1/boosts", "http://h/@a/1", POST + other)
-    pages.restates("http://h/@a", None, POST + other, ["http://h/@a/1", "http://h/@a/2"])
-    assert not pages.restates("http://h/@a/2", "http://h/@a", POST)
-    assert not pages.restates("http://h/@a/3", "http://h/unknown", POST)
+    assert not pages.restates("http://h/@a/1/boosts", "http://h/@a/1", prose_words(POST + other))
+    pages.restates(
+        "http://h/@a", None, prose_words(POST + other), ["http://h/@a/1", "http://h/@a/2"]
+    )
+    assert not pages.restates("http://h/@a/2", "http://h/@a", prose_words(POST))
+    assert not pages.restates("http://h/@a/3", "http://h/unknown", prose_words(POST))
 
 
 def test_a_view_barren_under_one_object_is_barren_after_one_page_under_another() -> None:

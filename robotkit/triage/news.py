@@ -23,11 +23,11 @@ ARCHITECTURE.md's trap policy table gives the reason for each limit.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from robotkit.base.snapshot import listed, pairs, typed
-from robotkit.content import hamming, passage_shingles, prose_words
+from robotkit.content import hamming, passage_shingles
 from robotkit.url.normalization import NormalizedURL
 from robotkit.url.template import url_template
 from robotkit.url.views import views
@@ -94,15 +94,15 @@ class PageNews:
             vocabulary.update(new_words)
         return len(new_words)
 
-    def new_passage(self, region: str, norm: NormalizedURL, markup: str | None) -> bool:
+    def new_passage(self, region: str, norm: NormalizedURL, prose: Sequence[str]) -> bool:
         """Whether a page's text outside its links holds ``min_passage`` runs of
         ``passage_words`` in a row that ``region`` never showed, remembering them.
         Asked in a region of documents (a path) only: in a query space, a
         program's view of its parameters, a page may write text made up for its
         query (a search's babble), so there new words are asked for."""
-        if norm.query or not markup:
+        if norm.query or not prose:
             return False
-        shingles = passage_shingles(prose_words(markup), self.config.passage_words)
+        shingles = passage_shingles(prose, self.config.passage_words)
         known = self.passages.setdefault(region, set())
         run = longest = 0
         for shingle in shingles:

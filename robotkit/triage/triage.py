@@ -81,6 +81,7 @@ from robotkit.content import (
     Soft404Detector,
     echo_free_reading,
     fingerprint_readings,
+    prose_words,
 )
 from robotkit.triage.guard import Guard
 from robotkit.triage.news import PageNews
@@ -282,7 +283,8 @@ class Triage(Screening):
         # region alive.
         region = self.region(norm)
         says_more, own = self.news.says_more(region, words)
-        passage = self.news.new_passage(region, norm, page.text)
+        prose = prose_words(page.text or "")  # its own sentences, for two rules below
+        passage = self.news.new_passage(region, norm, prose)
         if self.news.farm_page(norm, words, parsed, in_scope) and action is LinkAction.FOLLOW:
             action = LinkAction.DEPRIORITIZE
             reason = Reason.TRAP_HOST
@@ -327,7 +329,9 @@ class Triage(Screening):
         # A page only like its siblings, or echoing its URL's number, taught nothing but
         # proves nothing of its family unless a variant, or a view of its referer's page.
         variant, repeats = self.waste.variant(asked, text.words)
-        said = _restates(self, page, grows or hub)  # a view of it saying what it said is it again
+        said = _restates(
+            self, page, prose, grows or hub
+        )  # a view of it saying what it said is it again
         wasted = wasted or near or repeats or nowhere or (said and is_view(asked, ref))
         # A non-canonical form seen first is not "alone": its words are the host's first.
         alone = not (wasted or novel or action is LinkAction.FOLLOW or canonical is not None)
@@ -480,9 +484,9 @@ def _leads_nowhere(
     return not hub and counter_step(norm, normalize_or_none(referer or "", triage.guard.policy))
 
 
-def _restates(triage: Triage, page: PageFacts, leads: bool) -> bool:
+def _restates(triage: Triage, page: PageFacts, prose: list[str], leads: bool) -> bool:
     """Whether a page restates the page that linked it and links nothing new
     (:meth:`~robotkit.triage.waste.PagePairs.restates`; a list's next page names
     its new items in links only)."""
-    args = (page.final_url, page.referer, page.text or "", page.links)
+    args = (page.final_url, page.referer, prose, page.links)
     return triage.waste.pages.restates(*args) and not leads

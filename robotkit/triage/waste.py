@@ -62,7 +62,6 @@ from itertools import pairwise
 from typing import Any
 
 from robotkit.base.snapshot import header, listed, opened, reading, typed
-from robotkit.content import prose_words
 from robotkit.triage.forms import FormRuns
 from robotkit.url.normalization import NormalizedURL
 from robotkit.url.template import url_template
@@ -163,10 +162,10 @@ class PagePairs:
         self._pages: dict[str, tuple[int, frozenset[str]]] = {}
 
     def restates(
-        self, url: str, referer: str | None, markup: str, links: Iterable[str] = ()
+        self, url: str, referer: str | None, prose: Sequence[str], links: Iterable[str] = ()
     ) -> bool:
         """Whether the page of ``url`` *restates* the page that linked it
-        (``referer``): its words outside links (``markup``'s prose, a page's own
+        (``referer``): its words outside links (``prose``, a page's own
         sentences) show fewer than ``VARIANT_NEW`` pairs of adjacent words that page
         did not, and that page was no list of it (linked no other URL of ``url``'s
         template). A toot's embed or boosts page is the toot page again, and a
@@ -175,7 +174,7 @@ class PagePairs:
         a view in another chrome (an embed without the site's navigation) is far from
         its page by SimHash bits. Remembers the page's pairs and the templates it
         lists (``links``, two URLs of one template or more)."""
-        mine = _pairs(prose_words(markup), PAGE_BITS)
+        mine = _pairs(prose, PAGE_BITS)
         count = Counter(url_template(link) for link in links)
         lists = frozenset(t for t, n in count.items() if t is not None and n > 1)
         theirs = self._pages.get(referer) if referer is not None else None
