@@ -134,13 +134,13 @@ def _named(own: str, leaf: str) -> str:
     A number's word (``post-{v}``), an export's extension (``{v}.diff``) and a top
     directory's name (``/posts/{v}``) are kept: three such copies made the thread pages,
     members or commits beside them barren (blind7 ``xenforo``, ``gitea``)."""
-    view = SELECTORS.fullmatch(leaf)
-    mine = "{v}" if _variable(leaf) else "*.{s}" if view else leaf if own in _OBJECT_IDS else "*"
-    if _variable(leaf):
-        kind, export = _KIND.match(leaf), _FORMAT.search(leaf)
-        mine = (kind.group(1) if kind else "") + mine
-        mine += export.group() if export and export.group(1).lower() not in _STATIC else ""
-    return f"*/{mine}"
+    if not _variable(leaf):
+        view = SELECTORS.fullmatch(leaf)
+        return "*/" + ("*.{s}" if view else leaf if own in _OBJECT_IDS else "*")
+    kind, export = _KIND.match(leaf), _FORMAT.search(leaf)
+    word = kind.group(1) if kind else ""
+    ext = export.group() if export and export.group(1).lower() not in _STATIC else ""
+    return f"*/{word}{{v}}{ext}"
 
 
 def waste_family(norm: NormalizedURL) -> str:
