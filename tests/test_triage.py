@@ -57,14 +57,19 @@ class Crawl:
 
     def run(self, site: Callable[[str], tuple[str, list[str]]], start: str, budget: int) -> None:
         """Breadth-first over ``site`` (a URL to its body and links), the main tier
-        before the demoted one, as :class:`robotkit.crawler.loop.Crawler` serves them."""
+        before the demoted one, as :class:`robotkit.crawler.loop.Crawler` serves them
+        (and moves a URL of the main tier a parked space defers to the other)."""
         self.offer(start)
         while len(self.fetched) < budget:
             queue = self.queues[0] or self.queues[1]
             if not queue:
                 return
             url, referer = queue.popleft()
-            key = self.triage.key(self.triage.normalize(url))
+            norm = self.triage.normalize(url)
+            if queue is self.queues[0] and self.triage.regions.defer(norm):
+                self.queues[1].append((url, referer))
+                continue
+            key = self.triage.key(norm)
             if self.triage.recheck(url, key, referer) is not None:
                 continue
             body, links = site(url)

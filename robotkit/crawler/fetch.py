@@ -35,6 +35,7 @@ from robotkit.http.errors import (
 )
 from robotkit.http.facts import FetchFacts
 from robotkit.triage.triage import FailureKind, PageFacts, Triage
+from robotkit.url.normalization import normalize_or_none
 from robotkit.url.parse import InvalidURL
 
 __all__ = ["FetchContext", "FetchStep"]
@@ -63,6 +64,12 @@ class FetchStep:
     async def process(self, entry: FrontierEntry) -> None:
         ctx, crawl = self.context, self.crawl
         cfg = ctx.config
+        norm = normalize_or_none(entry.url, ctx.triage.guard.policy)
+        if entry.tier is Tier.MAIN and norm is not None and ctx.triage.regions.defer(norm):
+            # A URL of a parked space that pages of other regions began to link: it
+            # is rechecked after the main tier, once the pages that link it were read.
+            ctx.frontier.demote(entry)
+            return
         reason = ctx.triage.recheck(entry.url, entry.key, entry.referer, ctx.frontier.seen)
         if reason is not None:
             rule = ctx.triage.explain(entry.url) if reason is Reason.DUPLICATE_URL else None

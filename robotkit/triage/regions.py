@@ -9,7 +9,8 @@ Two bookkeepers of the trap policy (ARCHITECTURE.md, "Trap policy"), both pure:
   naming only the page's own values, another action on its objects): after
   ``growth_limit`` such pages, if they outnumber the region's news, it is parked.
   The parameter names that grew a parked query space (never one a novel page of it
-  carried) are then held on the sibling lists of the same section.
+  carried) are then held on the sibling lists of the same section. The pages real
+  pages still lead into a parked space are let in (:mod:`robotkit.triage.entries`).
 - **The breaker.** A *path family* (``/reports/``) whose responses time out,
   overflow the body cap or come slowly with nothing novel ``breaker_failures``
   times is broken off, so a tarpit with
@@ -28,6 +29,7 @@ from typing import Any
 
 from robotkit.base.reasons import CodeEnum, Reason
 from robotkit.base.snapshot import header, listed, opened, reading, typed
+from robotkit.triage.entries import Entries
 from robotkit.url.normalization import NormalizedURL
 from robotkit.url.rewrites import param_name, query_pairs
 
@@ -170,6 +172,7 @@ class Regions:
         """Regions a page of which listed another region's items."""
         self._item_sets: dict[str, list[frozenset[int]]] = {}
         """Per list region, the sets of items its pages listed (a hash each)."""
+        self.entries = Entries()
 
     @property
     def parked(self) -> dict[str, str]:
@@ -183,15 +186,28 @@ class Regions:
 
     def held(self, norm: NormalizedURL, region: str) -> Reason | None:
         """Why a URL in ``region`` is not to be fetched, or ``None``."""
-        if self._held_names and norm.query:
-            names = self._held_names.get(_section(norm))
-            if names and names & _names(norm):
-                return Reason.TRAP_HOST
-        if self._parked and region in self._parked:
+        if self._trapped(norm, region) and not (norm.query and self.entries.admits(norm)):
             return Reason.TRAP_HOST
         if self._broken and family_of(norm) in self._broken:
             return Reason.SLOW_PATH
         return None
+
+    def _trapped(self, norm: NormalizedURL, region: str) -> bool:
+        """Whether a URL is in a parked region or carries a name held on its section."""
+        if self._held_names and norm.query:
+            names = self._held_names.get(_section(norm))
+            if names and names & _names(norm):
+                return True
+        return bool(self._parked) and region in self._parked
+
+    def defer(self, norm: NormalizedURL) -> bool:
+        """Whether a URL of the main tier that a parked space would hold waits for the
+        demoted tier before it is rechecked: a sibling of a page of the space that a
+        page of another region linked, but fewer than the entries ask for yet. The
+        tag searches every entry links are read in any order with the parking;
+        served after the main tier, the URL meets all the pages that link it (blind7
+        ``movabletype``). Only the order changes."""
+        return self._trapped(norm, region_of(norm)) and self.entries.defer(norm)
 
     def list_of(self, url: str, region: str, links: Iterable[str]) -> None:
         """Remember the regions a page at ``url`` (of ``region``) lists: the other
@@ -232,10 +248,21 @@ class Regions:
         (its own path under other queries: facets, sorts)."""
         return referer is not None and (referer, region) in self._lists
 
-    def count(self, norm: NormalizedURL, region: str, news: bool, grows: bool) -> str | None:
-        """Count one fetched page of ``region``: ``news`` when it was novel or led to
-        new pages elsewhere, ``grows`` when it added new URLs of its own region.
-        Returns a summary line when the region gets parked."""
+    def count(
+        self,
+        norm: NormalizedURL,
+        region: str,
+        news: bool,
+        grows: bool,
+        referer: NormalizedURL | None = None,
+        links: Iterable[tuple[str, NormalizedURL | None]] = (),
+    ) -> str | None:
+        """Count one fetched page of ``region`` (linked by ``referer``, linking
+        ``links``): ``news`` when it was novel or led to new pages elsewhere,
+        ``grows`` when it added new URLs of its own region. Returns a summary line
+        when the region gets parked."""
+        targets = [(n, region_of(n)) for _, n in links if n is not None] if news else []
+        self.entries.fetched(norm, region, referer, targets, news)
         if region in self._parked:
             return None
         counts = self._counts.setdefault(region, _Counts())
@@ -291,6 +318,7 @@ class Regions:
                 [region, [sorted(items) for items in lists]]
                 for region, lists in self._item_sets.items()
             ],
+            "entries": self.entries.snapshot(),
         }
 
     def restore(self, data: Any) -> None:
@@ -330,6 +358,10 @@ class Regions:
                 ]
                 for region, sets in listed(data.get("item_sets", []), "item_sets", list)
             }
+            entries = Entries()
+            if "entries" in data:  # a snapshot from before entries were kept has none
+                entries.restore(data["entries"])
         self._lists, self._listing, self._item_sets = lists, listing, item_sets
+        self.entries = entries
         self._counts, self._parked, self._held_names = counts, parked, held
         self._failures, self._broken = failures, broken

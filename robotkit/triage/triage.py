@@ -316,7 +316,7 @@ class Triage(Screening):
         streak = 0 if not copy or hub else page.streak + 1
         if action is not LinkAction.DROP:
             grows = grows and not self.regions.listed(page.referer, region)
-            grown = self.regions.count(norm, region, novel or hub, grows)
+            grown = self.regions.count(norm, region, novel or hub, grows, ref, parsed)
             if grown is not None:
                 signals.append(grown)
         follow = self._follow(final, norm, page.links, action, copy_of)

@@ -1,0 +1,214 @@
+"""What a parked query space still lets in: the pages real pages lead into it.
+
+A region is parked (:mod:`robotkit.triage.regions`) when its pages keep adding URLs of
+it and saying nothing new: a catalogue's sorts, page sizes and stacked facets. Its
+real list pages are of the same query space, and the order of a crawl decides
+whether they come before the parking or after: a list's second page and a tag list
+linked from every record were lost because the facets of the first list were
+fetched first (blind7 ``blacklight``, ``prestashop``, ``omeka``, ``movabletype``).
+A parked region's growth is its pages linking each other; two kinds of links into it
+are evidence of their own, and are still followed:
+
+- **Next pages.** A page that was news (novel, or a list of new items) and names its
+  own next pages (its query with one numbered pair more, ``page=2``, ``page=3``, or
+  a number larger, ``page=3`` on ``page=2``; a name whose numbers include the next
+  one, so no page size, ``per_page=20``) vouches for them, when the page is an entry
+  of its list: without a query, linked by a page of another path, or itself a next
+  page so let in. A facet or sort of a list, linked by the list's own path, is no
+  entry: its pages stay parked.
+- **Siblings linked from outside.** A URL with the names of a page of the region
+  fetched (no exact copy) and another value of one of them (``?tags=lens`` beside
+  ``?tags=lamp``; a tag search beside the seed's, its other values the same), that
+  ``LINKED_BY`` pages of other regions that were news linked, is another page of a
+  form the region serves: a tag every entry of it links. Met in the main tier while
+  fewer (but one) linked it, it waits once for the demoted tier, where the pages
+  that link it have been read (:meth:`Entries.defer`, asked by the crawler before
+  the recheck). Links from inside the region (a facet's
+  facets), forms never fetched (an advanced search) and a search one or two articles
+  suggest (blind ``related``) stay parked.
+
+Neither holds for a query of a query builder's numbered clauses (``filter_1=``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable
+from typing import Any
+
+from robotkit.base.snapshot import header, listed, opened, reading, typed
+from robotkit.url.normalization import NormalizedURL
+from robotkit.url.rewrites import param_name, query_pairs
+
+__all__ = ["Entries", "next_pages", "pager_step", "sibling"]
+
+MAX_ENTRIES = 200_000
+"""Next pages and links from outside remembered (a bound on memory)."""
+_ORDINAL = re.compile(r"\d")
+"""A digit in a parameter's name: the Nth clause of a query builder (DSpace's
+``filter_1``, Omeka's ``advanced[0][terms]``), whose first step is a facet of a
+search, not a list of its own: its siblings and pages stay parked (blind5
+``dspace``: an item's author and subject searches, copies of the subject browse
+pages, and their next pages, 4 trap fetches in a trial)."""
+LINKED_BY = 3
+"""Pages of other regions that must link a sibling: a tag every entry of it links,
+not the searches one article suggests (blind ``related``)."""
+MAX_FORMS = 200
+"""Queries fetched kept per path and set of names (a bound on the time a check takes)."""
+
+
+def _pairs(norm: NormalizedURL) -> Counter[str]:
+    return Counter(query_pairs(norm.query))
+
+
+def _one_change(old: Counter[str], new: Counter[str]) -> tuple[str, str] | None:
+    """The one pair ``new`` has in place of one of ``old`` (``""`` for none), or
+    ``None`` when they differ otherwise."""
+    added, removed = new - old, old - new
+    if sum(added.values()) != 1 or sum(removed.values()) > 1:
+        return None
+    return next(iter(removed), ""), next(iter(added))
+
+
+def pager_step(page: NormalizedURL, link: NormalizedURL) -> tuple[str, int, int] | None:
+    """How ``link`` pages on from ``page``: the name of its one numbered pair that
+    ``page`` lacks or has with a smaller number, the number ``page`` is at (1 when
+    it lacks it) and the link's, when the path and the other pairs are the same."""
+    if link.origin != page.origin or link.path != page.path:
+        return None
+    change = _one_change(_pairs(page), _pairs(link))
+    if change is None:
+        return None
+    old, new = change
+    name, _, value = new.partition("=")
+    old_name, _, old_value = old.partition("=")
+    if not value.isdigit() or (old and (old_name != name or not old_value.isdigit())):
+        return None
+    at = int(old_value) if old else 1
+    return (name, at, int(value)) if int(value) > at else None
+
+
+def next_pages(page: NormalizedURL, links: Iterable[NormalizedURL]) -> list[NormalizedURL]:
+    """The pages ahead that ``page``'s pager names: the links that page on by a name
+    whose numbers include the next one (``page=2`` on a first page; a pager names a
+    few pages ahead, ``page=3`` too). A page size (``per_page=20``, ``50``) names no
+    next page."""
+    steps: dict[str, list[tuple[int, NormalizedURL]]] = {}
+    for link in links:
+        step = pager_step(page, link)
+        if step is not None:
+            steps.setdefault(step[0], []).append((step[2] - step[1], link))
+    return [link for ahead in steps.values() if any(n == 1 for n, _ in ahead) for _, link in ahead]
+
+
+def sibling(page: Counter[str], link: Counter[str]) -> bool:
+    """Whether two queries have the same names and differ by the value of one."""
+    change = _one_change(page, link)
+    return change is not None and param_name(change[0]) == param_name(change[1])
+
+
+def _clause(norm: NormalizedURL) -> bool:
+    """Whether a query names a query builder's numbered clause (``filter_1=``)."""
+    return any(_ORDINAL.search(param_name(pair)) for pair in query_pairs(norm.query))
+
+
+def _form(norm: NormalizedURL) -> str:
+    """A query's path and sorted names: where its siblings are looked for."""
+    names = sorted(param_name(pair) for pair in query_pairs(norm.query))
+    return f"{norm.origin}{norm.path}?{'&'.join(names)}"
+
+
+class Entries:
+    """The next pages named, the links from outside counted and the queries fetched
+    of the crawl's regions; see the module docstring."""
+
+    def __init__(self) -> None:
+        self._next: set[str] = set()
+        self._outside: Counter[str] = Counter()
+        """Per URL with a query, the pages of other regions that were news and linked it."""
+        self._deferred: set[str] = set()
+        """Siblings sent to wait for the demoted tier, once."""
+        self._known: dict[str, list[Counter[str]]] = {}
+
+    def fetched(
+        self,
+        norm: NormalizedURL,
+        region: str,
+        referer: NormalizedURL | None,
+        links: Iterable[tuple[NormalizedURL, str]],
+        news: bool,
+    ) -> None:
+        """A page of ``region`` fetched (no exact copy), with its links and their
+        regions: remember its query; when it was news, the links it makes into other
+        regions, and its next pages when it is an entry of its list."""
+        if norm.query:
+            kept = self._known.setdefault(_form(norm), [])
+            if len(kept) < MAX_FORMS:
+                kept.append(_pairs(norm))
+        if not news or len(self._next) + len(self._outside) >= MAX_ENTRIES:
+            return
+        self._outside.update({link.key for link, other in links if link.query and other != region})
+        entry = not norm.query or norm.key in self._next
+        entry = entry or (referer is not None and referer.path != norm.path)
+        if entry and not _clause(norm):
+            self._next.update(link.key for link in next_pages(norm, [n for n, _ in links]))
+
+    def admits(self, norm: NormalizedURL) -> bool:
+        """Whether a URL of a parked region is let in: a next page an entry named,
+        or a sibling of a page of it fetched that ``LINKED_BY`` pages of other
+        regions that were news linked."""
+        if norm.key in self._next:
+            return True
+        return self._outside[norm.key] >= LINKED_BY and self._sibling(norm)
+
+    def defer(self, norm: NormalizedURL) -> bool:
+        """Whether a URL of a parked region waits for the demoted tier (once) before
+        it is decided: a sibling of a page of it fetched that fewer than
+        ``LINKED_BY`` pages of other regions linked yet, but one at least."""
+        linked = self._outside[norm.key]
+        if not 0 < linked < LINKED_BY or norm.key in self._deferred:
+            return False
+        if len(self._deferred) >= MAX_ENTRIES or not self._sibling(norm):
+            return False
+        self._deferred.add(norm.key)
+        return True
+
+    def _sibling(self, norm: NormalizedURL) -> bool:
+        """Whether a query of no numbered clause is a sibling of one fetched."""
+        if _clause(norm):
+            return False
+        mine = _pairs(norm)
+        return any(sibling(page, mine) for page in self._known.get(_form(norm), ()))
+
+    def snapshot(self) -> dict[str, Any]:
+        """What was learned, as JSON, for a resumed crawl."""
+        return {
+            **header("entries", 1),
+            "next": sorted(self._next),
+            "outside": sorted(self._outside.items()),
+            "deferred": sorted(self._deferred),
+            "known": [
+                [form, [sorted(page.elements()) for page in pages]]
+                for form, pages in self._known.items()
+            ],
+        }
+
+    def restore(self, data: Any) -> None:
+        """Take back :meth:`snapshot`; :class:`~robotkit.base.snapshot.SnapshotError`
+        for bad data, leaving these entries as they were."""
+        with reading("entries"):
+            data = opened(data, "entries", 1)
+            nexts = set(listed(data["next"], "url", str))
+            outside = Counter(
+                {typed(url, str, "url"): typed(n, int, "count") for url, n in data["outside"]}
+            )
+            deferred = set(listed(data["deferred"], "url", str))
+            known = {
+                typed(form, str, "form"): [
+                    Counter(listed(page, "pair", str)) for page in listed(pages, "pages", list)
+                ]
+                for form, pages in listed(data["known"], "known", list)
+            }
+        self._next, self._outside, self._known = nexts, outside, known
+        self._deferred = deferred

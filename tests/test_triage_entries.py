@@ -1,0 +1,178 @@
+"""What a parked query space still lets in (``robotkit.triage.entries``): the next
+pages of a list page that was news and is an entry of its list (blind7
+``blacklight``, ``prestashop``: the real second page of a list, lost once its
+facets parked the space), and the siblings of a page of the space that two pages of
+other regions link (blind7 ``omeka``, ``movabletype``: tag lists every entry links,
+lost when the sorts and limits of the first tag page parked the space first),
+waiting for the demoted tier when fewer linked them yet. The
+crawl driver of ``tests/test_triage.py``."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from functools import partial
+
+from robotkit.triage.entries import Entries, next_pages, pager_step, sibling
+from robotkit.triage.regions import Regions
+from tests.test_triage import SITE, Crawl, html
+
+
+def prose(seed: str) -> str:
+    """Twenty words of a page's own."""
+    return " ".join(f"{seed}w{i}" for i in range(20))
+
+
+def catalogue(url: str) -> tuple[str, list[str]]:
+    """A catalogue of 30 records: ``/catalog?q=`` lists 10 a page and links, before
+    its pager (``page=1`` to ``3``), ten facets, two sorts and three page sizes; a
+    facet or sort page says nothing new and links two states more of itself and its
+    own second page."""
+    path, _, query = url[len(SITE) :].partition("?")
+    if path == "/":
+        links = [f"{SITE}/catalog?q="]
+        return html("Library", "the catalogue of the library", links), links
+    if path.startswith("/record/"):
+        return html("Record", prose("r" + path.rpartition("/")[2])), []
+    pairs = dict(pair.partition("=")[::2] for pair in query.split("&"))
+    if set(pairs) <= {"q", "page"}:
+        n = int(pairs.get("page", "1"))
+        base = f"{SITE}/catalog?q="
+        states = [f"{base}&f=c{j}" for j in range(10)]
+        states += [f"{base}&sort={s}" for s in ("title", "year")]
+        states += [f"{base}&per_page={k}" for k in (10, 20, 50)]
+        pager = [f"{base}&page={k}" for k in (1, 2, 3)]
+        records = [f"{SITE}/record/{r}" for r in range(10 * (n - 1), 10 * n)]
+        links = states + pager + records
+        return html("Results", f"page {n} of the results", links), links
+    more = [f"{url}&x=1", f"{url}&x=2", f"{url}&page=2"]
+    return html("Results", f"results filtered {sum(map(ord, query))}", more), more
+
+
+def test_a_list_page_names_its_next_pages_in_a_parked_query_space() -> None:
+    """The facets of the first page park ``/catalog?`` before its pager is read:
+    the pager of the first page, an entry of its list (linked by the home page), is
+    still fetched, and so every record; page sizes, sorts and a facet's own pager
+    stay parked."""
+    crawl = Crawl()
+    crawl.run(catalogue, f"{SITE}/", budget=300)
+    assert f"{SITE}/catalog?" in crawl.triage.regions.parked
+    assert {f"{SITE}/catalog?q=&page={k}" for k in (2, 3)} <= set(crawl.fetched)
+    assert all(f"{SITE}/record/{r}" in crawl.fetched for r in range(30))
+    assert f"{SITE}/catalog?q=&page=1" not in crawl.fetched
+    assert not any("per_page=" in url or "sort=" in url for url in crawl.fetched)
+    assert not any("f=" in url and "page=" in url for url in crawl.fetched)
+
+
+TAGS = [f"t{k}" for k in range(6)]
+
+
+def tags_of(n: int) -> list[str]:
+    return [TAGS[n % 6], TAGS[(n + 1) % 6]]
+
+
+def blog(url: str, first: range = range(12)) -> tuple[str, list[str]]:
+    """A blog of 12 entries, each linking two of six tag searches on the search
+    script (``/search?tag=t1&limit=20``, each linked by four entries), a search of
+    its own and the next entry; the home page links the first tag's search, then
+    the ``first`` entries. A tag search links its sorts, views and page sizes before
+    its tag cloud; each of those says nothing new and links two states more of
+    itself."""
+    path, _, query = url[len(SITE) :].partition("?")
+    if path == "/":
+        links = [f"{SITE}/search?tag=t0&limit=20"] + [f"{SITE}/entry/{n}" for n in first]
+        return html("Marsh notes", "field notes from the marsh", links), links
+    if path.startswith("/entry/"):
+        n = int(path.rpartition("/")[2])
+        links = [f"{SITE}/search?tag={t}&limit=20" for t in tags_of(n)]
+        links.append(f"{SITE}/search?tag=e{n}&limit=20")
+        links += [f"{SITE}/entry/{n + 1}"] if n < 11 else []
+        return html(f"Entry {n}", prose(f"e{n}"), links), links
+    pairs = dict(pair.partition("=")[::2] for pair in query.split("&"))
+    if set(pairs) == {"tag", "limit"} and pairs["limit"] == "20":
+        tag = pairs["tag"]
+        states = [f"{url}&sort={s}" for s in ("title", "date")]
+        states += [f"{url}&view={v}" for v in ("list", "grid", "compact", "full")]
+        states += [f"{SITE}/search?tag={tag}&limit={k}" for k in (5, 10, 50)]
+        links = states + [f"{SITE}/search?tag={t}&limit=20" for t in TAGS if t != tag]
+        return html("Search", f"entries tagged {tag} {prose(tag)}", links), links
+    more = [f"{url}&x=1", f"{url}&x=2"]
+    return html("Search", f"search results {sum(map(ord, query))}", more), more
+
+
+def test_a_tag_search_three_entries_link_is_fetched_in_a_parked_query_space() -> None:
+    """The sorts, views and page sizes of the first tag search park ``/search?``
+    before its tag cloud is read: each other tag search, with the names of the
+    first and another tag, is linked by four entries read before and is still
+    fetched; the search one entry alone links, and the states of the parked space,
+    are not."""
+    crawl = Crawl()
+    crawl.run(blog, f"{SITE}/", budget=300)
+    assert f"{SITE}/search?" in crawl.triage.regions.parked
+    assert all(f"{SITE}/search?tag={t}&limit=20" in crawl.fetched for t in TAGS)
+    assert not any("tag=e" in url for url in crawl.fetched)
+    assert not any("x=" in url or "limit=50" in url for url in crawl.fetched)
+
+
+def test_a_tag_search_waits_for_the_entries_read_after_the_parking() -> None:
+    """Read in another order, the tag cloud comes after the parking and one entry
+    each has linked the tag searches: they wait for the demoted tier, where every
+    entry has been read, and are fetched; the entries' own searches are not."""
+    crawl = Crawl()
+    crawl.run(partial(blog, first=range(0, 6, 2)), f"{SITE}/", budget=300)
+    assert f"{SITE}/search?" in crawl.triage.regions.parked
+    assert all(f"{SITE}/entry/{n}" in crawl.fetched for n in range(12))
+    assert all(f"{SITE}/search?tag={t}&limit=20" in crawl.fetched for t in TAGS)
+    assert not any("tag=e" in url for url in crawl.fetched)
+
+
+def test_a_pager_names_the_pages_ahead_by_a_name_whose_numbers_include_the_next() -> None:
+    """:func:`next_pages`: the links adding ``page=2`` and ``page=3`` to a first page,
+    or a larger number to a next page; never a page size (``per_page=20``, no next
+    number), a page before, or another path."""
+    crawl = Crawl()
+    page = crawl.triage.normalize(f"{SITE}/list?q=a")
+    links = [
+        crawl.triage.normalize(f"{SITE}/list?q=a&{pair}")
+        for pair in ("page=1", "page=2", "page=3", "per_page=20", "per_page=50", "view=2x")
+    ]
+    assert next_pages(page, links) == links[1:3]
+    second = crawl.triage.normalize(f"{SITE}/list?q=a&page=2")
+    assert pager_step(second, links[2]) == ("page", 2, 3)
+    assert pager_step(second, links[0]) is None
+    assert pager_step(page, crawl.triage.normalize(f"{SITE}/other?q=a&page=2")) is None
+    assert sibling(Counter(["tag=a", "limit=20"]), Counter(["tag=b", "limit=20"]))
+    assert not sibling(Counter(["tag=a", "limit=20"]), Counter(["tag=b", "limit=5"]))
+    assert not sibling(Counter(["tag=a"]), Counter(["tag=a", "limit=5"]))
+
+
+def test_the_entries_survive_a_snapshot() -> None:
+    crawl = Crawl()
+    crawl.run(blog, f"{SITE}/", budget=300)
+    regions = crawl.triage.regions
+    copy = Regions()
+    copy.restore(json.loads(json.dumps(regions.snapshot())))
+    assert copy.snapshot() == regions.snapshot()
+    entries = Entries()
+    entries.restore(json.loads(json.dumps(regions.entries.snapshot())))
+    tag = crawl.triage.normalize(f"{SITE}/search?tag=t3&limit=20")
+    assert entries.admits(tag)
+
+
+def test_a_query_builders_numbered_clause_is_no_list_of_its_own() -> None:
+    """Items linking their subject as a search of numbered clauses (DSpace's
+    ``filter_1=``) do not let its siblings or its next pages into a parked space
+    (blind5 ``dspace``); the same search by a plain name (``subject=``) does."""
+    triage, entries = Crawl().triage, Entries()
+    for name in ("filter_1", "subject"):
+        known = triage.normalize(f"{SITE}/discover?{name}=a")
+        entries.fetched(known, f"{SITE}/discover?", None, [], news=False)
+        other = triage.normalize(f"{SITE}/discover?{name}=b")
+        page_two = triage.normalize(f"{SITE}/discover?{name}=b&page=2")
+        for n in range(3):
+            item = triage.normalize(f"{SITE}/item/{name}{n}")
+            links = [(other, f"{SITE}/discover?")]
+            entries.fetched(item, f"{SITE}/item", None, links, news=True)
+        entries.fetched(other, f"{SITE}/discover?", item, [(page_two, "")], news=True)
+        assert entries.admits(other) is (name == "subject")
+        assert entries.admits(page_two) is (name == "subject")
