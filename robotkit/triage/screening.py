@@ -288,7 +288,7 @@ class Screening:
             if (
                 key not in self._fetched_keys
                 and self.waste.vouched(key)
-                and not self.waste.forms.held(self.waste.barren(family, shape), family, form)
+                and not self.waste.held(family, shape, form)
             ):
                 self.waste.vouch(waiting.key)
                 again.append(waiting)

@@ -54,7 +54,6 @@ ledger's own memory of pages and paths, and what it costs are one account.
 from __future__ import annotations
 
 import hashlib
-import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -63,6 +62,7 @@ from typing import Any
 
 from robotkit.base.snapshot import header, listed, opened, reading, typed
 from robotkit.triage.forms import FormRuns
+from robotkit.triage.kinship import Kinship, more
 from robotkit.url.normalization import NormalizedURL
 from robotkit.url.template import url_template
 
@@ -86,13 +86,6 @@ different pair set counts as shown, so new pairs are undercounted a little on a
 path with many variants, never overcounted."""
 
 
-def _more(shape: str, other: str) -> bool:
-    """Whether ``shape`` (parameter names, ``a&b``) has every name of ``other`` and
-    more: a page of it says nothing of a URL of ``other``, its shorter member."""
-    mine, theirs = set(shape.split("&")) - {""}, set(other.split("&")) - {""}
-    return mine > theirs
-
-
 def _pairs(words: Sequence[str], bits: int) -> int:
     """The pairs of adjacent words of a page, each setting one of ``bits`` bits."""
     mine = 0
@@ -111,23 +104,6 @@ def _repeats(shown: int, mine: int, bits: int = PATH_BITS) -> bool:
     later page "repeated" it (blind5 ``smf``: the real second pages of long topics)."""
     fill, new = shown.bit_count(), (mine & ~shown).bit_count()
     return new * bits < VARIANT_NEW * (bits - fill)
-
-
-_OBJECT_VIEW = re.compile(r"/\*/([A-Za-z][\w\-]*)")
-"""A family's tail that names one view of every object of a directory
-(``/*/embed`` of ``/@alice/*/embed``): a word, not a masked number or selectors."""
-
-
-def _kind(family: str) -> str:
-    """A family's origin and parameter names, whatever its directory; for a family
-    without a query, its origin and the view it names under a masked object
-    (``/*/embed``), whatever the directory above; else ``""``."""
-    where, mark, names = family.partition("?")
-    origin = "/".join(where.split("/")[:3])
-    if mark:
-        return origin + mark + names
-    view = _OBJECT_VIEW.search(where, len(origin))
-    return origin + "/…" + view.group(0) if view and view.end() == len(where) else ""
 
 
 @dataclass(frozen=True)
@@ -225,10 +201,8 @@ class WasteLedger:
         self._families: dict[str, Counter[str]] = {}
         """A family to the shapes (parameter names, ``from&to&viewPanel``) of its
         pages fetched since the last that taught something."""
-        self._barren_kinds: dict[str, set[str]] = {}
-        """Origins with the parameter names (``http://a.example?print``) of a family
-        that was barren once, in any directory, to the shapes it was barren for."""
         self.forms = FormRuns(BARREN, max_remembered)  # each query form's last pages
+        self.kin = Kinship(BARREN)  # where one family's proof serves another
         self._paths: dict[str, int] = {}
         """The origins and paths of the pages judged, under any query, to the pairs
         of words they showed (a set of ``PATH_BITS`` bits)."""
@@ -253,20 +227,22 @@ class WasteLedger:
         self, key: str, family: str | None = None, shape: str = "", form: str = ""
     ) -> bool:
         """Whether ``key``'s URL is unvouched: linked first by a wasted page, or held."""
-        return key in self._unvouched or self.forms.held(self.barren(family, shape), family, form)
+        return key in self._unvouched or self.held(family, shape, form)
+
+    def held(self, family: str | None, shape: str = "", form: str = "") -> bool:
+        """Whether a URL of ``family``, ``shape`` and ``form`` is vouched for by nothing
+        whoever linked it: barren and not of a proven form, of a form copying a
+        proven one, or carried by its kin (:mod:`robotkit.triage.kinship`)."""
+        if family is None or self.forms.held(self.barren(family, shape), family, form):
+            return family is not None
+        return family not in self._families and self.kin.carried(family, shape, form)
 
     def barren(self, family: str | None, shape: str = "") -> bool:
         """Whether, of the pages of ``family`` fetched since the last that taught, the
         last ``BARREN`` with no shape beyond ``shape`` (all its parameter names and
-        more) taught nothing, or its last one did while the same parameters proved
-        barren for such a shape in another directory of its origin (a toggle is
-        re-checked in a new section, not proven again)."""
-        run = self._families.get(family) if family is not None else None
-        if not run or family is None:
-            return False
-        count = sum(n for theirs, n in run.items() if not _more(theirs, shape))
-        proven = self._barren_kinds.get(_kind(family), ())
-        return count >= BARREN or (count >= 1 and any(not _more(s, shape) for s in proven))
+        more) taught nothing, or its last one did while a kin family was proven
+        barren (:meth:`~robotkit.triage.kinship.Kinship.barren`)."""
+        return family is not None and self.kin.barren(family, self._families.get(family), shape)
 
     def linked_again(self, host: str, key: str, referer: str | None) -> Waiting | None:
         """A URL already known under ``key`` linked again from ``referer``: when that
@@ -361,12 +337,11 @@ class WasteLedger:
             if taught:
                 # Not of the pages of a shape beyond its own: a panel that teaches
                 # says nothing of its copies under a time picker's parameters.
-                for theirs in [theirs for theirs in run if not _more(theirs, shape)]:
+                for theirs in [theirs for theirs in run if not more(theirs, shape)]:
                     del run[theirs]
             else:
                 run[shape] += 1
-                if self.barren(family, shape) and _kind(family):
-                    self._barren_kinds.setdefault(_kind(family), set()).add(shape)
+                self.kin.note(family, run, shape)
         if taught:
             book.taught += 1
             book.unvouched_taught += earns
@@ -493,12 +468,11 @@ class WasteLedger:
             }
             pages = PagePairs.restored(data.get("pages", []), self.max_remembered)
         self._hosts, self.regions, self._word_bags = hosts, regions, bags
-        self._families, self._barren_kinds = families, {}
+        self._families, self.kin, self.forms = families, Kinship(BARREN), forms
         for family, run in families.items():
             for shape in run:
-                if _kind(family) and self.barren(family, shape):
-                    self._barren_kinds.setdefault(_kind(family), set()).add(shape)
-        self._paths, self.pages, self.forms = paths, pages, forms
+                self.kin.note(family, run, shape)
+        self._paths, self.pages = paths, pages
         self._wasted_pages, self._unvouched, self._vouched = wasted_pages, unvouched, vouched
 
 

@@ -1,0 +1,102 @@
+"""Where one family's proof of barrenness serves another (ARCHITECTURE.md, "The waste
+bound").
+
+A family (:func:`robotkit.url.families.waste_family`) is proven barren by its own
+last ``run`` pages that taught nothing (:class:`robotkit.triage.waste.WasteLedger`).
+Three fetches a family is the bound's second term, paid again for each directory a
+parameter appears in. Families are kin when one proof says much of the other, and
+then less is asked of the second: the same parameters in another directory (their
+*kind*: ``http://h?print``), or the same view of every object under another
+directory (``http://h/…/*/embed``); one page that taught nothing there is enough
+(blind6 ``mastodon``). Once the kind was proven so in ``run`` directories, a switch
+of words (``?lang=de``) in a family of it never fetched is held before its first
+page: a language switch on every page of a repository browser cost one fetch in
+each of its directories and files, 31 (blind7 ``gitea``).
+
+Another kin was tried and dropped: *another menu of the same page* (a query family of
+a directory where another was proven barren by a full run, re-checked by one page
+when its queries were of words alone). It saved 10 fetches on blind2 ``magento``,
+but a tag filter (``/items/browse?tags=keepers``) is a query of words in the
+directory of the browse page's output formats, and a real tag page was held after
+one tag page that taught nothing (blind7 ``omeka``: one more trap fetch, and the tag
+pages at risk).
+
+Pure: the ledger asks, and tells each proof.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+from robotkit.url.template import names_objects
+
+__all__ = ["Kinship", "count", "more"]
+
+
+def more(shape: str, other: str) -> bool:
+    """Whether ``shape`` (parameter names, ``a&b``) has every name of ``other`` and
+    more: a page of it says nothing of a URL of ``other``, its shorter member."""
+    mine, theirs = set(shape.split("&")) - {""}, set(other.split("&")) - {""}
+    return mine > theirs
+
+
+_OBJECT_VIEW = re.compile(r"/\*/([A-Za-z][\w\-]*)")
+"""A family's tail that names one view of every object of a directory
+(``/*/embed`` of ``/@alice/*/embed``): a word, not a masked number or selectors."""
+
+
+def kind(family: str) -> str:
+    """A family's origin and parameter names, whatever its directory; for a family
+    without a query, its origin and the view it names under a masked object
+    (``/*/embed``), whatever the directory above; else ``""``."""
+    where, mark, names = family.partition("?")
+    origin = "/".join(where.split("/")[:3])
+    if mark:
+        return origin + mark + names
+    view = _OBJECT_VIEW.search(where, len(origin))
+    return origin + "/…" + view.group(0) if view and view.end() == len(where) else ""
+
+
+def count(run: Counter[str] | None, shape: str) -> int:
+    """A family's pages since the last that taught (``run``, their shapes) with no
+    shape beyond ``shape``: those that say something of a URL of it."""
+    return sum(n for theirs, n in (run or {}).items() if not more(theirs, shape))
+
+
+class Kinship:
+    """The families proven barren, by kind; see the module docstring."""
+
+    def __init__(self, run: int) -> None:
+        self.run = run
+        self._shapes: dict[str, set[str]] = {}
+        """A kind to the shapes its families were barren for."""
+        self._families: dict[str, set[str]] = {}
+        """A kind to its families that were barren."""
+
+    def barren(self, family: str, run: Counter[str] | None, shape: str) -> bool:
+        """Whether ``family``, with ``run`` since its last page that taught, is barren
+        for ``shape``: ``run`` pages of it, or one while its kind was barren for such a
+        shape elsewhere."""
+        n = count(run, shape)
+        kin = any(not more(s, shape) for s in self._shapes.get(kind(family), ()))
+        return n >= self.run or (n >= 1 and kin)
+
+    def note(self, family: str, run: Counter[str], shape: str) -> None:
+        """A page of ``family`` that taught nothing, ``run`` counted it: when the
+        family is barren for ``shape``, its kind is proven so."""
+        if self.barren(family, run, shape) and kind(family):
+            self._shapes.setdefault(kind(family), set()).add(shape)
+            self._families.setdefault(kind(family), set()).add(family)
+
+    def carried(self, family: str, shape: str, form: str) -> bool:
+        """Whether a URL of ``family``, never fetched, and of the query ``form`` is held
+        before its first page: its form is of words alone (a switch, ``lang=de``) and
+        its kind was barren for such a shape in ``run`` directories or more. Not a
+        form naming objects: a repository browser's trees at a commit (``tree/?id=``)
+        were barren in three directories before its commits (``commit/?id=``), one
+        family of its top directory, were ever fetched (blind2 ``cgit``: 14 commits
+        lost in a trial)."""
+        if not form or names_objects(form) or len(self._families.get(kind(family), ())) < self.run:
+            return False
+        return any(not more(s, shape) for s in self._shapes.get(kind(family), ()))

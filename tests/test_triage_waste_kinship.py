@@ -1,0 +1,60 @@
+"""Where one family's proof of barrenness serves another (ARCHITECTURE.md, "The waste
+bound"; :mod:`robotkit.triage.kinship`): the ledger's rules, pure. The end of a crawl
+with a URL they hold is tested with the other held URLs
+(``tests/test_triage_waste_vouching.py``).
+"""
+
+from __future__ import annotations
+
+from robotkit.triage.waste import BARREN, WasteLedger
+from robotkit.url.families import waste_family, waste_shape
+from robotkit.url.normalization import normalize
+from robotkit.url.template import query_form
+
+
+def _fetch(ledger: WasteLedger, url: str, taught: bool = False) -> None:
+    norm = normalize(url)
+    family, shape, form = waste_family(norm), waste_shape(norm), query_form(norm)
+    ledger.fetched("h", "r", url, url, taught, family, shape=shape, form=form)
+
+
+def _barren(ledger: WasteLedger, url: str) -> bool:
+    norm = normalize(url)
+    return ledger.barren(waste_family(norm), waste_shape(norm))
+
+
+def _held(ledger: WasteLedger, url: str) -> bool:
+    norm = normalize(url)
+    family, shape, form = waste_family(norm), waste_shape(norm), query_form(norm)
+    return ledger.unvouched(url, family, shape, form)
+
+
+def test_a_switch_barren_in_three_directories_is_held_in_a_fourth_before_its_first_page() -> None:
+    """A language switch proven barren in one directory and again in two more is
+    held in every other directory of its origin without a fetch there; in two
+    directories only, the next one's first page is still fetched as evidence. A
+    parameter naming objects is never held so: a commit is no tree at a commit."""
+    ledger = WasteLedger()
+    for n in range(BARREN):
+        _fetch(ledger, f"http://h/a?lang=l{n}")
+    _fetch(ledger, "http://h/r/b/x?lang=en")
+    assert _barren(ledger, "http://h/r/b/x?lang=de")
+    assert not _held(ledger, "http://h/r/c/y?lang=en")
+    _fetch(ledger, "http://h/r/c/y?lang=en")
+    assert _held(ledger, "http://h/r/e/z?lang=en")
+    assert not _held(ledger, "http://h/r/e/z?page=next")  # other parameters
+    assert not _held(ledger, "http://g/r/e/z?lang=en")  # another origin
+    for where in ("tree/?id=", "tree/docs/?id=", "tree/docs/api/?id="):
+        for n in range(BARREN):
+            _fetch(ledger, f"http://h/git/{where}{n}a{n}")
+    assert not _held(ledger, "http://h/git/log/x/?id=9a9")
+
+
+def test_the_kinship_survives_a_snapshot() -> None:
+    ledger = WasteLedger()
+    for where in ("/a", "/r/b/x", "/r/c/y"):
+        for lang in ("de", "fr", "it"):
+            _fetch(ledger, f"http://h{where}?lang={lang}")
+    again = WasteLedger()
+    again.restore(ledger.snapshot())
+    assert _held(again, "http://h/r/e/z?lang=fr")
