@@ -311,7 +311,7 @@ class Triage(Screening):
         grows, hub = self._news(norm, parsed, seen, in_scope)
         views = (self.region(n) for n in same_origin if n.path != norm.path)
         self.regions.list_of(final, region, views)
-        nowhere = _leads_nowhere(self, norm, region, same_origin, ref, hub, seen, novel)
+        nowhere = _leads_nowhere(self, norm, region, same_origin, ref, hub, seen, novel or copy)
         # A hub (a list of new items) restarts the count of copies in a row, however alike.
         streak = 0 if not copy or hub else page.streak + 1
         if action is not LinkAction.DROP:
@@ -480,9 +480,10 @@ def _leads_nowhere(
     items an earlier list of its region listed (blind4 ``askbot``'s list states). A
     counter's next or previous value (``?rev=41`` linked by ``?rev=42``) leading to
     no new page (blind4 ``dokuwiki``'s diffs). A page of a path region saying nothing
-    new to it (``news``: no words, no passage) and linking no URL the crawl has not
-    met: an archive's message permalinks, each a message its thread showed (blind8
-    ``mailman``)."""
+    new to it (no words, no passage) and linking no URL the crawl has not met: an
+    archive's message permalinks, each a message its thread showed (blind8
+    ``mailman``). Not a page like its siblings (``news`` too, as a copy): one that
+    differs by a number proves nothing of its family (gauntlet ``numbered-pages``)."""
     items = (triage.key(n) for n in same_origin if triage.region(n) != region)
     if triage.regions.listed_before(region, items) and has_parameters(norm):
         return True
