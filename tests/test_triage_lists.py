@@ -167,6 +167,36 @@ def test_a_counter_step_leading_to_no_new_page_taught_nothing() -> None:
     assert verdict.taught
 
 
+def test_a_page_saying_and_linking_nothing_new_to_its_region_taught_nothing() -> None:
+    """A message's permalink in a list archive shows one message of the thread page
+    that linked it, in words and passages its region showed, and links nothing the
+    crawl has not met: it taught nothing (blind8 ``mailman``: 33 HyperKitty message
+    permalinks, each taught and vouched for the next). One that says something new,
+    or links a page not met, still teaches; so does a page under a query (a search
+    may write text made up for its query)."""
+    crawl = Crawl()
+    top, thread = f"{SITE}/list/", f"{SITE}/list/thread/1/"
+    messages = [f"{SITE}/list/message/{m}/" for m in "abcdef"]
+    crawl.offer(top)
+    crawl.fetch(top, html("List", prose_of(0), [thread]), [thread])
+    for url in messages:
+        crawl.offer(url, thread)
+    shown = " ".join(prose_of(n) for n in range(1, 7))
+    crawl.fetch(thread, html("Thread", shown, [*messages, top]), [*messages, top], referer=top)
+    seen = [thread, top]
+    _, verdict = crawl.fetch(messages[0], html("Thread", prose_of(1), seen), seen, referer=thread)
+    assert not verdict.taught
+    new = f"{prose_of(2)} {prose_of(7)}"
+    _, verdict = crawl.fetch(messages[1], html("Thread", new, seen), seen, referer=thread)
+    assert verdict.taught
+    more = [*seen, f"{SITE}/list/thread/2/"]
+    _, verdict = crawl.fetch(messages[2], html("Thread", prose_of(3), more), more, referer=thread)
+    assert verdict.taught
+    query = f"{SITE}/list/message/d/?sort=date"
+    _, verdict = crawl.fetch(query, html("Thread", prose_of(4), seen), seen, referer=thread)
+    assert verdict.taught
+
+
 def test_a_list_of_items_an_earlier_list_of_its_region_listed_is_listed_before() -> None:
     """:meth:`Regions.listed_before`: in a list region, the same items in another
     order, a filter of them or an empty result were listed before; one new item, or

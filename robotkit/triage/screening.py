@@ -20,6 +20,7 @@ from robotkit.triage.guard import Guard, GuardVerdict, Rule, find_repeated_run, 
 from robotkit.triage.regions import FailureKind, Regions, region_of
 from robotkit.triage.waste import Waiting, WasteLedger
 from robotkit.url.families import path_info_tail, waste_family, waste_shape
+from robotkit.url.friendly import as_path
 from robotkit.url.learned import LearnedRules
 from robotkit.url.normalization import (
     NormalizedURL,
@@ -412,4 +413,5 @@ def _waste_of(norm: NormalizedURL | None) -> tuple[str | None, str, str]:
     :func:`robotkit.url.template.query_form`)."""
     if norm is None:
         return None, "", ""
+    norm = as_path(norm)  # ``showthread.php?101-title&mode=`` as ``showthread.php/101-title?mode=``
     return waste_family(norm), waste_shape(norm), query_form(norm)

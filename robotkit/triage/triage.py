@@ -88,7 +88,7 @@ from robotkit.triage.news import PageNews
 from robotkit.triage.regions import FailureKind, other_template, region_of, renamed
 from robotkit.triage.screening import Screening, TriageConfig
 from robotkit.url.learned import nested_alias
-from robotkit.url.normalization import NormalizedURL, normalize_or_none
+from robotkit.url.normalization import NormalizedURL
 from robotkit.url.substitution import at_home
 from robotkit.url.template import counter_step, has_parameters
 from robotkit.url.views import views as is_view
@@ -311,7 +311,7 @@ class Triage(Screening):
         grows, hub = self._news(norm, parsed, seen, in_scope)
         views = (self.region(n) for n in same_origin if n.path != norm.path)
         self.regions.list_of(final, region, views)
-        nowhere = _leads_nowhere(self, norm, region, same_origin, page.referer, hub)
+        nowhere = _leads_nowhere(self, norm, region, same_origin, ref, hub, seen, novel or copy)
         # A hub (a list of new items) restarts the count of copies in a row, however alike.
         streak = 0 if not copy or hub else page.streak + 1
         if action is not LinkAction.DROP:
@@ -469,19 +469,26 @@ def _leads_nowhere(
     norm: NormalizedURL,
     region: str,
     same_origin: Sequence[NormalizedURL],
-    referer: str | None,
+    ref: NormalizedURL | None,
     hub: bool,
+    seen: Container[str],
+    news: bool,
 ) -> bool:
     """Whether a page taught nothing by what it links, whatever prose it writes
     (ARCHITECTURE.md, "The waste bound"). A list is worth its items: a view of a list
     (another sort, filter, tag set or empty result, by its parameters) listing only
     items an earlier list of its region listed (blind4 ``askbot``'s list states). A
     counter's next or previous value (``?rev=41`` linked by ``?rev=42``) leading to
-    no new page (blind4 ``dokuwiki``'s diffs)."""
+    no new page (blind4 ``dokuwiki``'s diffs). A page of a path region saying nothing
+    new to it (no words, no passage) and linking no URL the crawl has not met: an
+    archive's message permalinks, each a message its thread showed (blind8
+    ``mailman``). Not a page like its siblings (``news`` too, as a copy): one that
+    differs by a number proves nothing of its family (gauntlet ``numbered-pages``)."""
     items = (triage.key(n) for n in same_origin if triage.region(n) != region)
     if triage.regions.listed_before(region, items) and has_parameters(norm):
         return True
-    return not hub and counter_step(norm, normalize_or_none(referer or "", triage.guard.policy))
+    met = not (hub or news or norm.query) and all(triage.key(n) in seen for n in same_origin)
+    return met or (not hub and counter_step(norm, ref))
 
 
 def _restates(triage: Triage, page: PageFacts, prose: list[str], leads: bool) -> bool:
