@@ -84,3 +84,21 @@ def test_a_second_copy_among_a_pages_versions_holds_in_the_section() -> None:
         rules.versions.own_version(normalize(url), board)
     other = normalize(f"{SITE}/d/cd34/heat?from=3&to=4")
     assert rules.apply(other) == f"{SITE}/d/cd34/heat"
+
+
+def test_a_version_of_a_scripts_object_holds_on_that_object_only() -> None:
+    """A repository's datasets are one script's objects, named by the query
+    (``/dataset.xhtml?persistentId=...``), and link their versions by dotted numbers
+    (``&version=1.0``, ``&version=2.0``): the current one is a copy of the dataset,
+    of another dataset an older version (blind8 ``dataverse``: 6 older versions lost
+    to ``version=1.0`` proven on a dataset of one version)."""
+    rules = LearnedRules()
+    script = f"{SITE}/dataset.xhtml?persistentId=doi:10.5072/FK2/"
+    one, two = normalize(f"{script}AAA111"), normalize(f"{script}BBB222")
+    rules.observe_links(two, [normalize(f"{two.key}&version={n}") for n in ("1.0", "2.0")])
+    assert rules.learn_pair(f"{one.key}&version=1.0", one.key)
+    assert rules.apply(normalize(f"{one.key}&version=1.0")) == one.key
+    assert rules.apply(normalize(f"{two.key}&version=1.0")) == f"{two.key}&version=1.0"
+    assert rules.learn_pair(f"{two.key}&version=2.0", two.key)
+    assert rules.apply(normalize(f"{two.key}&version=2.0")) == two.key
+    assert rules.explain(normalize(f"{two.key}&version=2.0")) is not None

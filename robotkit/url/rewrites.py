@@ -12,7 +12,7 @@ I/O.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -27,6 +27,7 @@ __all__ = [
     "file_ext",
     "folder",
     "is_token",
+    "own_page",
     "param_name",
     "path_segments",
     "query_pairs",
@@ -104,6 +105,15 @@ def section(path: str) -> str:
     home page, honoured by ``/help/``)."""
     segments = path_segments(path)
     return f"/{segments[0]}/" if len(segments) > 1 else "/"
+
+
+def own_page(path: str, pairs: Iterable[str]) -> str:
+    """Where a rule proven on one page only holds: its path, and its query's pairs in
+    order when the query names the page (a Dataverse dataset,
+    ``/dataset.xhtml?persistentId=doi:...``, is one of a script's objects: its
+    ``&version=1.0``, a copy of it, is an older version of the next)."""
+    query = "&".join(sorted(pairs))
+    return f"{path}?{query}" if query else path
 
 
 def extra_pairs(fewer: list[str], more: list[str]) -> set[str]:
@@ -254,10 +264,13 @@ class Rewrites:
         area = {section(path), path}  # a rule proven on one page only is that page's
         dropped = rules.pairs | {n for n, where in rules.scoped.items() if area & where}
         # A pair repeated exactly (``?lang=es&lang=es``) names what it names once.
+        pairs = list(dict.fromkeys(query_pairs(norm.query)))
         pairs = [
             p
-            for p in dict.fromkeys(query_pairs(norm.query))
-            if param_name(p) not in rules.params | dropped and p not in dropped
+            for p in pairs
+            if param_name(p) not in rules.params | dropped
+            and p not in dropped
+            and own_page(path, [q for q in pairs if q != p]) not in rules.scoped.get(p, ())
         ]
         last = {name[:-1] for name in dropped if name.endswith("+")}
         if last:  # a repeated parameter whose last value is known to count
@@ -305,8 +318,11 @@ class Rewrites:
         path = self.key(norm)[len(origin) :].partition("?")[0]
         where = section(path)
         scoped = {name for name, sections in rules.scoped.items() if {where, path} & sections}
-        for pair in query_pairs(norm.query):
+        pairs = query_pairs(norm.query)
+        for pair in pairs:
             name = param_name(pair)
+            if own_page(path, [q for q in pairs if q != pair]) in rules.scoped.get(pair, ()):
+                scoped.add(pair)
             if name in rules.params:
                 generic = f"parameter {name} ignored"
                 said.append(proofs.get(f"{origin} param {name}", generic))

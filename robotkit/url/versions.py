@@ -14,22 +14,27 @@ copy. Pure: no I/O.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from robotkit.base.snapshot import listed, typed
 from robotkit.url.normalization import NormalizedURL
-from robotkit.url.rewrites import param_name, query_pairs, query_states
+from robotkit.url.rewrites import own_page, param_name, query_pairs, query_states
 
 __all__ = ["Versions"]
 
+_NUMBER = re.compile(r"\d+(?:\.\d+)*")
+"""A version's number: ``3``, or dotted, ``1.0``, ``2.3.1`` (a dataset's major and
+minor version on Dataverse, a release's number)."""
 MAX_PAGES = 200_000
 """Pages remembered as having had a version read as their copy (a bound on memory)."""
 
 
 def _numbered(query: str | None) -> list[tuple[str, str]]:
-    """The parameters of a query, ``;``-joined states too, whose value is a number."""
+    """The parameters of a query, ``;``-joined states too, whose value is a number,
+    dotted ones too (a dataset's ``version=1.0``, ``version=2.0``)."""
     parts = query_states(query)
-    return [(param_name(p), p.partition("=")[2]) for p in parts if p.partition("=")[2].isdigit()]
+    return [(param_name(p), v) for p in parts if _NUMBER.fullmatch(v := p.partition("=")[2])]
 
 
 class Versions:
@@ -64,7 +69,7 @@ class Versions:
         ``where``, unless it selects one of the page's numbered versions and is the
         first so read (:meth:`own_version`): then on that page only."""
         own = bare.key not in self._read and self.versioned(str(page.origin), pair)
-        return page.path if own else where
+        return own_page(page.path, query_pairs(bare.query)) if own else where
 
     def own_version(self, norm: NormalizedURL, page: NormalizedURL | None) -> bool:
         """Whether ``norm``, read as a copy of ``page``, is ``page`` under a pair more
