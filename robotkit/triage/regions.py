@@ -9,7 +9,9 @@ Two bookkeepers of the trap policy (ARCHITECTURE.md, "Trap policy"), both pure:
   naming only the page's own values, another action on its objects): after
   ``growth_limit`` such pages, if they outnumber the region's news, it is parked.
   The parameter names that grew a parked query space (never one a novel page of it
-  carried) are then held on the sibling lists of the same section. The pages real
+  carried) are then held on the sibling lists of the same section. Of a front
+  controller's space (``index.php?route=product/category``), only the routes that
+  grew it are held: its lists' sorts park it, not its products (blind8 ``opencart``). The pages real
   pages still lead into a parked space are let in (:mod:`robotkit.triage.entries`).
 - **The breaker.** A *path family* (``/reports/``) whose responses time out,
   overflow the body cap or come slowly with nothing novel ``breaker_failures``
@@ -63,6 +65,20 @@ def _display_state(query: str) -> bool:
     """Whether a query is a view in a display state: pairs joined by ``;`` alone
     (SMF's ``topic=55.0;prev_next=prev``; ``;`` is HTML 4's other separator)."""
     return ";" in query and "&" not in query
+
+
+_ROUTE = re.compile(r"[a-z_]+(?:[.\-][a-z_]+)*(?:/[a-z_]+(?:[.\-][a-z_]+)*)+", re.I)
+"""A front controller's route: words joined by ``/`` (OpenCart's
+``route=product/category``, Yii's ``r=site/page``), a controller and its action."""
+
+
+def route_of(norm: NormalizedURL) -> str | None:
+    """The route pair of a front controller's query (``route=product/product``), the
+    first one, or ``None``."""
+    for pair in (norm.query or "").split("&"):
+        if _ROUTE.fullmatch(pair.partition("=")[2]):
+            return pair
+    return None
 
 
 def region_of(norm: NormalizedURL) -> str:
@@ -153,6 +169,7 @@ class _Counts:
     growth: int = 0
     news_names: set[str] = field(default_factory=set)
     growth_names: set[str] = field(default_factory=set)
+    growth_routes: set[str | None] = field(default_factory=set)
 
 
 class Regions:
@@ -164,6 +181,9 @@ class Regions:
         self.breaker_failures = breaker_failures
         self._counts: dict[str, _Counts] = {}
         self._parked: dict[str, str] = {}
+        self._routes: dict[str, set[str]] = {}
+        """Of a parked front controller's space, the routes that grew it: only they
+        are held (with the names that grew it), never the script's other routes."""
         self._held_names: dict[str, set[str]] = {}
         self._failures: Counter[str] = Counter()
         self._broken: dict[str, str] = {}
@@ -198,7 +218,10 @@ class Regions:
             names = self._held_names.get(_section(norm))
             if names and names & _names(norm):
                 return True
-        return bool(self._parked) and region in self._parked
+        if not self._parked or region not in self._parked:
+            return False
+        routes = self._routes.get(region)
+        return routes is None or route_of(norm) in routes or route_of(norm) is None
 
     def defer(self, norm: NormalizedURL) -> bool:
         """Whether a URL of the main tier that a parked space would hold waits for the
@@ -274,12 +297,18 @@ class Regions:
             return None
         counts.growth += 1
         counts.growth_names |= _names(norm)
+        counts.growth_routes.add(route_of(norm))
         if counts.growth < self.growth_limit or counts.growth <= counts.news:
             return None
         detail = (
             f"{counts.growth} pages of {region} added new URLs of it and nothing new "
             f"({counts.news} novel): region parked"
         )
+        if None not in counts.growth_routes:
+            # A front controller (``index.php?route=product/category&path=20``): its
+            # lists' sorts and page sizes grew it, not its products and brands.
+            self._routes[region] = {r for r in counts.growth_routes if r is not None}
+            detail += f"; routes {', '.join(sorted(self._routes[region]))} held"
         self._parked[region] = detail
         names = counts.growth_names - counts.news_names
         if names:
@@ -305,10 +334,18 @@ class Regions:
         return {
             **header("regions", 1),
             "counts": [
-                [r, c.news, c.growth, sorted(c.news_names), sorted(c.growth_names)]
+                [
+                    r,
+                    c.news,
+                    c.growth,
+                    sorted(c.news_names),
+                    sorted(c.growth_names),
+                    sorted(route or "" for route in c.growth_routes),
+                ]
                 for r, c in self._counts.items()
             ],
             "parked": sorted(self._parked.items()),
+            "routes": [[r, sorted(routes)] for r, routes in self._routes.items()],
             "held_names": [[s, sorted(names)] for s, names in self._held_names.items()],
             "failures": sorted(self._failures.items()),
             "broken": sorted(self._broken.items()),
@@ -332,10 +369,16 @@ class Regions:
                     typed(growth, int, "count"),
                     set(listed(news_names, "name", str)),
                     set(listed(growth_names, "name", str)),
+                    # A snapshot from before routes were kept has none.
+                    {route or None for route in listed(more[0] if more else [], "route", str)},
                 )
-                for r, news, growth, news_names, growth_names in listed(
+                for r, news, growth, news_names, growth_names, *more in listed(
                     data["counts"], "counts", list
                 )
+            }
+            routes = {
+                typed(r, str, "region"): set(listed(held, "route", str))
+                for r, held in listed(data.get("routes", []), "routes", list)
             }
             parked = {typed(r, str, "region"): typed(d, str, "detail") for r, d in data["parked"]}
             held = {
@@ -364,4 +407,5 @@ class Regions:
         self._lists, self._listing, self._item_sets = lists, listing, item_sets
         self.entries = entries
         self._counts, self._parked, self._held_names = counts, parked, held
+        self._routes = routes
         self._failures, self._broken = failures, broken

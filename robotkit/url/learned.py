@@ -50,6 +50,7 @@ from robotkit.url.rewrites import (
     path_segments,
     query_pairs,
     section,
+    template_drops,
 )
 from robotkit.url.substitution import Substitutions, listing_text, moved
 from robotkit.url.versions import Versions
@@ -440,5 +441,8 @@ class LearnedRules:
         rules = self._rules.of(page)
         before = (len(rules.prefixes), len(rules.params))
         rules.prefixes |= prefixes
+        if canon_pairs:  # the object is named by its query: dropped on its template only
+            new = template_drops(rules, canonical.path, set(map(param_name, canon_pairs)), params)
+            return new or before[0] != len(rules.prefixes)
         rules.params |= params
         return (len(rules.prefixes), len(rules.params)) != before

@@ -28,11 +28,13 @@ __all__ = [
     "folder",
     "is_token",
     "own_page",
+    "own_template",
     "param_name",
     "path_segments",
     "query_pairs",
     "query_states",
     "section",
+    "template_drops",
 ]
 
 _TOKEN = re.compile(r"[A-Za-z0-9_\-]{8,}")
@@ -114,6 +116,24 @@ def own_page(path: str, pairs: Iterable[str]) -> str:
     ``&version=1.0``, a copy of it, is an older version of the next)."""
     query = "&".join(sorted(pairs))
     return f"{path}?{query}" if query else path
+
+
+def own_template(path: str, names: Iterable[str]) -> str:
+    """Where a parameter a canonical URL drops holds when that URL keeps a query: the
+    pages of its path with its parameter names (``/index.php?product_id,route``). A
+    front controller's product names its list in ``path=`` and its canonical drops
+    it, while ``path=`` is what names a category (blind8 ``opencart``)."""
+    return f"{path}?{','.join(sorted(set(names)))}"
+
+
+def template_drops(rules: OriginRules, path: str, names: set[str], params: set[str]) -> bool:
+    """Learn ``params`` dropped on the pages of ``path`` whose other parameters are
+    ``names`` (:func:`own_template`); returns whether anything was new."""
+    where = own_template(path, names)
+    new = {n for n in params if where not in rules.scoped.get(n, set())}
+    for name in new:
+        rules.scoped.setdefault(name, set()).add(where)
+    return bool(new)
 
 
 def extra_pairs(fewer: list[str], more: list[str]) -> set[str]:
@@ -265,6 +285,7 @@ class Rewrites:
         dropped = rules.pairs | {n for n, where in rules.scoped.items() if area & where}
         # A pair repeated exactly (``?lang=es&lang=es``) names what it names once.
         pairs = list(dict.fromkeys(query_pairs(norm.query)))
+        dropped |= _template_dropped(rules, path, pairs)
         pairs = [
             p
             for p in pairs
@@ -319,6 +340,7 @@ class Rewrites:
         where = section(path)
         scoped = {name for name, sections in rules.scoped.items() if {where, path} & sections}
         pairs = query_pairs(norm.query)
+        scoped |= _template_dropped(rules, path, pairs)
         for pair in pairs:
             name = param_name(pair)
             if own_page(path, [q for q in pairs if q != pair]) in rules.scoped.get(pair, ()):
@@ -374,3 +396,12 @@ class Rewrites:
         if rules.twin is not None:
             parts.append(f"a twin of {rules.twin}")
         return "; ".join(parts)
+
+
+def _template_dropped(rules: OriginRules, path: str, pairs: list[str]) -> set[str]:
+    """The parameters of a query that a canonical URL of its template drops
+    (:func:`own_template`: the names left once they are dropped)."""
+    names = {param_name(p) for p in pairs}
+    learned = {n for n in names if any("?" in where for where in rules.scoped.get(n, ()))}
+    template = own_template(path, names - learned)
+    return {n for n in learned if template in rules.scoped[n]}
