@@ -7,8 +7,10 @@ pages lost, products and brands never seen among them). The crawl driver of
 
 from __future__ import annotations
 
+import json
+
 from robotkit.base.reasons import Reason
-from robotkit.triage.regions import route_of
+from robotkit.triage.regions import Regions, region_of, route_of
 from robotkit.url.learned import LearnedRules
 from robotkit.url.normalization import normalize
 from tests.test_triage import SITE, Crawl, html
@@ -24,15 +26,14 @@ STATES = {
     "50": "medium",
     "100": "large",
 }
-STATES |= {"grid": "tiles", "list": "rows"}
 
 
 def shop(url: str) -> tuple[str, list[str]]:
     """The home page features products 1 to 8 after its one category; the category
-    lists them and links its sorts and page sizes; a sort links two states more of
-    itself; a product links the next product (related) and its brand, a brand its
-    first product; a view (``&view=grid``) links nothing. Pages say a word or two of
-    their own, as a shop's do."""
+    lists them and links its sorts and page sizes, then its two subcategories (of
+    the same links); a sort or page size links its pages 2 and 3, which link nothing;
+    a product links the next product (related) and its brand, a brand its first
+    product. Pages say no word of their own but a name, as a shop's pages often do."""
     if url == f"{SITE}/":
         links = [
             f"{SHOP}/category&path=1",
@@ -50,18 +51,22 @@ def shop(url: str) -> tuple[str, list[str]]:
         links = [f"{SHOP}/product&product_id=1"]
         return html("Brand", f"brand {pairs['brand_id']}", links), links
     if set(pairs) == {"route", "path"}:
+        path = pairs["path"]
         states = [f"{url}&sort={k}&order={o}" for k in SORTS for o in ("asc", "desc")]
         states += [f"{url}&limit={k}" for k in (25, 50, 100)]
         links = states + [f"{SHOP}/product&product_id={n}" for n in range(1, 9)]
-        return html("Category", "jackets", links), links
-    links = [] if "view" in pairs else [f"{url}&view=grid", f"{url}&view=list"]
+        links += [f"{SHOP}/category&path={path}_{k}" for k in (1, 2) if "_" not in path]
+        return html("Category", "jackets by " + " ".join(STATES.values()), links), links
+    links = [] if "page" in pairs else [f"{url}&page={k}" for k in (2, 3)]
     state = " ".join(STATES.get(value, "") for value in pairs.values())
     return html("Category", f"jackets {state}", links), links
 
 
 def test_a_parked_front_controller_holds_the_routes_that_grew_it_only() -> None:
-    """The category's sorts park ``/index.php?``: its other sorts stay held, and the
-    products only products link and the brands are still fetched."""
+    """The category's sorts park ``/index.php?``: its other sorts and page sizes stay
+    held, and the products only products link and the brands are still fetched; so
+    are its subcategories, of the shape of the category, whose sorts alone grew the
+    space."""
     crawl = Crawl()
     crawl.run(shop, f"{SITE}/", budget=200)
     parked = crawl.triage.regions.parked[f"{SITE}/index.php?"]
@@ -72,7 +77,16 @@ def test_a_parked_front_controller_holds_the_routes_that_grew_it_only() -> None:
         assert crawl.triage.key(normalize(f"{SHOP}/product&product_id={n}")) in fetched
     for b in range(3):
         assert crawl.triage.key(normalize(f"{SHOP}/brand&brand_id={b}")) in fetched
-    assert sum("sort=" in url or "limit=" in url for url in crawl.fetched) <= 9
+    assert sum("sort=" in url for url in crawl.fetched) <= 8
+    assert not any("limit=" in url for url in crawl.fetched)
+    assert {f"{SHOP}/category&path=1_{k}" for k in (1, 2)} <= set(crawl.fetched)
+    # What was held is kept with a resumed crawl.
+    again = Regions()
+    again.restore(json.loads(json.dumps(crawl.triage.regions.snapshot())))
+    assert again.snapshot() == crawl.triage.regions.snapshot()
+    sort = normalize(f"{SHOP}/category&path=1_2&sort=name&order=asc")
+    assert again.held(sort, region_of(sort)) is Reason.TRAP_HOST
+    assert again.held(normalize(f"{SHOP}/product&product_id=99"), region_of(sort)) is None
 
 
 def test_a_route_is_words_joined_by_slashes() -> None:
