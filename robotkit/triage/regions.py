@@ -9,8 +9,12 @@ Two bookkeepers of the trap policy (ARCHITECTURE.md, "Trap policy"), both pure:
   naming only the page's own values, another action on its objects): after
   ``growth_limit`` such pages, if they outnumber the region's news, it is parked.
   The parameter names that grew a parked query space (never one a novel page of it
-  carried) are then held on the sibling lists of the same section. The pages real
-  pages still lead into a parked space are let in (:mod:`robotkit.triage.entries`).
+  carried) are then held on the sibling lists of the same section. Of a front
+  controller's space (``index.php?route=product/category``), only the routes that
+  grew it are held: its lists' sorts park it, not its products (blind8 ``opencart``);
+  of a route that grew it by its views alone (a category's sorts), only its views. The
+  pages real pages still lead into a parked space are let in
+  (:mod:`robotkit.triage.entries`).
 - **The breaker.** A *path family* (``/reports/``) whose responses time out,
   overflow the body cap or come slowly with nothing novel ``breaker_failures``
   times is broken off, so a tarpit with
@@ -63,6 +67,20 @@ def _display_state(query: str) -> bool:
     """Whether a query is a view in a display state: pairs joined by ``;`` alone
     (SMF's ``topic=55.0;prev_next=prev``; ``;`` is HTML 4's other separator)."""
     return ";" in query and "&" not in query
+
+
+_ROUTE = re.compile(r"[a-z_]+(?:[.\-][a-z_]+)*(?:/[a-z_]+(?:[.\-][a-z_]+)*)+", re.I)
+"""A front controller's route: words joined by ``/`` (OpenCart's
+``route=product/category``, Yii's ``r=site/page``), a controller and its action."""
+
+
+def route_of(norm: NormalizedURL) -> str | None:
+    """The route pair of a front controller's query (``route=product/product``), the
+    first one, or ``None``."""
+    for pair in (norm.query or "").split("&"):
+        if _ROUTE.fullmatch(pair.partition("=")[2]):
+            return pair
+    return None
 
 
 def region_of(norm: NormalizedURL) -> str:
@@ -147,12 +165,38 @@ def _section(norm: NormalizedURL) -> str:
     return f"{norm.origin}/{norm.path[1:].split('/', 1)[0]}"
 
 
+ROUTE_PAGES = 64
+"""Growing pages remembered per route (a bound on memory)."""
+
+
+@dataclass
+class _Route:
+    """The pages of one route of a front controller's space: how many were news, and
+    the parameter names of each that grew it."""
+
+    shapes: set[frozenset[str]] = field(default_factory=set)
+    """The parameter names of its pages that were news, each set once."""
+    news: int = 0
+    growth: list[frozenset[str]] = field(default_factory=list)
+
+    def spared(self, views: set[str]) -> set[frozenset[str]]:
+        """The shapes of the route still let in once the space is parked: those of
+        its news (a category's ``path=``), when the route's pages are objects and
+        its views (``views``, the names that grew the space) grew it: its other
+        growing pages (subcategories) were no more than its news. None of a
+        calendar's months, growing with the names of its first."""
+        plain = sum(1 for names in self.growth if not names & views)
+        return set(self.shapes) if views and plain <= self.news else set()
+
+
 @dataclass
 class _Counts:
     news: int = 0
     growth: int = 0
     news_names: set[str] = field(default_factory=set)
     growth_names: set[str] = field(default_factory=set)
+    routes: dict[str, _Route] = field(default_factory=dict)
+    """Of a front controller's space, its routes (``""``: pages without one)."""
 
 
 class Regions:
@@ -164,6 +208,10 @@ class Regions:
         self.breaker_failures = breaker_failures
         self._counts: dict[str, _Counts] = {}
         self._parked: dict[str, str] = {}
+        self._routes: dict[str, dict[str, set[frozenset[str]]]] = {}
+        """Of a parked front controller's space, the routes that grew it, each with
+        the shapes of it still let in: only they are held (with the names that grew
+        it), never the script's other routes."""
         self._held_names: dict[str, set[str]] = {}
         self._failures: Counter[str] = Counter()
         self._broken: dict[str, str] = {}
@@ -198,7 +246,13 @@ class Regions:
             names = self._held_names.get(_section(norm))
             if names and names & _names(norm):
                 return True
-        return bool(self._parked) and region in self._parked
+        if not self._parked or region not in self._parked:
+            return False
+        routes, route = self._routes.get(region), route_of(norm)
+        if routes is None or route is None:
+            return True
+        shapes = routes.get(route)
+        return shapes is not None and frozenset(_names(norm)) not in shapes
 
     def defer(self, norm: NormalizedURL) -> bool:
         """Whether a URL of the main tier that a parked space would hold waits for the
@@ -269,17 +323,32 @@ class Regions:
         if news:
             counts.news += 1
             counts.news_names |= _names(norm)
+            route = counts.routes.setdefault(route_of(norm) or "", _Route())
+            route.news += 1
+            if len(route.shapes) < ROUTE_PAGES:
+                route.shapes.add(frozenset(_names(norm)))
             return None
         if not grows:
             return None
         counts.growth += 1
         counts.growth_names |= _names(norm)
+        route = counts.routes.setdefault(route_of(norm) or "", _Route())
+        if len(route.growth) < ROUTE_PAGES:
+            route.growth.append(frozenset(_names(norm)))
         if counts.growth < self.growth_limit or counts.growth <= counts.news:
             return None
         detail = (
             f"{counts.growth} pages of {region} added new URLs of it and nothing new "
             f"({counts.news} novel): region parked"
         )
+        grown = {r: c for r, c in counts.routes.items() if c.growth}
+        if "" not in grown:
+            # A front controller (``index.php?route=product/category&path=20``): its
+            # lists' sorts and page sizes grew it, not its products and brands; nor
+            # its categories, when their sorts alone did.
+            views = counts.growth_names - counts.news_names
+            self._routes[region] = {r: c.spared(views) for r, c in grown.items()}
+            detail += f"; routes {', '.join(sorted(self._routes[region]))} held"
         self._parked[region] = detail
         names = counts.growth_names - counts.news_names
         if names:
@@ -305,10 +374,35 @@ class Regions:
         return {
             **header("regions", 1),
             "counts": [
-                [r, c.news, c.growth, sorted(c.news_names), sorted(c.growth_names)]
+                [
+                    r,
+                    c.news,
+                    c.growth,
+                    sorted(c.news_names),
+                    sorted(c.growth_names),
+                    [
+                        [
+                            r,
+                            n.news,
+                            [sorted(g) for g in n.growth],
+                            sorted(sorted(g) for g in n.shapes),
+                        ]
+                        for r, n in c.routes.items()
+                    ],
+                ]
                 for r, c in self._counts.items()
             ],
             "parked": sorted(self._parked.items()),
+            "routes": [
+                [
+                    r,
+                    [
+                        [route, sorted(sorted(g) for g in shapes)]
+                        for route, shapes in routes.items()
+                    ],
+                ]
+                for r, routes in self._routes.items()
+            ],
             "held_names": [[s, sorted(names)] for s, names in self._held_names.items()],
             "failures": sorted(self._failures.items()),
             "broken": sorted(self._broken.items()),
@@ -332,10 +426,18 @@ class Regions:
                     typed(growth, int, "count"),
                     set(listed(news_names, "name", str)),
                     set(listed(growth_names, "name", str)),
+                    _routes(more[0] if more else []),  # none from before routes were kept
                 )
-                for r, news, growth, news_names, growth_names in listed(
+                for r, news, growth, news_names, growth_names, *more in listed(
                     data["counts"], "counts", list
                 )
+            }
+            routes = {
+                typed(r, str, "region"): {
+                    typed(route, str, "route"): _shapes(shapes)
+                    for route, shapes in listed(held, "routes", list)
+                }
+                for r, held in listed(data.get("routes", []), "routes", list)
             }
             parked = {typed(r, str, "region"): typed(d, str, "detail") for r, d in data["parked"]}
             held = {
@@ -364,4 +466,22 @@ class Regions:
         self._lists, self._listing, self._item_sets = lists, listing, item_sets
         self.entries = entries
         self._counts, self._parked, self._held_names = counts, parked, held
+        self._routes = routes
         self._failures, self._broken = failures, broken
+
+
+def _shapes(data: Any) -> set[frozenset[str]]:
+    """Sets of parameter names of a snapshot."""
+    return {frozenset(listed(names, "name", str)) for names in listed(data, "shapes", list)}
+
+
+def _routes(data: Any) -> dict[str, _Route]:
+    """The routes of a snapshot's counts."""
+    return {
+        typed(r, str, "route"): _Route(
+            _shapes(shapes),
+            typed(news, int, "count"),
+            [frozenset(listed(names, "name", str)) for names in listed(growth, "growth", list)],
+        )
+        for r, news, growth, shapes in listed(data, "routes", list)
+    }

@@ -389,11 +389,11 @@ class CopyFamilies:
         not proven in, while another section proved it: the proof extends here. One
         page of the section is fetched for it, never the section blindly."""
         rules = self.rewrites.origins.get(str(norm.origin))
-        if rules is None or not rules.scoped.get(name):
+        # Proven in a section, not only on a canonical's template (``own_template``).
+        shown = [s for s in rules.scoped.get(name, ()) if section(s) == s] if rules else []
+        if not shown:
             return []
-        return self._learn_param(
-            norm, name, f"as in {', '.join(sorted(rules.scoped[name]))}, {evidence}"
-        )
+        return self._learn_param(norm, name, f"as in {', '.join(sorted(shown))}, {evidence}")
 
     def _extend_pair(self, norm: NormalizedURL, pair: str, evidence: str) -> list[str]:
         """As :meth:`_extend_param`, for an exact pair learned to change nothing

@@ -50,6 +50,7 @@ from robotkit.url.rewrites import (
     path_segments,
     query_pairs,
     section,
+    template_drops,
 )
 from robotkit.url.substitution import Substitutions, listing_text, moved
 from robotkit.url.versions import Versions
@@ -345,7 +346,7 @@ class LearnedRules:
             for p in extra:
                 if param_name(p) not in tokens:
                     scope = self.versions.scope(a, p, where, a if fewer is pairs_a else b)
-                    self._rules.of(a).scoped.setdefault(p, set()).add(scope)
+                    self._rules.of(a).scoped.setdefault(p, set()).update(scope)
             for p in extra:
                 name = param_name(p)
                 what = f"param {name}" if name in tokens else f"pair {p} {where}"
@@ -392,7 +393,8 @@ class LearnedRules:
                     if is_token(value := pair.partition("=")[2]):
                         tokens.setdefault(param_name(pair), set()).add(value)
         self._listed.update((origin, name) for name, seen in tokens.items() if len(seen) > 1)
-        self.versions.observe_links(page, links)
+        for pair, area in self.versions.observe_links(page, links):
+            self._rules.of(page).scoped.setdefault(pair, set()).add(area)
         for position, segment in enumerate(own[:-1]):
             if not is_token(segment) or (origin, position) in self._vetoed:
                 continue
@@ -440,5 +442,8 @@ class LearnedRules:
         rules = self._rules.of(page)
         before = (len(rules.prefixes), len(rules.params))
         rules.prefixes |= prefixes
+        if canon_pairs:  # the object is named by its query: dropped on its template only
+            new = template_drops(rules, canonical.path, set(map(param_name, canon_pairs)), params)
+            return new or before[0] != len(rules.prefixes)
         rules.params |= params
         return (len(rules.prefixes), len(rules.params)) != before

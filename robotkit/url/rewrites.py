@@ -12,7 +12,7 @@ I/O.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -27,11 +27,14 @@ __all__ = [
     "file_ext",
     "folder",
     "is_token",
+    "own_page",
+    "own_template",
     "param_name",
     "path_segments",
     "query_pairs",
     "query_states",
     "section",
+    "template_drops",
 ]
 
 _TOKEN = re.compile(r"[A-Za-z0-9_\-]{8,}")
@@ -104,6 +107,33 @@ def section(path: str) -> str:
     home page, honoured by ``/help/``)."""
     segments = path_segments(path)
     return f"/{segments[0]}/" if len(segments) > 1 else "/"
+
+
+def own_page(path: str, pairs: Iterable[str]) -> str:
+    """Where a rule proven on one page only holds: its path, and its query's pairs in
+    order when the query names the page (a Dataverse dataset,
+    ``/dataset.xhtml?persistentId=doi:...``, is one of a script's objects: its
+    ``&version=1.0``, a copy of it, is an older version of the next)."""
+    query = "&".join(sorted(pairs))
+    return f"{path}?{query}" if query else path
+
+
+def own_template(path: str, names: Iterable[str]) -> str:
+    """Where a parameter a canonical URL drops holds when that URL keeps a query: the
+    pages of its path with its parameter names (``/index.php?product_id,route``). A
+    front controller's product names its list in ``path=`` and its canonical drops
+    it, while ``path=`` is what names a category (blind8 ``opencart``)."""
+    return f"{path}?{','.join(sorted(set(names)))}"
+
+
+def template_drops(rules: OriginRules, path: str, names: set[str], params: set[str]) -> bool:
+    """Learn ``params`` dropped on the pages of ``path`` whose other parameters are
+    ``names`` (:func:`own_template`); returns whether anything was new."""
+    where = own_template(path, names)
+    new = {n for n in params if where not in rules.scoped.get(n, set())}
+    for name in new:
+        rules.scoped.setdefault(name, set()).add(where)
+    return bool(new)
 
 
 def extra_pairs(fewer: list[str], more: list[str]) -> set[str]:
@@ -254,10 +284,14 @@ class Rewrites:
         area = {section(path), path}  # a rule proven on one page only is that page's
         dropped = rules.pairs | {n for n, where in rules.scoped.items() if area & where}
         # A pair repeated exactly (``?lang=es&lang=es``) names what it names once.
+        pairs = list(dict.fromkeys(query_pairs(norm.query)))
+        dropped |= _template_dropped(rules, path, pairs)
         pairs = [
             p
-            for p in dict.fromkeys(query_pairs(norm.query))
-            if param_name(p) not in rules.params | dropped and p not in dropped
+            for p in pairs
+            if param_name(p) not in rules.params | dropped
+            and p not in dropped
+            and own_page(path, [q for q in pairs if q != p]) not in rules.scoped.get(p, ())
         ]
         last = {name[:-1] for name in dropped if name.endswith("+")}
         if last:  # a repeated parameter whose last value is known to count
@@ -305,8 +339,12 @@ class Rewrites:
         path = self.key(norm)[len(origin) :].partition("?")[0]
         where = section(path)
         scoped = {name for name, sections in rules.scoped.items() if {where, path} & sections}
-        for pair in query_pairs(norm.query):
+        pairs = query_pairs(norm.query)
+        scoped |= _template_dropped(rules, path, pairs)
+        for pair in pairs:
             name = param_name(pair)
+            if own_page(path, [q for q in pairs if q != pair]) in rules.scoped.get(pair, ()):
+                scoped.add(pair)
             if name in rules.params:
                 generic = f"parameter {name} ignored"
                 said.append(proofs.get(f"{origin} param {name}", generic))
@@ -358,3 +396,12 @@ class Rewrites:
         if rules.twin is not None:
             parts.append(f"a twin of {rules.twin}")
         return "; ".join(parts)
+
+
+def _template_dropped(rules: OriginRules, path: str, pairs: list[str]) -> set[str]:
+    """The parameters of a query that a canonical URL of its template drops
+    (:func:`own_template`: the names left once they are dropped)."""
+    names = {param_name(p) for p in pairs}
+    learned = {n for n in names if any("?" in where for where in rules.scoped.get(n, ()))}
+    template = own_template(path, names - learned)
+    return {n for n in learned if template in rules.scoped[n]}

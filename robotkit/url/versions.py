@@ -14,22 +14,27 @@ copy. Pure: no I/O.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from robotkit.base.snapshot import listed, typed
 from robotkit.url.normalization import NormalizedURL
-from robotkit.url.rewrites import param_name, query_pairs, query_states
+from robotkit.url.rewrites import own_page, param_name, query_pairs, query_states
 
 __all__ = ["Versions"]
 
+_NUMBER = re.compile(r"\d+(?:\.\d+)*")
+"""A version's number: ``3``, or dotted, ``1.0``, ``2.3.1`` (a dataset's major and
+minor version on Dataverse, a release's number)."""
 MAX_PAGES = 200_000
 """Pages remembered as having had a version read as their copy (a bound on memory)."""
 
 
 def _numbered(query: str | None) -> list[tuple[str, str]]:
-    """The parameters of a query, ``;``-joined states too, whose value is a number."""
+    """The parameters of a query, ``;``-joined states too, whose value is a number,
+    dotted ones too (a dataset's ``version=1.0``, ``version=2.0``)."""
     parts = query_states(query)
-    return [(param_name(p), p.partition("=")[2]) for p in parts if p.partition("=")[2].isdigit()]
+    return [(param_name(p), v) for p in parts if _NUMBER.fullmatch(v := p.partition("=")[2])]
 
 
 class Versions:
@@ -40,10 +45,20 @@ class Versions:
         """Parameters a page linked on its own path with several numbers."""
         self._read: set[str] = set()
         """Pages one of whose numbered versions was read as a copy of them."""
+        self._linked: dict[tuple[str, str, str], frozenset[str]] = {}
+        """Per origin, page (:func:`~robotkit.url.rewrites.own_page`) and parameter, the
+        numbers the page linked on its own path."""
+        self._alike: dict[tuple[str, str, str, frozenset[str]], set[str]] = {}
+        """Pairs read as a page's own version, by origin, path, parameter and the
+        numbers the page linked: the page itself on every page so linking them."""
 
-    def observe_links(self, page: NormalizedURL, links: list[NormalizedURL]) -> None:
+    def observe_links(
+        self, page: NormalizedURL, links: list[NormalizedURL]
+    ) -> list[tuple[str, str]]:
         """Remember the parameters ``page`` links on its own path with two numbers or
-        more: its revisions, its pages."""
+        more (its revisions, its pages), and the numbers it links. Returns the pairs
+        that are ``page`` itself, each with the page: read so on a page of its path
+        that linked the same numbers (:meth:`scope`)."""
         numbers: dict[str, set[str]] = {}
         for link in links:
             if (link.origin, link.path) == (page.origin, page.path):
@@ -51,6 +66,14 @@ class Versions:
                     numbers.setdefault(name, set()).add(value)
         origin = str(page.origin)
         self._names.update((origin, name) for name, seen in numbers.items() if len(seen) > 1)
+        area = own_page(page.path, query_pairs(page.query))
+        found: list[tuple[str, str]] = []
+        for name, seen in numbers.items():
+            if len(self._linked) < MAX_PAGES:
+                self._linked[origin, area, name] = frozenset(seen)
+            alike = self._alike.get((origin, page.path, name, frozenset(seen)), set())
+            found += [(pair, area) for pair in sorted(alike)]
+        return found
 
     def versioned(self, origin: str, pair: str) -> bool:
         """Whether ``pair`` (or one of its ``;``-joined states) gives a number to a
@@ -58,13 +81,32 @@ class Versions:
         more."""
         return any((origin, name) in self._names for name, _ in _numbered(pair))
 
-    def scope(self, page: NormalizedURL, pair: str, where: str, bare: NormalizedURL) -> str:
+    def scope(self, page: NormalizedURL, pair: str, where: str, bare: NormalizedURL) -> set[str]:
         """Where ``pair``, added to ``bare`` at ``page``'s path with one text, changes
         nothing (:meth:`robotkit.url.learned.LearnedRules.learn_pair`): in its section
         ``where``, unless it selects one of the page's numbered versions and is the
-        first so read (:meth:`own_version`): then on that page only."""
-        own = bare.key not in self._read and self.versioned(str(page.origin), pair)
-        return page.path if own else where
+        first so read (:meth:`own_version`): then on that page, and on the pages of
+        its path that linked the same numbers of it. Which version is the page differs
+        from page to page, but not between pages linking the same versions: the
+        latest of them, a default language (TYPO3's ``L=0`` beside ``L=1`` on every
+        page), a list's first page; a dataset of one version and one of two are not
+        alike (blind8 ``dataverse``, blind4 ``typo3``: a copy fetched a page)."""
+        origin = str(page.origin)
+        if bare.key in self._read or not self.versioned(origin, pair):
+            return {where}
+        area = own_page(page.path, query_pairs(bare.query))
+        areas = {area}
+        for name, _ in _numbered(pair):
+            seen = self._linked.get((origin, area, name))
+            if seen is None:
+                continue
+            self._alike.setdefault((origin, page.path, name, seen), set()).add(pair)
+            areas |= {
+                other
+                for (o, other, n), numbers in self._linked.items()
+                if (o, n, numbers) == (origin, name, seen) and other.partition("?")[0] == page.path
+            }
+        return areas
 
     def own_version(self, norm: NormalizedURL, page: NormalizedURL | None) -> bool:
         """Whether ``norm``, read as a copy of ``page``, is ``page`` under a pair more
@@ -82,7 +124,14 @@ class Versions:
         return True
 
     def snapshot(self) -> dict[str, Any]:
-        return {"names": sorted([o, n] for o, n in self._names), "read": sorted(self._read)}
+        return {
+            "names": sorted([o, n] for o, n in self._names),
+            "read": sorted(self._read),
+            "linked": [[o, a, n, sorted(v)] for (o, a, n), v in self._linked.items()],
+            "alike": [
+                [o, p, n, sorted(v), sorted(pairs)] for (o, p, n, v), pairs in self._alike.items()
+            ],
+        }
 
     @classmethod
     def restored(cls, data: Any) -> Versions:
@@ -94,4 +143,11 @@ class Versions:
             for o, n in listed(data.get("names", []), "names", list)
         }
         versions._read = set(listed(data.get("read", []), "read", str))
+        for o, a, n, v in listed(data.get("linked", []), "linked", list):
+            key = (typed(o, str, "origin"), typed(a, str, "page"), typed(n, str, "name"))
+            versions._linked[key] = frozenset(listed(v, "number", str))
+        for o, p, n, v, pairs in listed(data.get("alike", []), "alike", list):
+            numbers = frozenset(listed(v, "number", str))
+            key4 = (typed(o, str, "origin"), typed(p, str, "path"), typed(n, str, "name"), numbers)
+            versions._alike[key4] = set(listed(pairs, "pair", str))
         return versions
