@@ -9,7 +9,11 @@ the waste bound's families): blind6 ``foswiki`` lost its 12 older revisions to
 ``?rev=2`` and ``?rev=1`` learned, from topics of two revisions and of one, to change
 nothing in all of ``/bin/``. A page is one of its versions, so a second copy among
 one page's versions (a dashboard's time ranges, all one text) is evidence as any
-copy. Pure: no I/O.
+copy. A page that is the *lowest* of the numbers it links (a list's or a topic's
+``?page=1`` beside ``?page=2``) is its first page, not its current revision: the first
+page's number is the same on every page, so its copy proves the pair in the section
+as any copy does (blind8 ``nodebb``: each topic's ``?page=1`` fetched, 19 copies).
+Pure: no I/O.
 """
 
 from __future__ import annotations
@@ -40,6 +44,9 @@ class Versions:
         """Parameters a page linked on its own path with several numbers."""
         self._read: set[str] = set()
         """Pages one of whose numbered versions was read as a copy of them."""
+        self._first: set[str] = set()
+        """A page's key and the pair of the lowest number it linked on its own path
+        beside higher ones (``/c/1 page=1`` of ``?page=1`` and ``?page=2``)."""
 
     def observe_links(self, page: NormalizedURL, links: list[NormalizedURL]) -> None:
         """Remember the parameters ``page`` links on its own path with two numbers or
@@ -50,7 +57,11 @@ class Versions:
                 for name, value in _numbered(link.query):
                     numbers.setdefault(name, set()).add(value)
         origin = str(page.origin)
-        self._names.update((origin, name) for name, seen in numbers.items() if len(seen) > 1)
+        several = {name: seen for name, seen in numbers.items() if len(seen) > 1}
+        self._names.update((origin, name) for name in several)
+        for name, seen in several.items():
+            if len(self._first) < MAX_PAGES:
+                self._first.add(f"{page.key} {name}={min(seen, key=int)}")
 
     def versioned(self, origin: str, pair: str) -> bool:
         """Whether ``pair`` (or one of its ``;``-joined states) gives a number to a
@@ -64,7 +75,7 @@ class Versions:
         ``where``, unless it selects one of the page's numbered versions and is the
         first so read (:meth:`own_version`): then on that page only."""
         own = bare.key not in self._read and self.versioned(str(page.origin), pair)
-        return page.path if own else where
+        return page.path if own and f"{bare.key} {pair}" not in self._first else where
 
     def own_version(self, norm: NormalizedURL, page: NormalizedURL | None) -> bool:
         """Whether ``norm``, read as a copy of ``page``, is ``page`` under a pair more
@@ -82,7 +93,11 @@ class Versions:
         return True
 
     def snapshot(self) -> dict[str, Any]:
-        return {"names": sorted([o, n] for o, n in self._names), "read": sorted(self._read)}
+        return {
+            "names": sorted([o, n] for o, n in self._names),
+            "read": sorted(self._read),
+            "first": sorted(self._first),
+        }
 
     @classmethod
     def restored(cls, data: Any) -> Versions:
@@ -94,4 +109,5 @@ class Versions:
             for o, n in listed(data.get("names", []), "names", list)
         }
         versions._read = set(listed(data.get("read", []), "read", str))
+        versions._first = set(listed(data.get("first", []), "first", str))
         return versions
