@@ -329,7 +329,7 @@ class Triage(Screening):
         # A page only like its siblings, or echoing its URL's number, taught nothing but
         # proves nothing of its family unless a variant, or a view of its referer's page.
         variant, repeats = self.waste.variant(asked, text.words)
-        restated = _restates(self, page, prose, grows or hub)  # a view saying
+        restated = _restates(self, page, asked, prose, grows or hub)  # a view saying
         said = restated is not None  # what it said is it again (an owner's: a view)
         wasted = wasted or near or repeats or nowhere or (said and is_view(asked, ref))
         wasted = wasted or (said and restated != page.referer)
@@ -491,9 +491,10 @@ def _leads_nowhere(
     return met or (not hub and counter_step(norm, ref))
 
 
-def _restates(triage: Triage, page: PageFacts, prose: list[str], leads: bool) -> str | None:
-    """The page that linked a page, or that it is a path under, that it restates when it
-    links nothing new (:meth:`~robotkit.triage.waste.PagePairs.restates`)."""
-    of = triage._parse(page.final_url)
+def _restates(
+    triage: Triage, page: PageFacts, of: NormalizedURL, prose: list[str], leads: bool
+) -> str | None:
+    """The page that linked a page, or that it (``of``) is a path under, that it restates
+    when it links nothing new (:meth:`~robotkit.triage.waste.PagePairs.restates`)."""
     said = triage.waste.pages.restates(page.final_url, page.referer, prose, page.links, of)
     return None if leads else said
