@@ -9,8 +9,8 @@ waste bound"):
   parameters, a *variant* that repeats its path (:meth:`WasteLedger.variant`), the
   same words as an earlier page in another order (a re-sorted listing), a page only
   like its siblings with no words of its own, a soft 404, a link-farm page, a
-  non-canonical form, a view of the page that linked it restating it
-  (:meth:`PagePairs.restates`); or an error status, a timeout, an oversize body.
+  non-canonical form, a view of the page that linked it, or of a page it is a path
+  under, restating it (:meth:`PagePairs.restates`); or an error status, a timeout, an oversize body.
   Every other fetch taught something. The triage judges which; the ledger counts.
 - A URL is *vouched for* when the page that first linked it taught something or
   was a seed (or it is a seed itself), and its *family*
