@@ -128,3 +128,28 @@ def test_a_version_is_the_page_itself_on_pages_linking_the_same_versions() -> No
     assert rules.learn_pair(f"{pages[0].key}&L=0", pages[0].key)
     assert rules.apply(normalize(f"{pages[1].key}&L=0")) == pages[1].key
     assert rules.apply(normalize(f"{pages[1].key}&L=1")) != pages[1].key
+
+
+def test_a_first_page_among_the_numbers_it_links_holds_in_the_section() -> None:
+    """A forum's category links its pages ``?page=1`` and ``?page=2``; ``?page=1`` is
+    the category again. The lowest number a page links is its first page, the same
+    number on every page (blind8 ``nodebb``): the pair holds in the section, and one
+    topic's ``?page=1`` proves it for the topics. A current revision, the highest
+    number (``?rev=2`` of ``?rev=1``, ``?rev=2``), still holds on its page only."""
+    forum = "http://forum.test"
+    rules = LearnedRules()
+    category = normalize(f"{forum}/category/1/news")
+    rules.observe_links(category, [normalize(f"{forum}/category/1/news?page={n}") for n in (1, 2)])
+    rules.observe(category, 1)
+    rules.observe(normalize(f"{forum}/category/1/news?page=1"), 1)
+    assert rules.learn_pair(f"{forum}/category/1/news?page=1", str(category.key))
+    other = normalize(f"{forum}/category/2/help?page=1")
+    assert rules.apply(other) == f"{forum}/category/2/help"
+    rules.observe(normalize(f"{forum}/topic/7/first-post-here"), 2)
+    rules.observe(normalize(f"{forum}/topic/7/first-post-here?page=1"), 2)
+    topic = normalize(f"{forum}/topic/8/second-post-here?page=1")
+    assert rules.apply(topic) == f"{forum}/topic/8/second-post-here"
+    home = normalize(f"{VIEW}Home")
+    rules.observe_links(home, [normalize(f"{VIEW}Home?rev={n}") for n in (1, 2)])
+    assert rules.learn_pair(f"{VIEW}Home?rev=2", f"{VIEW}Home")
+    assert rules.apply(normalize(f"{VIEW}Rules?rev=2")) == f"{VIEW}Rules?rev=2"

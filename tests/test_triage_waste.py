@@ -180,6 +180,24 @@ def test_a_page_restates_the_page_that_linked_it_only_if_that_page_was_no_list_o
     assert not pages.restates("http://h/@a/3", "http://h/unknown", prose_words(POST))
 
 
+def test_a_page_restates_the_object_page_it_is_a_path_under_whoever_linked_it() -> None:
+    """A record's export (``/record/7/export/hx?ln=en``) linked by a result list, not by
+    the record, restates the record page fetched before it: the nearest page it is a
+    path under, under its query (blind8 ``invenio``'s BibTeX exports). A directory's
+    index (``/record/``) is no owner of its files, and a page of other words is none."""
+    pages = WasteLedger().pages
+    pages.restates("http://h/record/7?ln=en", "http://h/list", prose_words(POST))
+    pages.restates("http://h/record/", None, prose_words(POST))
+    export = normalize("http://h/record/7/export/hx?ln=en")
+    said = pages.restates(str(export.key), "http://h/list", prose_words(POST), (), export)
+    assert said == "http://h/record/7?ln=en"
+    other = "<p>a heron on the slipway again in the rain by the ferry and the crab</p>"
+    tab = normalize("http://h/record/7/comments?ln=en")
+    assert pages.restates(str(tab.key), "http://h/list", prose_words(other), (), tab) is None
+    page = normalize("http://h/record/8")
+    assert pages.restates(str(page.key), "http://h/list", prose_words(POST), (), page) is None
+
+
 def test_a_view_barren_under_one_object_is_barren_after_one_page_under_another() -> None:
     """``/@a/*/embed`` proven barren (3 pages): ``/@b/*/embed``'s first page that
     teaches nothing makes it barren too; another view (``boosts``) and a family

@@ -329,10 +329,10 @@ class Triage(Screening):
         # A page only like its siblings, or echoing its URL's number, taught nothing but
         # proves nothing of its family unless a variant, or a view of its referer's page.
         variant, repeats = self.waste.variant(asked, text.words)
-        said = _restates(
-            self, page, prose, grows or hub
-        )  # a view of it saying what it said is it again
+        restated = _restates(self, page, asked, prose, grows or hub)  # a view saying
+        said = restated is not None  # what it said is it again (an owner's: a view)
         wasted = wasted or near or repeats or nowhere or (said and is_view(asked, ref))
+        wasted = wasted or (said and restated != page.referer)
         # A non-canonical form seen first is not "alone": its words are the host's first.
         alone = not (wasted or novel or action is LinkAction.FOLLOW or canonical is not None)
         taught = not (wasted or alone or farm)
@@ -491,9 +491,10 @@ def _leads_nowhere(
     return met or (not hub and counter_step(norm, ref))
 
 
-def _restates(triage: Triage, page: PageFacts, prose: list[str], leads: bool) -> bool:
-    """Whether a page restates the page that linked it and links nothing new
-    (:meth:`~robotkit.triage.waste.PagePairs.restates`; a list's next page names
-    its new items in links only)."""
-    args = (page.final_url, page.referer, prose, page.links)
-    return triage.waste.pages.restates(*args) and not leads
+def _restates(
+    triage: Triage, page: PageFacts, of: NormalizedURL, prose: list[str], leads: bool
+) -> str | None:
+    """The page that linked a page, or that it (``of``) is a path under, that it restates
+    when it links nothing new (:meth:`~robotkit.triage.waste.PagePairs.restates`)."""
+    said = triage.waste.pages.restates(page.final_url, page.referer, prose, page.links, of)
+    return None if leads else said

@@ -9,8 +9,8 @@ waste bound"):
   parameters, a *variant* that repeats its path (:meth:`WasteLedger.variant`), the
   same words as an earlier page in another order (a re-sorted listing), a page only
   like its siblings with no words of its own, a soft 404, a link-farm page, a
-  non-canonical form, a view of the page that linked it restating it
-  (:meth:`PagePairs.restates`); or an error status, a timeout, an oversize body.
+  non-canonical form, a view of the page that linked it, or of a page it is a path
+  under, restating it (:meth:`PagePairs.restates`); or an error status, a timeout, an oversize body.
   Every other fetch taught something. The triage judges which; the ledger counts.
 - A URL is *vouched for* when the page that first linked it taught something or
   was a seed (or it is a seed itself), and its *family*
@@ -65,6 +65,7 @@ from robotkit.triage.forms import FormRuns
 from robotkit.triage.kinship import Kinship, more
 from robotkit.url.normalization import NormalizedURL
 from robotkit.url.template import url_template
+from robotkit.url.views import owners
 
 __all__ = ["BARREN", "PAGE_BITS", "PATH_BITS", "VARIANT_NEW", "PagePairs", "Waiting", "WasteLedger"]
 
@@ -138,8 +139,13 @@ class PagePairs:
         self._pages: dict[str, tuple[int, frozenset[str]]] = {}
 
     def restates(
-        self, url: str, referer: str | None, prose: Sequence[str], links: Iterable[str] = ()
-    ) -> bool:
+        self,
+        url: str,
+        referer: str | None,
+        prose: Sequence[str],
+        links: Iterable[str] = (),
+        of: NormalizedURL | None = None,
+    ) -> str | None:
         """Whether the page of ``url`` *restates* the page that linked it
         (``referer``): its words outside links (``prose``, a page's own
         sentences) show fewer than ``VARIANT_NEW`` pairs of adjacent words that page
@@ -149,16 +155,23 @@ class PagePairs:
         profile lists (blind6 ``mastodon``, blind5 ``hgweb``). Pairs, not a SimHash:
         a view in another chrome (an embed without the site's navigation) is far from
         its page by SimHash bits. Remembers the page's pairs and the templates it
-        lists (``links``, two URLs of one template or more)."""
+        lists (``links``, two URLs of one template or more). Else, the nearest page
+        that ``url`` (parsed: ``of``) is a path under that it restates so
+        (:func:`~robotkit.url.views.owners`; an object's export linked by a list of
+        the objects, blind8 ``invenio``): returns the page restated, or None."""
         mine = _pairs(prose, PAGE_BITS)
         count = Counter(url_template(link) for link in links)
         lists = frozenset(t for t, n in count.items() if t is not None and n > 1)
-        theirs = self._pages.get(referer) if referer is not None else None
+        above = owners(of) if of is not None else []
+        pages = [p for p in (referer, *above) if p is not None and p in self._pages]
         if url in self._pages or len(self._pages) < self.max_remembered:
             self._pages[url] = (mine, lists)
-        if theirs is None or not mine:
-            return False
-        return url_template(url) not in theirs[1] and _repeats(theirs[0], mine, PAGE_BITS)
+        template = url_template(url)
+        for page in pages if mine else ():
+            theirs = self._pages[page]
+            if template not in theirs[1] and _repeats(theirs[0], mine, PAGE_BITS):
+                return page
+        return None
 
     def snapshot(self) -> list[list[Any]]:
         return sorted(

@@ -9,7 +9,11 @@ the waste bound's families): blind6 ``foswiki`` lost its 12 older revisions to
 ``?rev=2`` and ``?rev=1`` learned, from topics of two revisions and of one, to change
 nothing in all of ``/bin/``. A page is one of its versions, so a second copy among
 one page's versions (a dashboard's time ranges, all one text) is evidence as any
-copy. Pure: no I/O.
+copy. A page that is the *lowest* of the numbers it links (a list's or a topic's
+``?page=1`` beside ``?page=2``) is its first page, not its current revision: the first
+page's number is the same on every page, so its copy proves the pair in the section
+as any copy does (blind8 ``nodebb``: each topic's ``?page=1`` fetched, 19 copies).
+Pure: no I/O.
 """
 
 from __future__ import annotations
@@ -28,6 +32,11 @@ _NUMBER = re.compile(r"\d+(?:\.\d+)*")
 minor version on Dataverse, a release's number)."""
 MAX_PAGES = 200_000
 """Pages remembered as having had a version read as their copy (a bound on memory)."""
+
+
+def _order(number: str) -> tuple[int, ...]:
+    """A version number's place among others: ``1.10`` after ``1.9``."""
+    return tuple(int(part) for part in number.split("."))
 
 
 def _numbered(query: str | None) -> list[tuple[str, str]]:
@@ -51,6 +60,9 @@ class Versions:
         self._alike: dict[tuple[str, str, str, frozenset[str]], set[str]] = {}
         """Pairs read as a page's own version, by origin, path, parameter and the
         numbers the page linked: the page itself on every page so linking them."""
+        self._first: set[str] = set()
+        """A page's key and the pair of the lowest number it linked on its own path
+        beside higher ones (``/c/1 page=1`` of ``?page=1`` and ``?page=2``)."""
 
     def observe_links(
         self, page: NormalizedURL, links: list[NormalizedURL]
@@ -71,6 +83,8 @@ class Versions:
         for name, seen in numbers.items():
             if len(self._linked) < MAX_PAGES:
                 self._linked[origin, area, name] = frozenset(seen)
+            if len(seen) > 1 and len(self._first) < MAX_PAGES:
+                self._first.add(f"{page.key} {name}={min(seen, key=_order)}")
             alike = self._alike.get((origin, page.path, name, frozenset(seen)), set())
             found += [(pair, area) for pair in sorted(alike)]
         return found
@@ -90,9 +104,12 @@ class Versions:
         from page to page, but not between pages linking the same versions: the
         latest of them, a default language (TYPO3's ``L=0`` beside ``L=1`` on every
         page), a list's first page; a dataset of one version and one of two are not
-        alike (blind8 ``dataverse``, blind4 ``typo3``: a copy fetched a page)."""
+        alike (blind8 ``dataverse``, blind4 ``typo3``: a copy fetched a page). The
+        lowest of the numbers the page linked is its first page, in its section."""
         origin = str(page.origin)
         if bare.key in self._read or not self.versioned(origin, pair):
+            return {where}
+        if f"{bare.key} {pair}" in self._first:
             return {where}
         area = own_page(page.path, query_pairs(bare.query))
         areas = {area}
@@ -131,6 +148,7 @@ class Versions:
             "alike": [
                 [o, p, n, sorted(v), sorted(pairs)] for (o, p, n, v), pairs in self._alike.items()
             ],
+            "first": sorted(self._first),
         }
 
     @classmethod
@@ -150,4 +168,5 @@ class Versions:
             numbers = frozenset(listed(v, "number", str))
             key4 = (typed(o, str, "origin"), typed(p, str, "path"), typed(n, str, "name"), numbers)
             versions._alike[key4] = set(listed(pairs, "pair", str))
+        versions._first = set(listed(data.get("first", []), "first", str))
         return versions

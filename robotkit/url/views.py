@@ -11,7 +11,7 @@ import re
 
 from robotkit.url.normalization import NormalizedURL
 
-__all__ = ["SELECTORS", "views"]
+__all__ = ["SELECTORS", "owners", "views"]
 
 SELECTORS = re.compile(r"[^.]+(?:\.[A-Za-z][\w\-]*)+\.[A-Za-z][A-Za-z0-9]{1,5}")
 """A page name with selectors between its name and its extension (``en.print.html``,
@@ -49,3 +49,15 @@ def views(page: NormalizedURL, of: NormalizedURL | None) -> bool:
         and leaf.startswith(stem + ".")
         and leaf.endswith("." + ext)
     )
+
+
+def owners(page: NormalizedURL) -> list[str]:
+    """The pages ``page`` is a path under, nearest first, under its query and without
+    it (``/record/7?ln=en`` of ``/record/7/export/hx?ln=en``): an object's tabs and
+    exports are views of the object page, whichever page linked them (a result list
+    links each record's BibTeX export beside the record, blind8 ``invenio``). Never a
+    directory's index (``/docs/``), whose files are its content."""
+    segments = page.path.split("/")
+    queries = [f"?{page.query}", ""] if page.query else [""]
+    prefixes = ["/".join(segments[:i]) for i in range(len(segments) - 1, 1, -1)]
+    return [f"{page.origin}{prefix}{query}" for prefix in prefixes for query in queries]
