@@ -77,7 +77,7 @@ _ROUTE = re.compile(r"[a-z_]+(?:[.\-][a-z_]+)*(?:/[a-z_]+(?:[.\-][a-z_]+)*)+", r
 def route_of(norm: NormalizedURL) -> str | None:
     """The route pair of a front controller's query (``route=product/product``), the
     first one, or ``None``."""
-    for pair in (norm.query or "").split("&"):
+    for pair in query_pairs(norm.query):
         if _ROUTE.fullmatch(pair.partition("=")[2]):
             return pair
     return None

@@ -285,13 +285,9 @@ class Rewrites:
         dropped = rules.pairs | {n for n, where in rules.scoped.items() if area & where}
         # A pair repeated exactly (``?lang=es&lang=es``) names what it names once.
         pairs = list(dict.fromkeys(query_pairs(norm.query)))
-        dropped |= _template_dropped(rules, path, pairs)
+        dropped |= _dropped_here(rules, path, pairs)
         pairs = [
-            p
-            for p in pairs
-            if param_name(p) not in rules.params | dropped
-            and p not in dropped
-            and own_page(path, [q for q in pairs if q != p]) not in rules.scoped.get(p, ())
+            p for p in pairs if param_name(p) not in rules.params | dropped and p not in dropped
         ]
         last = {name[:-1] for name in dropped if name.endswith("+")}
         if last:  # a repeated parameter whose last value is known to count
@@ -340,11 +336,9 @@ class Rewrites:
         where = section(path)
         scoped = {name for name, sections in rules.scoped.items() if {where, path} & sections}
         pairs = query_pairs(norm.query)
-        scoped |= _template_dropped(rules, path, pairs)
+        scoped |= _dropped_here(rules, path, pairs)
         for pair in pairs:
             name = param_name(pair)
-            if own_page(path, [q for q in pairs if q != pair]) in rules.scoped.get(pair, ()):
-                scoped.add(pair)
             if name in rules.params:
                 generic = f"parameter {name} ignored"
                 said.append(proofs.get(f"{origin} param {name}", generic))
@@ -396,6 +390,18 @@ class Rewrites:
         if rules.twin is not None:
             parts.append(f"a twin of {rules.twin}")
         return "; ".join(parts)
+
+
+def _dropped_here(rules: OriginRules, path: str, pairs: list[str]) -> set[str]:
+    """What rules proven on a page's own template or page drop from its query at
+    ``path``: the parameters a canonical of its template drops, and the pairs proven
+    on the page the rest of the query names (:func:`own_page`)."""
+    own = {
+        p
+        for p in pairs
+        if p in rules.scoped and own_page(path, [q for q in pairs if q != p]) in rules.scoped[p]
+    }
+    return _template_dropped(rules, path, pairs) | own
 
 
 def _template_dropped(rules: OriginRules, path: str, pairs: list[str]) -> set[str]:

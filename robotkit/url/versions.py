@@ -60,9 +60,6 @@ class Versions:
         self._alike: dict[tuple[str, str, str, frozenset[str]], set[str]] = {}
         """Pairs read as a page's own version, by origin, path, parameter and the
         numbers the page linked: the page itself on every page so linking them."""
-        self._first: set[str] = set()
-        """A page's key and the pair of the lowest number it linked on its own path
-        beside higher ones (``/c/1 page=1`` of ``?page=1`` and ``?page=2``)."""
 
     def observe_links(
         self, page: NormalizedURL, links: list[NormalizedURL]
@@ -83,8 +80,6 @@ class Versions:
         for name, seen in numbers.items():
             if len(self._linked) < MAX_PAGES:
                 self._linked[origin, area, name] = frozenset(seen)
-            if len(seen) > 1 and len(self._first) < MAX_PAGES:
-                self._first.add(f"{page.key} {name}={min(seen, key=_order)}")
             alike = self._alike.get((origin, page.path, name, frozenset(seen)), set())
             found += [(pair, area) for pair in sorted(alike)]
         return found
@@ -107,11 +102,13 @@ class Versions:
         alike (blind8 ``dataverse``, blind4 ``typo3``: a copy fetched a page). The
         lowest of the numbers the page linked is its first page, in its section."""
         origin = str(page.origin)
-        if bare.key in self._read or not self.versioned(origin, pair):
-            return {where}
-        if f"{bare.key} {pair}" in self._first:
-            return {where}
         area = own_page(page.path, query_pairs(bare.query))
+        if (
+            bare.key in self._read
+            or not self.versioned(origin, pair)
+            or self._first(origin, area, pair)
+        ):
+            return {where}
         areas = {area}
         for name, _ in _numbered(pair):
             seen = self._linked.get((origin, area, name))
@@ -124,6 +121,13 @@ class Versions:
                 if (o, n, numbers) == (origin, name, seen) and other.partition("?")[0] == page.path
             }
         return areas
+
+    def _first(self, origin: str, area: str, pair: str) -> bool:
+        """Whether ``pair`` is the lowest of the numbers its page (``area``) linked on its
+        own path beside higher ones (``?page=1`` of ``?page=1`` and ``?page=2``)."""
+        name = param_name(pair)
+        seen = self._linked.get((origin, area, name))
+        return seen is not None and len(seen) > 1 and pair == f"{name}={min(seen, key=_order)}"
 
     def own_version(self, norm: NormalizedURL, page: NormalizedURL | None) -> bool:
         """Whether ``norm``, read as a copy of ``page``, is ``page`` under a pair more
@@ -148,7 +152,6 @@ class Versions:
             "alike": [
                 [o, p, n, sorted(v), sorted(pairs)] for (o, p, n, v), pairs in self._alike.items()
             ],
-            "first": sorted(self._first),
         }
 
     @classmethod
@@ -168,5 +171,4 @@ class Versions:
             numbers = frozenset(listed(v, "number", str))
             key4 = (typed(o, str, "origin"), typed(p, str, "path"), typed(n, str, "name"), numbers)
             versions._alike[key4] = set(listed(pairs, "pair", str))
-        versions._first = set(listed(data.get("first", []), "first", str))
         return versions
