@@ -15,6 +15,8 @@ the site gives, one origin at a time:
   give carries one *other* token there (a session id re-issued on each response):
   twice seen, that position is a session id. A page that links several tokens at
   that position (a list of commits) proves it names pages, and vetoes it;
+- a parameter each response stamps anew into its links, a CSRF token or a render's
+  time (:mod:`robotkit.url.fresh`): proven from two responses' links, no fetch;
 - two such URLs that differ only in the order of their parameters: order does not
   matter on this origin;
 - two such URLs where one has parameters the other lacks: those exact pairs
@@ -32,13 +34,13 @@ What is learned is kept per origin as :mod:`robotkit.url.rewrites`;
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from typing import Any
 from urllib.parse import unquote
 
 from robotkit.base.snapshot import header, listed, opened, reading, typed
 from robotkit.url.families import MAX_TEXTS, CopyFamilies, reduces
+from robotkit.url.fresh import FreshValues
 from robotkit.url.normalization import NormalizedURL, normalize
 from robotkit.url.parse import InvalidURL
 from robotkit.url.rewrites import (
@@ -46,6 +48,7 @@ from robotkit.url.rewrites import (
     common_tail,
     extra_pairs,
     is_token,
+    named_value,
     param_name,
     path_segments,
     query_pairs,
@@ -133,20 +136,6 @@ def numbered_alias(short: NormalizedURL, long: NormalizedURL) -> bool:
     )
 
 
-_WORD = re.compile(r"[A-Za-z]{3,}")
-
-
-def _named(value: str) -> bool:
-    """Whether a token-like value is a name made of words (a portlet's id,
-    ``com_liferay_asset_publisher_web_portlet_..._INSTANCE_CUE6rifamhFA``): three
-    words of letters or more among its ``_``/``-`` parts, and most of its parts. A
-    session id is one random run; a name routes the request (blind6 ``liferay``: the
-    portlet's id learned as a session id was dropped from its pager's links)."""
-    parts = re.split(r"[-_]", value)
-    words = sum(1 for part in parts if _WORD.fullmatch(part))
-    return words >= 3 and 2 * words > len(parts)
-
-
 class LearnedRules:
     """What one crawl learned about its sites' URLs, per origin."""
 
@@ -157,6 +146,7 @@ class LearnedRules:
         self._listed: set[tuple[str, str]] = set()
         """Parameters a page linked with several token values: names of pages."""
         self.versions = Versions()  # pages' numbered versions
+        self.fresh = FreshValues()  # parameters stamped anew by each response
         self._families = CopyFamilies(self._rules, max_texts)
         self._paths = Substitutions(max_texts)
 
@@ -339,7 +329,7 @@ class LearnedRules:
                 param_name(p)
                 for p in extra
                 if is_token(p.partition("=")[2])
-                and not _named(p.partition("=")[2])
+                and not named_value(p.partition("=")[2])
                 and self._may_be_session(origin, param_name(p))
             }
             self._rules.of(a).params.update(tokens)
@@ -368,7 +358,7 @@ class LearnedRules:
         if (
             is_token(value_a)
             and is_token(value_b)
-            and not (_named(value_a) or _named(value_b))
+            and not (named_value(value_a) or named_value(value_b))
             and self._may_be_session(str(a.origin), name)
         ):
             self._rules.of(a).params.add(name)
@@ -378,21 +368,18 @@ class LearnedRules:
         return False
 
     def observe_links(self, page: NormalizedURL, links: list[NormalizedURL]) -> bool:
-        """Look for a session id re-issued in every link (see the module docstring);
-        returns whether a session position was learned now."""
+        """Look for a session id re-issued in every link, or a value each response
+        stamps anew (see the module docstring); returns whether one was learned now."""
         own = path_segments(page.path)
         origin = str(page.origin)
-        learned = False
         # A session id is one value a visit: a page linking several token values of a
         # parameter (a history's revisions, ``?r=ad9b7dbe``, ``?r=06f74efc``) lists
         # pages by it, and it is never learned as a session id on the origin.
-        tokens: dict[str, set[str]] = {}
-        for link in links:
-            if link.origin == page.origin:
-                for pair in query_pairs(link.query):
-                    if is_token(value := pair.partition("=")[2]):
-                        tokens.setdefault(param_name(pair), set()).add(value)
-        self._listed.update((origin, name) for name, seen in tokens.items() if len(seen) > 1)
+        fresh = self.fresh.observe(page, links, self._listed)
+        for each in fresh:
+            self._rules.of(page).params.add(each.name)
+            self._families.proofs[f"{origin} param {each.name}"] = each.proof
+        learned = bool(fresh)
         for pair, area in self.versions.observe_links(page, links):
             self._rules.of(page).scoped.setdefault(pair, set()).add(area)
         for position, segment in enumerate(own[:-1]):

@@ -59,6 +59,20 @@ def is_token(text: str) -> bool:
     return bool(_LETTER.search(text)) and bool(_DIGIT.search(text)) and "-" not in text
 
 
+_WORD = re.compile(r"[A-Za-z]{3,}")
+
+
+def named_value(value: str) -> bool:
+    """Whether a token-like value is a name made of words (a portlet's id,
+    ``com_liferay_asset_publisher_web_portlet_..._INSTANCE_CUE6rifamhFA``): three
+    words of letters or more among its ``_``/``-`` parts, and most of its parts. A
+    session id is one random run; a name routes the request (blind6 ``liferay``: the
+    portlet's id learned as a session id was dropped from its pager's links)."""
+    parts = re.split(r"[-_]", value)
+    words = sum(1 for part in parts if _WORD.fullmatch(part))
+    return words >= 3 and 2 * words > len(parts)
+
+
 def query_pairs(query: str | None) -> list[str]:
     """The ``name=value`` pairs of a query, in order."""
     return [part for part in (query or "").split("&") if part]
