@@ -348,7 +348,6 @@ class WasteLedger:
             self.forms.fetched(family, form, taught)
             run = self._families.setdefault(family, Counter())
             if taught:
-                self.kin.taught(family)
                 # Not of the pages of a shape beyond its own: a panel that teaches
                 # says nothing of its copies under a time picker's parameters.
                 for theirs in [theirs for theirs in run if not more(theirs, shape)]:
@@ -455,7 +454,6 @@ class WasteLedger:
             "paths": sorted([path, format(bits, "x")] for path, bits in self._paths.items()),
             "pages": self.pages.snapshot(),
             "forms": self.forms.snapshot(),
-            "kin": self.kin.snapshot(),
         }
 
     def restore(self, data: Any) -> None:
@@ -477,14 +475,16 @@ class WasteLedger:
             }
             families = _read_families(data.get("families", []))
             forms = FormRuns.restored(data.get("forms", []), BARREN, self.max_remembered)
-            kin = Kinship.restored(data.get("kin"), BARREN, families)
             paths = {
                 typed(path, str, "path"): int(typed(bits, str, "bits"), 16)
                 for path, bits in listed(data.get("paths", []), "paths", list)
             }
             pages = PagePairs.restored(data.get("pages", []), self.max_remembered)
         self._hosts, self.regions, self._word_bags = hosts, regions, bags
-        self._families, self.kin, self.forms = families, kin, forms
+        self._families, self.kin, self.forms = families, Kinship(BARREN), forms
+        for family, run in families.items():
+            for shape in run:
+                self.kin.note(family, run, shape)
         self._paths, self.pages = paths, pages
         self._wasted_pages, self._unvouched, self._vouched = wasted_pages, unvouched, vouched
 
