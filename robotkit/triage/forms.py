@@ -20,6 +20,12 @@ and tokens masked and its words kept. Its own last ``BARREN`` pages are its evid
   nor does a form adding pairs to another of its family, a view of a page (blind5
   ``domino``: a document's sections expanded, ``&ExpandSection=1,3``, 50 more trap
   fetches when they proved themselves).
+- A form of the same parameter names that names an object where every form of the
+  family fetched has a word (``album={n}&pid={n}`` beside ``album=lastup&pid={n}``)
+  is *tried* while its own last pages taught at least as often as not: the family's
+  barrenness is the other forms' evidence, and a form never fetched could not prove
+  itself once it was barren (blind10 ``coppermine``: a gallery's pictures behind
+  the meta albums' copies of them).
 - A form that *extends* a proven one (its pairs and ``;`` display states and more:
   ``topic={n}.{n};all`` of ``topic={n}.{n}``) whose last ``BARREN`` pages taught
   nothing is *held* however alive its family is: as of a copy family, the shorter
@@ -33,7 +39,7 @@ from __future__ import annotations
 from typing import Any
 
 from robotkit.base.snapshot import listed, typed
-from robotkit.url.rewrites import query_states
+from robotkit.url.rewrites import param_name, query_states
 from robotkit.url.template import names_objects
 
 __all__ = ["FormRuns", "extends"]
@@ -43,6 +49,15 @@ def extends(form: str, other: str) -> bool:
     """Whether ``form`` has the pairs and display states (``;``-joined, HTML 4's other
     separator) of ``other`` and more."""
     return _parts(other) < _parts(form)
+
+
+def _objects(form: str) -> int:
+    """How many numbers or ids a form masks: the objects its pages name."""
+    return form.count("{n}")
+
+
+def _names(form: str) -> list[str]:
+    return [param_name(pair) for pair in query_states(form)]
 
 
 def _parts(form: str) -> set[str]:
@@ -70,9 +85,33 @@ class FormRuns:
 
     def held(self, barren: bool, family: str | None, form: str) -> bool:
         """Whether a URL of ``family`` and ``form`` is vouched for by nothing whoever
-        linked it: its family is ``barren`` (for its shape) and its form not proven,
-        or its form copies a proven one."""
-        return (barren and not self.proven(family, form)) or self.copies(family, form)
+        linked it: its family is ``barren`` (for its shape) and its form neither
+        proven nor tried, or its form copies a proven one."""
+        own = self.proven(family, form) or self.trying(family, form)
+        return (barren and not own) or self.copies(family, form)
+
+    def trying(self, family: str | None, form: str | None) -> bool:
+        """Whether ``form`` names an object where every other form fetched in
+        ``family`` has a word (the same parameters, a number for a word), and its own
+        last pages taught at least as often as not (none fetched yet, or ``tt-``):
+        the family's barrenness is the other forms' evidence, not its own, so its
+        pages go until most are copies or ``BARREN`` in a row prove it. A gallery's
+        pictures (``album={n}&pid={n}``) share a script and its parameters with the
+        meta albums' copies of them (``album=lastup&pid={n}``), which made the family
+        barren before one picture was asked for; and a picture the meta album showed
+        first is a copy of it when its own turn comes (blind10 ``coppermine``). A
+        form whose first page is a copy is done at once. A form of other parameters
+        (a history's ``rev1=&rev2=&viewer=changes`` beside ``viewer=history``) is no
+        object of theirs: one view more."""
+        if family is None or form is None:
+            return False
+        run = self._run(family, form)
+        if run.count("-") > run.count("t"):
+            return False
+        others = [other for other in self._runs.get(family, {}) if other != form]
+        return bool(others) and all(
+            _names(form) == _names(other) and _objects(form) > _objects(other) for other in others
+        )
 
     def proven(self, family: str | None, form: str | None) -> bool:
         """Whether ``form`` names objects and its last pages in ``family`` all taught
