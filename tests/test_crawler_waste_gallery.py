@@ -12,10 +12,9 @@ from urllib.parse import parse_qs, urlsplit
 from werkzeug import Request
 
 from robotkit.triage.waste import BARREN, WasteLedger
-from robotkit.url.normalization import normalize
-from robotkit.url.template import query_form
 from tests.test_crawler_waste import vocabulary
 from tests.test_crawler_waste_exports import crawl_paths, page
+from tests.test_triage_forms import _form
 
 META = ("lastup", "lastcom", "topn", "toprated", "lastalb", "random")
 ALBUMS, PER_ALBUM = 4, 6
@@ -87,10 +86,6 @@ def test_an_albums_pictures_are_not_held_by_the_meta_albums_copies_of_them() -> 
     assert real <= set(seen), sorted(real - set(seen))
     copies = [path for path in seen if "album=" in path and any(m in path for m in META)]
     assert len(copies) <= len(META) * PER_ALBUM, len(copies)
-
-
-def _form(url: str) -> str:
-    return query_form(normalize(url))
 
 
 def test_a_form_naming_an_object_where_the_barren_forms_had_a_word_is_tried() -> None:

@@ -87,8 +87,9 @@ class FormRuns:
         """Whether a URL of ``family`` and ``form`` is vouched for by nothing whoever
         linked it: its family is ``barren`` (for its shape) and its form neither
         proven nor tried, or its form copies a proven one."""
-        own = self.proven(family, form) or self.trying(family, form)
-        return (barren and not own) or self.copies(family, form)
+        if barren and not (self.proven(family, form) or self.trying(family, form)):
+            return True
+        return self.copies(family, form)
 
     def trying(self, family: str | None, form: str | None) -> bool:
         """Whether ``form`` names an object where every other form fetched in

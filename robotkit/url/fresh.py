@@ -108,22 +108,21 @@ def _values(page: NormalizedURL, links: list[NormalizedURL]) -> dict[str, set[st
     return seen
 
 
+def _target(url: NormalizedURL, name: str) -> str:
+    """``url`` as a target of parameter ``name``: its path and its other pairs,
+    sorted."""
+    pairs = [pair for pair in query_pairs(url.query) if param_name(pair) != name]
+    return f"{url.path}?{'&'.join(sorted(pairs))}"
+
+
 def _targets(name: str, page: NormalizedURL, links: list[NormalizedURL]) -> set[str]:
-    """The targets the page links with parameter ``name``: each link less that
-    parameter, its other pairs sorted."""
-    targets: set[str] = set()
-    for link in links:
-        pairs = query_pairs(link.query)
-        if link.origin == page.origin and any(param_name(pair) == name for pair in pairs):
-            rest = sorted(pair for pair in pairs if param_name(pair) != name)
-            targets.add(f"{link.path}?{'&'.join(rest)}")
-    return targets
-
-
-def _own_target(page: NormalizedURL, name: str) -> str:
-    """The page's own URL as a target of parameter ``name`` (less its pairs)."""
-    pairs = [pair for pair in query_pairs(page.query) if param_name(pair) != name]
-    return f"{page.path}?{'&'.join(sorted(pairs))}"
+    """The targets the page links with parameter ``name`` (:func:`_target`)."""
+    return {
+        _target(link, name)
+        for link in links
+        if link.origin == page.origin
+        and any(param_name(pair) == name for pair in query_pairs(link.query))
+    }
 
 
 class FreshValues:
@@ -157,7 +156,7 @@ class FreshValues:
             # A list's pages chain a cursor (``?after=x8Kq2...``) into the links to the
             # list itself: the page's own target is no evidence of a stamp.
             targets = _targets(name, page, links)
-            if len(targets - {_own_target(page, name)}) < 2:
+            if len(targets - {_target(page, name)}) < 2:
                 continue
             proof = self._stamp_proof(state, name, Stamp(value, str(page)), targets)
             moved: set[str] = set()
