@@ -110,11 +110,25 @@ def test_a_form_naming_an_object_where_the_barren_forms_had_a_word_is_tried() ->
         url = "http://h/displayimage.php?album=2&pid=7"
         ledger.fetched("h", "r", url, None, taught, family, form=picture)
     assert not ledger.unvouched("p", family, form=picture)
+    # As many copies as pages that taught, over its last ``TRIAL * BARREN`` pages: tried
+    # still (a picture shown under another album's number, ``album=4&pid=15``, is one).
+    url = "http://h/displayimage.php?album=3&pid=9"
+    ledger.fetched("h", "r", url, None, False, family, form=picture)
+    assert not ledger.unvouched("p", family, form=picture)
     # Mostly copies: held.
-    ledger.fetched(
-        "h", "r", "http://h/displayimage.php?album=3&pid=9", None, False, family, form=picture
-    )
+    ledger.fetched("h", "r", url, None, False, family, form=picture)
     assert ledger.unvouched("p", family, form=picture)
+    # Pages of other parameters in the family (a picture's full size) are no word
+    # form of it: the pictures' form is tried beside them.
+    again = WasteLedger(budget=0)
+    for n in range(BARREN):
+        url = f"http://h/displayimage.php?album=lastup&pid={n}"
+        again.fetched("h", "r", url, None, False, family, form=copy)
+    full = _form("http://h/displayimage.php?pid=7&fullsize=1")
+    again.fetched(
+        "h", "r", "http://h/displayimage.php?pid=7&fullsize=1", None, False, family, form=full
+    )
+    assert not again.unvouched("p", family, form=picture)
     # A form whose first page was a copy is done at once.
     other = WasteLedger(budget=0)
     for n in range(BARREN):
