@@ -32,6 +32,25 @@ def test_a_numbered_url_is_the_page_of_its_word_named_aliases() -> None:
     assert not numbered_alias(normalize(f"{JOB}41/"), normalize(f"{JOB}lastBuild/?x=1"))
 
 
+def test_an_objects_own_query_is_the_page_of_a_listing_context_naming_it_by_a_word() -> None:
+    """A gallery shows a picture under a meta album (``album=lastup``, with a category
+    or not) and under its own album's number: the number is the page (blind10
+    ``coppermine``). Not a word for a number, two numbers, or a pair the copy lacks."""
+    img = f"{SITE}/displayimage.php"
+    assert numbered_alias(normalize(f"{img}?album=2&pid=7"), normalize(f"{img}?album=lastup&pid=7"))
+    assert numbered_alias(
+        normalize(f"{img}?album=2&pid=7"), normalize(f"{img}?album=topn&cat=3&pid=7")
+    )
+    assert not numbered_alias(
+        normalize(f"{img}?album=lastup&pid=7"), normalize(f"{img}?album=2&pid=7")
+    )
+    assert not numbered_alias(normalize(f"{img}?album=2&pid=7"), normalize(f"{img}?album=3&pid=7"))
+    assert not numbered_alias(
+        normalize(f"{img}?album=2&pid=7"), normalize(f"{img}?album=lastup&pid=8")
+    )
+    assert not numbered_alias(normalize(f"{img}?album=2&pid=7"), normalize(f"{img}?album=lastup"))
+
+
 def test_builds_reached_first_through_aliases_are_pages_and_their_links_no_copy_form() -> None:
     """Builds fetched first through ``lastBuild/previousBuild/...`` chains, then under
     their numbers from the job page: each numbered build is fetched as the page (no
@@ -99,3 +118,31 @@ def test_a_clean_path_is_the_page_of_the_script_query_that_asks_for_it() -> None
         assert verdict.reason is None
     other = normalize(f"{SITE}/object/2008.099")
     assert not triage.waste.barren(waste_family(other), waste_shape(other))
+
+
+def test_a_picture_read_after_a_meta_albums_echoed_copy_of_it_does_not_end_its_trial() -> None:
+    """A gallery's meta album shows a picture with its name in the page ("Picture 4
+    lastup"): the picture's own URL, read after it, is a copy but for the words its
+    URL echoes. The numbered URL is the page, so such copies are no evidence against
+    the pictures' form, tried while the meta albums' copies made the family barren
+    (blind10 ``coppermine``: the first picture ended the trial, 26 of 46 pages
+    waited for good)."""
+    img = f"{SITE}/displayimage.php"
+
+    def picture(n: int, where: str) -> str:
+        near = f"<li>Picture {n - 1}</li><li>Picture {n + 1}</li>"
+        return f"<html><body><p>Picture {n} {where}</p><ul>{near}</ul></body></html>"
+
+    triage = Triage()
+    for meta in ("lastup", "topn", "random", "lastcom"):
+        for n in (3, 4, 5):
+            url = f"{img}?album={meta}&pid={n}"
+            triage.judge(PageFacts(url, url, 200, picture(n, meta), (), None, referer=SITE), set())
+    for n in (3, 4, 5):
+        url = f"{img}?album=9&pid={n}"
+        page = PageFacts(url, url, 200, picture(n, ""), (), None, referer=SITE)
+        assert not triage.judge(page, set()).taught
+    other = normalize(f"{img}?album=8&pid=2")
+    family, shape = waste_family(other), waste_shape(other)
+    assert triage.waste.barren(family, shape)
+    assert not triage.waste.held(family, shape, "album={n}&pid={n}")

@@ -20,12 +20,12 @@ and tokens masked and its words kept. Its own last ``BARREN`` pages are its evid
   nor does a form adding pairs to another of its family, a view of a page (blind5
   ``domino``: a document's sections expanded, ``&ExpandSection=1,3``, 50 more trap
   fetches when they proved themselves).
-- A form of the same parameter names that names an object where every form of the
-  family fetched has a word (``album={n}&pid={n}`` beside ``album=lastup&pid={n}``)
-  is *tried* while its own last pages taught at least as often as not: the family's
-  barrenness is the other forms' evidence, and a form never fetched could not prove
-  itself once it was barren (blind10 ``coppermine``: a gallery's pictures behind
-  the meta albums' copies of them).
+- A form that names an object where every form of the family of its parameter
+  names fetched has a word (``album={n}&pid={n}`` beside ``album=lastup&pid={n}``)
+  is *tried* while its last ``TRIAL * BARREN`` pages taught at least as often as
+  not: the family's barrenness is the other forms' evidence, and a form never
+  fetched could not prove itself once it was barren (blind10 ``coppermine``: a
+  gallery's pictures behind the meta albums' copies of them).
 - A form that *extends* a proven one (its pairs and ``;`` display states and more:
   ``topic={n}.{n};all`` of ``topic={n}.{n}``) whose last ``BARREN`` pages taught
   nothing is *held* however alive its family is: as of a copy family, the shorter
@@ -42,7 +42,11 @@ from robotkit.base.snapshot import listed, typed
 from robotkit.url.rewrites import param_name, query_states
 from robotkit.url.template import names_objects
 
-__all__ = ["FormRuns", "extends"]
+__all__ = ["TRIAL", "FormRuns", "extends"]
+
+TRIAL = 3
+"""A form's pages remembered, in runs of ``BARREN``: a tried form is judged on its
+last ``TRIAL * BARREN`` pages, a proven one on its last ``BARREN``."""
 
 
 def extends(form: str, other: str) -> bool:
@@ -81,7 +85,7 @@ class FormRuns:
             if self._count >= self.max_remembered:
                 return
             self._count += 1
-        forms[form] = (forms.get(form, "") + "-t"[taught])[-self.run :]
+        forms[form] = (forms.get(form, "") + "-t"[taught])[-self.run * TRIAL :]
 
     def held(self, barren: bool, family: str | None, form: str) -> bool:
         """Whether a URL of ``family`` and ``form`` is vouched for by nothing whoever
@@ -92,27 +96,28 @@ class FormRuns:
         return self.copies(family, form)
 
     def trying(self, family: str | None, form: str | None) -> bool:
-        """Whether ``form`` names an object where every other form fetched in
-        ``family`` has a word (the same parameters, a number for a word), and its own
-        last pages taught at least as often as not (none fetched yet, or ``tt-``):
-        the family's barrenness is the other forms' evidence, not its own, so its
-        pages go until most are copies or ``BARREN`` in a row prove it. A gallery's
+        """Whether ``form`` names an object where every other form of its parameter
+        names fetched in ``family`` has a word (a number for a word; one at least),
+        and its own last ``TRIAL * BARREN`` pages taught at least as often as not
+        (none fetched yet, or ``tt--``): the family's barrenness is the other forms'
+        evidence, not its own, so its pages go until most are copies. A gallery's
         pictures (``album={n}&pid={n}``) share a script and its parameters with the
         meta albums' copies of them (``album=lastup&pid={n}``), which made the family
-        barren before one picture was asked for; and a picture the meta album showed
-        first is a copy of it when its own turn comes (blind10 ``coppermine``). A
-        form whose first page is a copy is done at once. A form of other parameters
-        (a history's ``rev1=&rev2=&viewer=changes`` beside ``viewer=history``) is no
-        object of theirs: one view more."""
+        barren before one picture was asked for (blind10 ``coppermine``); a picture
+        under another album's number (``album=4&pid=15``) is a copy of the form's
+        own, and two of them in 3 left each album's last picture waiting; a
+        picture's full size (``pid={n}&fullsize=1``) is of other names, no word form
+        of it. A form whose first page is a copy is done at once. A form of other
+        parameters (a history's ``rev1=&rev2=&viewer=changes`` beside
+        ``viewer=history``) is no object of theirs: one view more."""
         if family is None or form is None:
             return False
-        run = self._run(family, form)
+        run = self._runs.get(family, {}).get(form, "")
         if run.count("-") > run.count("t"):
             return False
-        others = [other for other in self._runs.get(family, {}) if other != form]
-        return bool(others) and all(
-            _names(form) == _names(other) and _objects(form) > _objects(other) for other in others
-        )
+        names = _names(form)
+        others = [o for o in self._runs.get(family, {}) if o != form and _names(o) == names]
+        return bool(others) and all(_objects(form) > _objects(other) for other in others)
 
     def proven(self, family: str | None, form: str | None) -> bool:
         """Whether ``form`` names objects and its last pages in ``family`` all taught
@@ -136,7 +141,7 @@ class FormRuns:
     def _run(self, family: str | None, form: str | None) -> str:
         if family is None or form is None:
             return ""
-        return self._runs.get(family, {}).get(form, "")
+        return self._runs.get(family, {}).get(form, "")[-self.run :]
 
     def snapshot(self) -> list[list[Any]]:
         return sorted(

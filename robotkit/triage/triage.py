@@ -264,7 +264,7 @@ class Triage(Screening):
             elif match.is_novel and first != final:
                 # Only the echoed URL differs: ``Index of /a/b/c/a/``.
                 reason, action = Reason.DUPLICATE_CONTENT, LinkAction.DROP
-                copy_of, echoed = first, True
+                copy_of, echoed, shorter = first, True, self._reduces(norm, first)
             elif match.kind is MatchKind.NEAR:
                 reason, action = Reason.DUPLICATE_CONTENT, LinkAction.DEPRIORITIZE
                 near = self._same_path(match.duplicate_of, norm)  # a toggle, a cache-buster
@@ -343,7 +343,7 @@ class Triage(Screening):
         # ``confluence``: a space's pages, read first under a navigation parameter,
         # made the family of the other spaces' pages barren). Reached through its
         # copy's own link (a longer spelling of it: ``rel=canonical``), it is evidence.
-        # So is one reached after a near copy (blind6 ``liferay``'s ``?redirect=``).
+        # So after a near or echoed copy (blind6 liferay's ?redirect=, blind10 coppermine).
         linked = (canonical_member or shorter) and not self._reduces(norm, page.referer)
         linked = linked or at_home(norm, self._parse(copy_of) if copy_of else None, ref)
         view = alone and (said or self.news.viewed(norm, ref, page.referer, echo.simhash))

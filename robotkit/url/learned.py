@@ -107,10 +107,14 @@ def numbered_alias(short: NormalizedURL, long: NormalizedURL) -> bool:
     numbered one is the page even when an alias was fetched first (blind3
     ``jenkins``: builds reached first through ``previousBuild/`` chains were the
     copies, and the job page's link form to them was learned as one; ``discourse``:
-    a topic's second page, read after its ``last`` alias, made its family barren)."""
+    a topic's second page, read after its ``last`` alias, made its family barren).
+    So is a query naming the object by number where ``long``'s names it by a word
+    (:func:`_query_numbered`)."""
     if short.origin != long.origin:
         return False
     a, b = path_segments(short.path), path_segments(long.path)
+    if short.path == long.path and short.query and long.query:
+        return _query_numbered(query_pairs(short.query), query_pairs(long.query))
     if short.query != long.query:
         pairs = query_pairs(short.query)
         numbered = len(pairs) == 1 and pairs[0].partition("=")[2].isdigit()
@@ -133,6 +137,29 @@ def numbered_alias(short: NormalizedURL, long: NormalizedURL) -> bool:
         and (own[0].isdigit() or is_token(own[0]))
         and bool(alias)
         and all(seg.isalpha() for seg in alias)
+    )
+
+
+def _values(pairs: Sequence[str]) -> dict[str, str] | None:
+    """A query's values by name; None when a name repeats."""
+    values = dict(pair.partition("=")[::2] for pair in pairs)
+    return values if len(values) == len(pairs) else None
+
+
+def _query_numbered(short: Sequence[str], long: Sequence[str]) -> bool:
+    """Whether the query ``long`` names by a word (``album=lastup``) what ``short``
+    names by a number in the same parameter (``album=2``), its other pairs all in
+    ``long``: a listing context (a gallery's meta album, a "recent" list) showing an
+    object under the object's own query. The numbered one is the page, whichever was
+    fetched first (blind10 ``coppermine``: each picture shown first under a meta album
+    made the pictures' own form a copy)."""
+    mine, theirs = _values(short), _values(long)
+    if mine is None or theirs is None or not mine.keys() <= theirs.keys():
+        return False
+    renamed = [name for name in mine if mine[name] != theirs[name]]
+    return bool(renamed) and all(
+        (mine[name].isdigit() or is_token(mine[name])) and theirs[name].isalpha()
+        for name in renamed
     )
 
 
