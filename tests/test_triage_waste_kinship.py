@@ -7,9 +7,9 @@ with a URL they hold is tested with the other held URLs
 from __future__ import annotations
 
 from robotkit.triage.waste import BARREN, WasteLedger
-from robotkit.url.families import waste_family, waste_shape
 from robotkit.url.normalization import normalize
 from robotkit.url.template import query_form
+from robotkit.url.waste import waste_family, waste_shape
 
 
 def _fetch(ledger: WasteLedger, url: str, taught: bool = False) -> None:

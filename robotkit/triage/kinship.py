@@ -1,7 +1,7 @@
 """Where one family's proof of barrenness serves another (ARCHITECTURE.md, "The waste
 bound").
 
-A family (:func:`robotkit.url.families.waste_family`) is proven barren by its own
+A family (:func:`robotkit.url.waste.waste_family`) is proven barren by its own
 last ``run`` pages that taught nothing (:class:`robotkit.triage.waste.WasteLedger`).
 Three fetches a family is the bound's second term, paid again for each directory a
 parameter appears in. Families are kin when one proof says much of the other, and
