@@ -41,9 +41,10 @@ def more(shape: str, other: str) -> bool:
     return mine > theirs
 
 
-_OBJECT_VIEW = re.compile(r"/\*/([A-Za-z][\w\-]*)")
+_OBJECT_VIEW = re.compile(r"/\*/([A-Za-z][\w\-]*)$")
 """A family's tail that names one view of every object of a directory
-(``/*/embed`` of ``/@alice/*/embed``): a word, not a masked number or selectors."""
+(``/*/embed`` of ``/@alice/*/embed``): a word, not a masked number or selectors; its
+last, as objects masked above it (``/books/*/page/*/revisions/*/changes``) are not."""
 
 
 def kind(family: str) -> str:
@@ -55,7 +56,7 @@ def kind(family: str) -> str:
     if mark:
         return origin + mark + names
     view = _OBJECT_VIEW.search(where, len(origin))
-    return origin + "/…" + view.group(0) if view and view.end() == len(where) else ""
+    return origin + "/…" + view.group(0) if view else ""
 
 
 def count(run: Counter[str] | None, shape: str) -> int:
