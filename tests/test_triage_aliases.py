@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from robotkit.traps.base import prose
 from robotkit.triage.triage import PageFacts, Triage
-from robotkit.url.families import waste_family, waste_shape
 from robotkit.url.learned import numbered_alias, query_alias
 from robotkit.url.normalization import normalize
+from robotkit.url.waste import waste_family, waste_shape
 
 SITE = "http://ci.example"
 JOB = f"{SITE}/job/kernel/"

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from robotkit.traps.base import prose
 from robotkit.triage.triage import PageFacts, Triage
-from robotkit.url.families import waste_family, waste_shape
 from robotkit.url.learned import LearnedRules
 from robotkit.url.normalization import normalize
+from robotkit.url.waste import waste_family, waste_shape
 
 SITE = "http://wiki.test"
 VIEW = f"{SITE}/bin/view/Lab/"

@@ -44,8 +44,8 @@ from robotkit.traps.server import RunningSite
 from robotkit.triage.screening import TriageConfig
 from robotkit.triage.triage import PageFacts, Triage
 from robotkit.triage.waste import BARREN, Waiting, WasteLedger
-from robotkit.url.families import waste_family
 from robotkit.url.normalization import normalize
+from robotkit.url.waste import waste_family
 
 W = TriageConfig().waste_budget
 KINDS = ("token", "case", "param", "links", "host", "scatter")

@@ -7,9 +7,9 @@ with a URL they hold is tested with the other held URLs
 from __future__ import annotations
 
 from robotkit.triage.waste import BARREN, WasteLedger
-from robotkit.url.families import waste_family, waste_shape
 from robotkit.url.normalization import normalize
 from robotkit.url.template import query_form
+from robotkit.url.waste import waste_family, waste_shape
 
 
 def _fetch(ledger: WasteLedger, url: str, taught: bool = False) -> None:
@@ -58,3 +58,20 @@ def test_the_kinship_survives_a_snapshot() -> None:
     again = WasteLedger()
     again.restore(ledger.snapshot())
     assert _held(again, "http://h/r/e/z?lang=fr")
+
+
+def test_a_view_under_objects_masked_above_it_is_of_its_kind() -> None:
+    """A wiki page's revision changes (``/books/*/page/*/revisions/*/changes``, its
+    book and page masked as objects: blind10 ``bookstack``) name one view of every
+    revision, as ``/@a/*/embed`` does: proven barren there, the first page of the
+    view that teaches nothing under another directory (a shelf's revisions) makes
+    its family barren too. Read at its first masked object (``/*/page``), the family
+    was of no kind, and every directory proved the view again."""
+    ledger = WasteLedger()
+    for n in range(BARREN):
+        _fetch(ledger, f"http://h/books/and-much/page/then-manuscript/revisions/{n}/changes")
+    assert _barren(ledger, "http://h/books/as-time/page/so-far/revisions/1/changes")
+    shelf = "http://h/shelves/old-tales/revisions/{n}/changes"
+    assert not _barren(ledger, shelf.format(n=1))
+    _fetch(ledger, shelf.format(n=1))
+    assert _barren(ledger, shelf.format(n=2))

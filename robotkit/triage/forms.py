@@ -1,7 +1,7 @@
 """The waste bound's evidence per query form: which forms of a family are its real
 members (ARCHITECTURE.md, "The waste bound").
 
-A family (:func:`robotkit.url.families.waste_family`) is named by its parameter
+A family (:func:`robotkit.url.waste.waste_family`) is named by its parameter
 names, so the pages one name leads to under different values are one family: a
 forum's topic pages (``topic=40.10``) beside the post permalinks that copy them
 (``topic=40.msg1004``), a glossary's entries (``eid=530&displayformat=dictionary``)

@@ -1,7 +1,7 @@
 """Where one family's proof of barrenness serves another (ARCHITECTURE.md, "The waste
 bound").
 
-A family (:func:`robotkit.url.families.waste_family`) is proven barren by its own
+A family (:func:`robotkit.url.waste.waste_family`) is proven barren by its own
 last ``run`` pages that taught nothing (:class:`robotkit.triage.waste.WasteLedger`).
 Three fetches a family is the bound's second term, paid again for each directory a
 parameter appears in. Families are kin when one proof says much of the other, and
@@ -41,9 +41,10 @@ def more(shape: str, other: str) -> bool:
     return mine > theirs
 
 
-_OBJECT_VIEW = re.compile(r"/\*/([A-Za-z][\w\-]*)")
+_OBJECT_VIEW = re.compile(r"/\*/([A-Za-z][\w\-]*)$")
 """A family's tail that names one view of every object of a directory
-(``/*/embed`` of ``/@alice/*/embed``): a word, not a masked number or selectors."""
+(``/*/embed`` of ``/@alice/*/embed``): a word, not a masked number or selectors; its
+last, as objects masked above it (``/books/*/page/*/revisions/*/changes``) are not."""
 
 
 def kind(family: str) -> str:
@@ -55,7 +56,7 @@ def kind(family: str) -> str:
     if mark:
         return origin + mark + names
     view = _OBJECT_VIEW.search(where, len(origin))
-    return origin + "/…" + view.group(0) if view and view.end() == len(where) else ""
+    return origin + "/…" + view.group(0) if view else ""
 
 
 def count(run: Counter[str] | None, shape: str) -> int:

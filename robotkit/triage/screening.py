@@ -19,7 +19,7 @@ from robotkit.triage.copies import Copies
 from robotkit.triage.guard import Guard, GuardVerdict, Rule, find_repeated_run, path_segments
 from robotkit.triage.regions import FailureKind, Regions, region_of
 from robotkit.triage.waste import Waiting, WasteLedger
-from robotkit.url.families import path_info_tail, waste_family, waste_shape
+from robotkit.url.families import path_info_tail
 from robotkit.url.friendly import as_path
 from robotkit.url.learned import LearnedRules
 from robotkit.url.normalization import (
@@ -30,6 +30,7 @@ from robotkit.url.normalization import (
 )
 from robotkit.url.parse import InvalidURL
 from robotkit.url.template import query_form
+from robotkit.url.waste import waste_family, waste_shape
 
 __all__ = ["Screening", "TriageConfig"]
 
@@ -409,7 +410,7 @@ class Screening:
 
 def _waste_of(norm: NormalizedURL | None) -> tuple[str | None, str, str]:
     """A URL's family, parameter names and query form, as the waste bound counts them
-    (:func:`robotkit.url.families.waste_family`, ``waste_shape``,
+    (:func:`robotkit.url.waste.waste_family`, ``waste_shape``,
     :func:`robotkit.url.template.query_form`)."""
     if norm is None:
         return None, "", ""

@@ -14,7 +14,7 @@ waste bound"):
   Every other fetch taught something. The triage judges which; the ledger counts.
 - A URL is *vouched for* when the page that first linked it taught something or
   was a seed (or it is a seed itself), and its *family*
-  (:func:`robotkit.url.families.waste_family`: the URLs of one directory with the
+  (:func:`robotkit.url.waste.waste_family`: the URLs of one directory with the
   same parameter names) is not *barren*. A family
   is barren while the last ``BARREN`` of its pages fetched taught nothing: a
   cache-buster, a toggle or a sort switch that every page links is vouched for
