@@ -58,3 +58,25 @@ def test_the_kinship_survives_a_snapshot() -> None:
     again = WasteLedger()
     again.restore(ledger.snapshot())
     assert _held(again, "http://h/r/e/z?lang=fr")
+
+
+def test_another_view_of_the_objects_a_barren_view_filled_is_proven_by_one_page() -> None:
+    """A catalogue links each record's views (``/Record/7/Holdings``, ``/TOC``,
+    ``/Cite``): one of them proven barren by a full run, another view of the same
+    object slot is barren after its first page that taught nothing, not three
+    (blind9 ``vufind``). A first page that teaches leaves it alive (a record's real
+    change page beside its empty history, blind3 ``django``), and so does a view
+    under another slot or a slot none of whose views was barren by a full run."""
+    ledger = WasteLedger()
+    for n in range(BARREN):
+        _fetch(ledger, f"http://h/Record/{n}/Holdings")
+    assert _barren(ledger, "http://h/Record/9/Holdings")
+    _fetch(ledger, "http://h/Record/1/TOC")
+    assert _barren(ledger, "http://h/Record/9/TOC")
+    _fetch(ledger, "http://h/Record/1/change", taught=True)
+    assert not _barren(ledger, "http://h/Record/9/change")
+    _fetch(ledger, "http://h/Author/1/Works")  # another slot
+    assert not _barren(ledger, "http://h/Author/9/Works")
+    _fetch(ledger, "http://h/Author/1/TOC")  # the same view: its kin (above)
+    _fetch(ledger, "http://h/Author/2/Bio")  # a re-check alone proves no slot
+    assert not _barren(ledger, "http://h/Author/9/Bio")
