@@ -80,3 +80,18 @@ def test_another_view_of_the_objects_a_barren_view_filled_is_proven_by_one_page(
     _fetch(ledger, "http://h/Author/1/TOC")  # the same view: its kin (above)
     _fetch(ledger, "http://h/Author/2/Bio")  # a re-check alone proves no slot
     assert not _barren(ledger, "http://h/Author/9/Bio")
+
+
+def test_a_selector_view_barren_in_one_directory_is_proven_by_one_page_in_another() -> None:
+    """The tag filters and print form of every page (``en.tag-a.html``,
+    ``en/products.print.html``) are one kind whatever the directory: proven barren
+    in one, another directory's first selector page that taught nothing makes its
+    family barren (blind5 ``aem``). The pages themselves are of another family."""
+    ledger = WasteLedger()
+    for tag in ("a", "b", "c"):
+        _fetch(ledger, f"http://h/content/acme/en.tag-{tag}.html")
+    assert _barren(ledger, "http://h/content/acme/en.tag-d.html")
+    assert not _barren(ledger, "http://h/content/acme/en/products.tag-a.html")
+    _fetch(ledger, "http://h/content/acme/en/products.tag-a.html")
+    assert _barren(ledger, "http://h/content/acme/en/products.print.html")
+    assert not _barren(ledger, "http://h/content/acme/en/products.html")

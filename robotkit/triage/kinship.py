@@ -54,13 +54,18 @@ _OBJECT_VIEW = re.compile(r"/\*/([A-Za-z][\w\-]*)")
 def kind(family: str) -> str:
     """A family's origin and parameter names, whatever its directory; for a family
     without a query, its origin and the view it names under a masked object
-    (``/*/embed``), whatever the directory above; else ``""``."""
+    (``/*/embed``), or its selectors (``*.{s}``: ``x.print.html``, ``x.tag-a.html``),
+    whatever the directory above; else ``""``. A page's selector views are one kind
+    at every depth: each directory's paid 3 fetches (blind5 ``aem``: 30 trap fetches,
+    26 now)."""
     where, mark, names = family.partition("?")
     origin = "/".join(where.split("/")[:3])
     if mark:
         return origin + mark + names
     view = _object_view(where)
-    return origin + "/…" + view.group(0) if view else ""
+    if view:
+        return origin + "/…" + view.group(0)
+    return origin + "/…/*.{s}" if where.endswith("/*.{s}") else ""
 
 
 def slot(family: str) -> str:
