@@ -75,3 +75,40 @@ def test_a_view_under_objects_masked_above_it_is_of_its_kind() -> None:
     assert not _barren(ledger, shelf.format(n=1))
     _fetch(ledger, shelf.format(n=1))
     assert _barren(ledger, shelf.format(n=2))
+
+
+def test_another_view_of_the_objects_a_barren_view_filled_is_proven_by_one_page() -> None:
+    """A catalogue links each record's views (``/Record/7/Holdings``, ``/TOC``,
+    ``/Cite``): one of them proven barren by a full run, another view of the same
+    object slot is barren after its first page that taught nothing, not three
+    (blind9 ``vufind``). A first page that teaches leaves it alive (a record's real
+    change page beside its empty history, blind3 ``django``), and so does a view
+    under another slot or a slot none of whose views was barren by a full run."""
+    ledger = WasteLedger()
+    for n in range(BARREN):
+        _fetch(ledger, f"http://h/Record/{n}/Holdings")
+    assert _barren(ledger, "http://h/Record/9/Holdings")
+    _fetch(ledger, "http://h/Record/1/TOC")
+    assert _barren(ledger, "http://h/Record/9/TOC")
+    _fetch(ledger, "http://h/Record/1/change", taught=True)
+    assert not _barren(ledger, "http://h/Record/9/change")
+    _fetch(ledger, "http://h/Author/1/Works")  # another slot
+    assert not _barren(ledger, "http://h/Author/9/Works")
+    _fetch(ledger, "http://h/Author/1/TOC")  # the same view: its kin (above)
+    _fetch(ledger, "http://h/Author/2/Bio")  # a re-check alone proves no slot
+    assert not _barren(ledger, "http://h/Author/9/Bio")
+
+
+def test_a_selector_view_barren_in_one_directory_is_proven_by_one_page_in_another() -> None:
+    """The tag filters and print form of every page (``en.tag-a.html``,
+    ``en/products.print.html``) are one kind whatever the directory: proven barren
+    in one, another directory's first selector page that taught nothing makes its
+    family barren (blind5 ``aem``). The pages themselves are of another family."""
+    ledger = WasteLedger()
+    for tag in ("a", "b", "c"):
+        _fetch(ledger, f"http://h/content/acme/en.tag-{tag}.html")
+    assert _barren(ledger, "http://h/content/acme/en.tag-d.html")
+    assert not _barren(ledger, "http://h/content/acme/en/products.tag-a.html")
+    _fetch(ledger, "http://h/content/acme/en/products.tag-a.html")
+    assert _barren(ledger, "http://h/content/acme/en/products.print.html")
+    assert not _barren(ledger, "http://h/content/acme/en/products.html")
