@@ -318,6 +318,26 @@ def test_a_link_with_tracking_parameters_is_requested_without_them() -> None:
         assert server.url_for("/story?page=2") in fetched
 
 
+def test_a_link_with_a_session_path_parameter_is_requested_without_it() -> None:
+    """A Java site behind URL rewriting links every page with ``;jsessionid=`` (a new
+    id in each response): the server sees each page asked for as itself, once, and
+    no request carries a session id (blind11 ``magnolia``)."""
+    pages = {
+        "/": '<a href="/about.html;jsessionid=0A1B.node2">about</a>'
+        '<a href="/news.html;jsessionid=0A1B.node2?page=2">news</a>',
+        "/about.html": '<p>about the firm</p><a href="/news.html;jsessionid=9F8E?page=2">n</a>',
+        "/news.html": "<p>the news, page two</p>",
+    }
+    with _server_without_robots(pages) as server:
+        asyncio.run(crawl([server.url_for("/")], FAST))
+        asked = sorted(
+            (request.environ["RAW_URI"], request.query_string.decode())
+            for request, _ in server.log
+            if request.path in pages and request.path != "/"
+        )
+        assert asked == [("/about.html", ""), ("/news.html?page=2", "page=2")]
+
+
 def test_a_pages_shortlink_is_never_requested() -> None:
     """A page that names its shorter URL (``rel=shortlink``, ``/node/12``) is that URL:
     the crawler requests neither the link element nor a later link to it."""

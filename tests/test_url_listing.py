@@ -1,5 +1,5 @@
-"""A directory listing's sort and display query (Apache mod_autoindex) is dropped
-from the key; look-alikes of another shape keep theirs."""
+"""A directory listing's sort and display query (Apache mod_autoindex, nginx's
+fancyindex) is dropped from the key; look-alikes of another shape keep theirs."""
 
 from __future__ import annotations
 
@@ -18,6 +18,7 @@ from robotkit.url.normalization import NormalizePolicy, normalize_key
         "http://h/docs/?C=D;O=A;F=2;V=1",
         "http://h/docs/?C=M;O=A;P=*.html",
         "http://h/docs/?C=S",
+        "http://h/docs/?C=M&O=D",  # nginx's fancyindex joins them with &
     ],
 )
 def test_a_listing_sort_query_is_dropped(url: str) -> None:
@@ -29,7 +30,7 @@ def test_a_listing_sort_query_is_dropped(url: str) -> None:
     [
         "http://h/docs/?C=red",  # another value
         "http://h/docs/?c=M;o=A",  # Apache writes the names in upper case
-        "http://h/docs/?C=M&O=A",  # and separates them with ;
+        "http://h/docs/?C=M&O=A;F=1",  # and one separator or the other, not both
         "http://h/page?C=M;O=A",  # not a directory
         "http://h/docs/?C=M;O=A;page=2",  # another parameter beside
         "http://h/docs/?F=1",  # a display option alone, no sort

@@ -314,9 +314,30 @@ def request_form(url: str, host: str, policy: NormalizePolicy | None = None) -> 
     param_filter = policy._filter_for(host) if policy.sites else policy._global_filter
     if not param_filter.strips_anything:
         return url
+    if ";" in url:
+        url = _without_path_params(url, param_filter)
     return without_pairs(
         url, lambda pair: param_filter[_QUERY_FIX.sub(_percent_fix, pair.partition("=")[0])]
     )
+
+
+def _without_path_params(url: str, param_filter: _ParamFilter) -> str:
+    """``url`` as written, less the path parameters its key drops
+    (``/about.html;jsessionid=0A1B.node2``): a servlet container names the session
+    in them and serves the same resource without one (Servlet 4.0 section 7.1.3), so
+    the page is asked for as itself. Requested with the id a page's links carried,
+    each page of a Java site behind URL rewriting was fetched once under a session's
+    spelling and never as itself (blind11 ``magnolia``: 6 of 33 pages)."""
+    start = url.find("/", url.find("//") + 2) if "//" in url else 0
+    ends = [i for i in (url.find("?"), url.find("#")) if i >= 0]
+    end = min(ends) if ends else len(url)
+    if start < 0 or ";" not in url[start:end]:
+        return url
+    path = "/".join(
+        _strip_semicolon_params(segment, param_filter) if ";" in segment else segment
+        for segment in url[start:end].split("/")
+    )
+    return url[:start] + path + url[end:]
 
 
 def without_pairs(url: str, dropped: Callable[[str], bool]) -> str:
