@@ -266,3 +266,29 @@ def test_a_parked_semicolon_state_holds_its_state_names_not_its_views() -> None:
         assert regions.held(norm, triage.region(norm)) is None
     state = triage.normalize(f"{SITE}/index.php?board=2.0;sort=subject")
     assert regions.held(state, triage.region(state)) is not None
+
+
+def test_a_filter_state_listing_items_at_the_site_root_an_earlier_state_listed_taught_nothing() -> (
+    None
+):
+    """Items at the site root (``/<product>``) are one region of items, and a link
+    carrying the page's own address (its login's return address) is no item of it: a
+    category's filter state whose products an earlier state listed taught nothing,
+    whatever prose it writes (blind11 ``nopcommerce``: 921 trap fetches). A state
+    listing a product not listed before still teaches."""
+    crawl = Crawl()
+    products = [f"{SITE}/{name}-boot" for name in NAMES.split()[:10]]
+
+    def state(query: str, items: list[str], seed: int) -> tuple[str, list[str]]:
+        here = f"/shoes?{query}".replace("/", "%2F").replace("?", "%3F").replace("=", "%3D")
+        links = [f"{SITE}/about-us", f"{SITE}/login?returnUrl={here}", *items]
+        return html("Shoes", prose_of(seed), links), links
+
+    crawl.offer(f"{SITE}/shoes?orderby=5")
+    crawl.fetch(f"{SITE}/shoes?orderby=5", *state("orderby=5", products[:9], 0))
+    _, verdict = crawl.fetch(f"{SITE}/shoes?orderby=6", *state("orderby=6", products[8::-1], 1))
+    assert not verdict.taught
+    _, verdict = crawl.fetch(f"{SITE}/shoes?specs=1", *state("specs=1", products[:3], 2))
+    assert not verdict.taught
+    _, verdict = crawl.fetch(f"{SITE}/shoes?specs=2", *state("specs=2", products[7:], 3))
+    assert verdict.taught

@@ -69,6 +69,7 @@ from __future__ import annotations
 from collections.abc import Container, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import parse_qsl, unquote
 
 from robotkit.base.reasons import Reason
 from robotkit.base.snapshot import header, listed, opened, pairs, reading, typed
@@ -85,7 +86,13 @@ from robotkit.content import (
 )
 from robotkit.triage.guard import Guard
 from robotkit.triage.news import PageNews
-from robotkit.triage.regions import FailureKind, other_template, region_of, renamed
+from robotkit.triage.regions import (
+    FailureKind,
+    item_region,
+    other_template,
+    region_of,
+    renamed,
+)
 from robotkit.triage.screening import Screening, TriageConfig
 from robotkit.url.learned import nested_alias
 from robotkit.url.normalization import NormalizedURL
@@ -309,7 +316,7 @@ class Triage(Screening):
             proof = 2 if canonical is not None and self._same(canonical, page.referer) else proof
             self.copies.record(norm, page.referer, copy, proof, copy_of is not None)
         grows, hub = self._news(norm, parsed, seen, in_scope)
-        views = (self.region(n) for n in same_origin if n.path != norm.path)
+        views = (item_region(n, self.region(n)) for n in same_origin if n.path != norm.path)
         self.regions.list_of(final, region, views)
         nowhere = _leads_nowhere(self, norm, region, same_origin, ref, hub, seen, novel or copy)
         # A hub (a list of new items) restarts the count of copies in a row, however alike.
@@ -484,11 +491,25 @@ def _leads_nowhere(
     archive's message permalinks, each a message its thread showed (blind8
     ``mailman``). Not a page like its siblings (``news`` too, as a copy): one that
     differs by a number proves nothing of its family (gauntlet ``numbered-pages``)."""
-    items = (triage.key(n) for n in same_origin if triage.region(n) != region)
+    items = (
+        triage.key(n)
+        for n in same_origin
+        if triage.region(n) != region and not _returns_to(n, norm)
+    )
     if triage.regions.listed_before(region, items) and has_parameters(norm):
         return True
     met = not (hub or news or norm.query) and all(triage.key(n) in seen for n in same_origin)
     return met or (not hub and counter_step(norm, ref))
+
+
+def _returns_to(link: NormalizedURL, page: NormalizedURL) -> bool:
+    """Whether a link carries the page's own address as a parameter's value (a
+    return address: ``/login?returnUrl=%2Fshoes%3Fspecs%3D1``): an action on the
+    page, no item of it, however many states the page has (blind11 ``nopcommerce``)."""
+    if not link.query:
+        return False
+    here = unquote(f"{page.path}?{page.query}" if page.query else page.path)
+    return any(value in (here, unquote(page.key)) for _, value in parse_qsl(link.query))
 
 
 def _restates(
