@@ -37,15 +37,7 @@ from robotkit.triage.entries import Entries
 from robotkit.url.normalization import NormalizedURL
 from robotkit.url.rewrites import param_name, query_pairs
 
-__all__ = [
-    "FailureKind",
-    "Regions",
-    "family_of",
-    "item_region",
-    "other_template",
-    "region_of",
-    "renamed",
-]
+__all__ = ["FailureKind", "Regions", "family_of", "other_template", "region_of", "renamed"]
 
 _DIGITS = re.compile(r"\d+")
 _REGION_TOKEN = re.compile(r"(?=[a-z0-9]*[0-9])(?=[a-z0-9]*[a-z])[a-z0-9]{5,}|[\w\-]{20,}", re.I)
@@ -112,16 +104,6 @@ def region_of(norm: NormalizedURL) -> str:
     if first:
         first = "{tok}" if _REGION_TOKEN.fullmatch(first) else _DIGITS.sub("{n}", first)
     return f"{norm.origin}/{first}"
-
-
-def item_region(norm: NormalizedURL, region: str) -> str:
-    """The region a list's link is counted in (``region`` is its own): pages at the
-    site root (``/<slug>``, no query) are one region of items, as a directory's
-    pages are (blind11 ``nopcommerce``: products at ``/<product>`` listed by
-    ``/<category>`` and its filter states)."""
-    if norm.query or "/" in norm.path[1:] or norm.path == "/":
-        return region
-    return f"{norm.origin}/*"
 
 
 def other_template(page: NormalizedURL, link: NormalizedURL) -> bool:

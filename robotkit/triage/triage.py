@@ -52,10 +52,9 @@ evidence that its region *grows*, never on likeness alone.
   after everything else.
 - A path family whose responses time out or overflow the body cap twice is broken
   off (``slow-path``, :mod:`robotkit.triage.regions`); other URLs of the host go on.
-- A page that links many hosts never linked before, with little vocabulary the host
-  has not shown already (under 30% of its words and fewer than
-  ``min_own_words``), is a link-farm page: not novel. A page that brings new text
-  is no farm page, however many hosts it links (a library's documentation).
+- A page linking many hosts never linked before, with little vocabulary the host has
+  not shown (under 30% of its words, fewer than ``min_own_words``), is a link-farm
+  page; one that brings new text is none, however many hosts it links (a library).
 - Whatever kind of trap it is, its waste is bounded (:mod:`robotkit.triage.waste`):
   past ``waste_budget`` unvouched fetches of a host that taught nothing, the URLs
   nothing vouches for (no page that taught linked them first, or their family's
@@ -69,7 +68,6 @@ from __future__ import annotations
 from collections.abc import Container, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import parse_qsl, unquote
 
 from robotkit.base.reasons import Reason
 from robotkit.base.snapshot import header, listed, opened, pairs, reading, typed
@@ -85,14 +83,9 @@ from robotkit.content import (
     prose_words,
 )
 from robotkit.triage.guard import Guard
+from robotkit.triage.items import item_region, returns_to
 from robotkit.triage.news import PageNews
-from robotkit.triage.regions import (
-    FailureKind,
-    item_region,
-    other_template,
-    region_of,
-    renamed,
-)
+from robotkit.triage.regions import FailureKind, other_template, region_of, renamed
 from robotkit.triage.screening import Screening, TriageConfig
 from robotkit.url.learned import nested_alias
 from robotkit.url.normalization import NormalizedURL
@@ -491,25 +484,11 @@ def _leads_nowhere(
     archive's message permalinks, each a message its thread showed (blind8
     ``mailman``). Not a page like its siblings (``news`` too, as a copy): one that
     differs by a number proves nothing of its family (gauntlet ``numbered-pages``)."""
-    items = (
-        triage.key(n)
-        for n in same_origin
-        if triage.region(n) != region and not _returns_to(n, norm)
-    )
-    if triage.regions.listed_before(region, items) and has_parameters(norm):
+    kept = (n for n in same_origin if triage.region(n) != region and not returns_to(n, norm))
+    if triage.regions.listed_before(region, map(triage.key, kept)) and has_parameters(norm):
         return True
     met = not (hub or news or norm.query) and all(triage.key(n) in seen for n in same_origin)
     return met or (not hub and counter_step(norm, ref))
-
-
-def _returns_to(link: NormalizedURL, page: NormalizedURL) -> bool:
-    """Whether a link carries the page's own address as a parameter's value (a
-    return address: ``/login?returnUrl=%2Fshoes%3Fspecs%3D1``): an action on the
-    page, no item of it, however many states the page has (blind11 ``nopcommerce``)."""
-    if not link.query:
-        return False
-    here = unquote(f"{page.path}?{page.query}" if page.query else page.path)
-    return any(value in (here, unquote(page.key)) for _, value in parse_qsl(link.query))
 
 
 def _restates(
