@@ -112,11 +112,12 @@ class FormRuns:
         ``viewer=history``) is no object of theirs: one view more."""
         if family is None or form is None:
             return False
-        run = self._runs.get(family, {}).get(form, "")
+        runs = self._runs.get(family, {})
+        run = runs.get(form, "")
         if run.count("-") > run.count("t"):
             return False
         names = _names(form)
-        others = [o for o in self._runs.get(family, {}) if o != form and _names(o) == names]
+        others = [o for o in runs if o != form and _names(o) == names]
         return bool(others) and all(_objects(form) > _objects(other) for other in others)
 
     def proven(self, family: str | None, form: str | None) -> bool:

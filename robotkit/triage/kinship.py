@@ -115,8 +115,8 @@ class Kinship:
         """A page of ``family`` that taught nothing, ``run`` counted it: when the
         family is barren for ``shape``, its kind is proven so, and by a full run (not
         a kin's one page), its object slot."""
-        if count(run, shape) >= self.run and slot(family):
-            self._slots.add(slot(family))
+        if count(run, shape) >= self.run and (filled := slot(family)):
+            self._slots.add(filled)
         if self.barren(family, run, shape) and kind(family):
             self._shapes.setdefault(kind(family), set()).add(shape)
             self._families.setdefault(kind(family), set()).add(family)

@@ -333,10 +333,9 @@ def _without_path_params(url: str, param_filter: _ParamFilter) -> str:
     end = min(ends) if ends else len(url)
     if start < 0 or ";" not in url[start:end]:
         return url
-    path = "/".join(
-        _strip_semicolon_params(segment, param_filter) if ";" in segment else segment
-        for segment in url[start:end].split("/")
-    )
+    # The key's own pass, its ASP.NET session segments aside (``/(S(…))/`` is kept:
+    # the server answers its absence with a redirect to a new one).
+    path = _strip_path_params(url[start:end], param_filter, session_ids=False)
     return url[:start] + path + url[end:]
 
 
