@@ -91,6 +91,7 @@ from robotkit.url.learned import nested_alias
 from robotkit.url.normalization import NormalizedURL
 from robotkit.url.substitution import at_home
 from robotkit.url.template import counter_step, has_parameters
+from robotkit.url.views import states
 from robotkit.url.views import views as is_view
 
 __all__ = [
@@ -347,9 +348,8 @@ class Triage(Screening):
         linked = (canonical_member or shorter) and not self._reduces(norm, page.referer)
         linked = linked or at_home(norm, self._parse(copy_of) if copy_of else None, ref)
         view = alone and (said or self.news.viewed(norm, ref, page.referer, echo.simhash))
-        evidence = (variant or view or (echoed and said) or not (alone or echoed)) and not (
-            linked or itself
-        )
+        view = view or (echoed and (said or states(asked, ref)))  # ``;isad``: blind11 atom
+        evidence = (variant or view or not (alone or echoed)) and not (linked or itself)
         self.count_waste(asked, final, page.key, taught, evidence, page.referer is None or vouching)
         signals += self.slow(asked, page.elapsed, excused)
         return PageVerdict(reason, action, novel, streak, follow, tuple(signals), canonical, taught)

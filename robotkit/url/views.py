@@ -11,7 +11,7 @@ import re
 
 from robotkit.url.normalization import NormalizedURL
 
-__all__ = ["SELECTORS", "owners", "views"]
+__all__ = ["SELECTORS", "owners", "states", "views"]
 
 SELECTORS = re.compile(r"[^.]+(?:\.[A-Za-z][\w\-]*)+\.[A-Za-z][A-Za-z0-9]{1,5}")
 """A page name with selectors between its name and its extension (``en.print.html``,
@@ -23,9 +23,24 @@ _FORMAT = re.compile(r"\.[A-Za-z][A-Za-z0-9]{1,5}")
 """A format's extension appended to a page's name (``.atom``, ``.json``, ``.pdf``)."""
 
 
+def states(page: NormalizedURL, of: NormalizedURL | None) -> bool:
+    """Whether ``page`` is the page of ``of`` with path parameters after its name
+    (``/index.php/a-fonds;isad`` of ``/index.php/a-fonds``): RFC 3986 section 3.3 leaves
+    ``;`` to the application, and an archive's front controller names the display
+    standard of a description so (AtoM's ``;isad``, ``;dc``, ``;rad``, ``;mods``),
+    the same record in each (blind11 ``atom``)."""
+    return (
+        of is not None
+        and page.origin == of.origin
+        and not of.path.endswith("/")
+        and page.path.startswith(of.path + ";")
+    )
+
+
 def views(page: NormalizedURL, of: NormalizedURL | None) -> bool:
     """Whether ``page`` is a view of the resource ``of`` names: its path under
-    another query (a toggle, a cache-buster), a path under it (``/src/f/annotate`` of
+    another query (a toggle, a cache-buster) or with path parameters
+    (:func:`states`), a path under it (``/src/f/annotate`` of
     ``/src/f``; not under a directory's index, ``/docs/``, whose files are its
     content), its name with selectors before the extension (``en.print.html`` of
     ``en.html``), or with an extension where it has none: another format of it
@@ -33,8 +48,8 @@ def views(page: NormalizedURL, of: NormalizedURL | None) -> bool:
     directory's page of the same name (another version, a translation) is none."""
     if of is None or page.origin != of.origin:
         return False
-    if page.path == of.path:
-        return True  # its path under another query
+    if page.path == of.path or states(page, of):
+        return True  # its path under another query, or with path parameters
     if not of.path.endswith("/") and page.path.startswith(of.path + "/"):
         return True  # not a directory's index: what is under it is its content
     here, _, leaf = page.path.rpartition("/")

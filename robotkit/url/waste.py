@@ -56,10 +56,14 @@ def _named(own: str, leaf: str) -> str:
     documents, not the views of one object: its pages stay one family. A name with
     selectors (``en.print.html``, :data:`~robotkit.url.views.SELECTORS`) is masked as
     ``*.{s}``: the selector views of a directory's pages are a family of their own,
-    apart from the pages (blind5 ``aem``: a home page's views beside its translation).
+    apart from the pages (blind5 ``aem``: a home page's views beside its translation);
+    so is a name with path parameters (``a-fonds;isad``, ``*;{s}``): its display
+    states, apart from the pages (blind11 ``atom``: each description's standards).
     A number's word (``post-{v}``), an export's extension (``{v}.diff``) and a top
     directory's name (``/posts/{v}``) are kept: three such copies made the thread pages,
     members or commits beside them barren (blind7 ``xenforo``, ``gitea``)."""
+    if ";" in leaf:
+        return "*/*;{s}"
     if not _variable(leaf):
         view = SELECTORS.fullmatch(leaf)
         return "*/" + ("*.{s}" if view else leaf if own in _OBJECT_IDS else "*")
