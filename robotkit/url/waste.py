@@ -33,6 +33,9 @@ _SLUG = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)+")
 """A slug of two words or more (``and-much``): under a word, one object's name."""
 _WORD = re.compile(r"[a-z]+")
 """A directory named by a lower-case word (``books``, ``page``, ``export``)."""
+_SEARCH = re.compile(r"-?[A-Za-z_][\w-]*:[^+]+(?:\+-?[A-Za-z_][\w-]*:[^+]+)+")
+"""A path segment that is a search of two terms or more, ``name:value`` joined by ``+``
+(Gerrit's ``/q/status:open+-is:wip+owner:x``)."""
 _OBJECT_IDS = frozenset({"{n}", "{id}", "{t}"})
 """A directory's own name, masked, when it is one number or id: an object's."""
 
@@ -84,6 +87,22 @@ def _object(raw: list[str], i: int) -> bool:
     return i >= 2 and bool(_SLUG.fullmatch(raw[i])) and bool(_WORD.fullmatch(raw[i - 1]))
 
 
+def _searched(norm: NormalizedURL) -> str | None:
+    """The directory of a search written in the path (:data:`_SEARCH`), or None. Its
+    terms in any number and click order, and what follows them (a project's name
+    has slashes: ``project:lantern/plugins/meter``), are one family: each
+    refinement a search result page suggests was a directory of its own, never
+    barren (blind11 ``gerrit``). A single term (``/wiki/Special:Log``, a wiki's
+    namespace; ``/orbit:start``) is a page's name, not a search."""
+    if norm.query:
+        return None
+    segments = norm.path.split("/")
+    for i in range(1, len(segments)):
+        if _SEARCH.fullmatch("/".join(segments[i:])):
+            return "/".join(segments[:i])
+    return None
+
+
 def waste_family(norm: NormalizedURL) -> str:
     """The family the waste bound counts a URL's fetches under
     (:mod:`robotkit.triage.waste`): its origin, its directory with numbers and ids
@@ -99,6 +118,9 @@ def waste_family(norm: NormalizedURL) -> str:
     object, kept (:func:`_object`: ``/books/*/page/*`` apart from
     ``/books/*/export/*``)."""
     origin = str(norm.origin)
+    searched = _searched(norm)
+    if searched is not None:
+        return f"{origin}{searched}/{{q}}"
     template = url_template(norm) or origin + norm.path
     path, _, query = template[len(origin) :].partition("?")
     # An id-like segment (``/d/XlmoC7F0N/``, a dashboard's uid) or a title's slug
