@@ -83,7 +83,7 @@ from robotkit.content import (
     prose_words,
 )
 from robotkit.triage.guard import Guard
-from robotkit.triage.items import item_region, returns_to
+from robotkit.triage.items import entries_of, item_region, returns_to
 from robotkit.triage.news import PageNews
 from robotkit.triage.regions import FailureKind, other_template, region_of, renamed
 from robotkit.triage.screening import Screening, TriageConfig
@@ -322,8 +322,11 @@ class Triage(Screening):
         said = restated is not None  # what it said is it again (an owner's: a view)
         wasted = wasted or near or repeats or nowhere or (said and is_view(asked, ref))
         wasted = wasted or (said and restated != page.referer)
-        # A non-canonical form seen first is not "alone": its words are the host's first.
-        alone = not (wasted or novel or action is LinkAction.FOLLOW or canonical is not None)
+        # Not "alone": a non-canonical form seen first (its words are the host's first),
+        # nor a directory listing new entries (:func:`~robotkit.triage.items.entries_of`).
+        entries = (self.key(n) for n in entries_of(norm, same_origin))
+        listing = any(k not in seen and k not in self._fetched_keys for k in entries)
+        alone = not (wasted or novel or listing or action is LinkAction.FOLLOW or canonical)
         taught = not (wasted or alone or farm)
         # The shorter, canonical member reached after its copy (``/display/x`` after
         # ``/display/x?src=nav``) through a link of another page shows words the
