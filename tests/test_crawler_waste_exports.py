@@ -14,7 +14,7 @@ from collections.abc import Callable
 from pytest_httpserver import HTTPServer
 from werkzeug import Request, Response
 
-from robotkit.crawler.loop import crawl
+from robotkit.crawler.loop import CrawlConfig, crawl
 from tests.test_crawler_waste import CONFIG, vocabulary
 
 EXPORTS = (".diff", ".patch")
@@ -28,9 +28,11 @@ def page(title: str, main: str, links: list[str]) -> str:
     )
 
 
-def crawl_paths(handler: Callable[[Request], tuple[str, str] | None]) -> list[str]:
+def crawl_paths(
+    handler: Callable[[Request], tuple[str, str] | None], config: CrawlConfig = CONFIG
+) -> list[str]:
     """Crawl the site ``handler`` serves (a body and its type, or ``None`` for a 404)
-    from its home page; the paths the server saw."""
+    from its home page under ``config``; the paths the server saw."""
     seen: list[str] = []
 
     def respond(request: Request) -> Response:
@@ -45,7 +47,7 @@ def crawl_paths(handler: Callable[[Request], tuple[str, str] | None]) -> list[st
     server.expect_request(re.compile(".*")).respond_with_handler(respond)
     server.start()
     try:
-        asyncio.run(crawl([server.url_for("/")], CONFIG))
+        asyncio.run(crawl([server.url_for("/")], config))
     finally:
         server.clear()
         server.stop()

@@ -83,11 +83,11 @@ from robotkit.content import (
     prose_words,
 )
 from robotkit.triage.guard import Guard
-from robotkit.triage.items import item_region, returns_to
+from robotkit.triage.items import entries_of, item_region, returns_to
 from robotkit.triage.news import PageNews
 from robotkit.triage.regions import FailureKind, other_template, region_of, renamed
 from robotkit.triage.screening import Screening, TriageConfig
-from robotkit.url.learned import nested_alias
+from robotkit.url.learned import nested_copy
 from robotkit.url.normalization import NormalizedURL
 from robotkit.url.substitution import at_home
 from robotkit.url.template import counter_step, has_parameters
@@ -152,17 +152,6 @@ class PageVerdict:
     taught: bool = True
     """Whether the fetch taught the crawl something (:mod:`robotkit.triage.waste`):
     links of a page that did not are not vouched for."""
-
-
-def _nested_copy(norm: NormalizedURL, copy: NormalizedURL | None) -> bool:
-    """Whether ``norm`` is an item's own path read after its ``copy`` under a list's
-    leading segments (:func:`robotkit.url.learned.nested_alias`). When that copy
-    taught, the page vouches for its links as the copy did: they are the copy's
-    links in the item's own spelling (blind4 ``shopify``: ``/products/p``, read
-    after ``/collections/c/products/p``, links the other products' bare paths). A
-    numbered object read after its word-named alias does not: its relative steps
-    (``previousBuild/``) are the alias's chain again (blind3 ``jenkins``)."""
-    return copy is not None and nested_alias(norm, copy)
 
 
 class Triage(Screening):
@@ -252,7 +241,7 @@ class Triage(Screening):
                 self.content.prefer(final, plain)
                 self._echoes[echo.exact] = final
                 canonical_member, action = True, LinkAction.FOLLOW
-                vouching = _nested_copy(norm, self._parse(match.duplicate_of or ""))
+                vouching = nested_copy(norm, self._parse(match.duplicate_of or ""))
                 vouching = vouching and self.waste.vouches(match.duplicate_of)
             elif match.kind is MatchKind.EXACT:
                 reason, action = Reason.DUPLICATE_CONTENT, LinkAction.DROP
@@ -309,7 +298,7 @@ class Triage(Screening):
             proof = 1 if mine and not itself else 0
             proof = 2 if canonical is not None and self._same(canonical, page.referer) else proof
             self.copies.record(norm, page.referer, copy, proof, copy_of is not None)
-        grows, hub = self._news(norm, parsed, seen, in_scope)
+        grows, hub = _news(self, norm, parsed, seen, in_scope)
         views = (item_region(n, self.region(n)) for n in same_origin if n.path != norm.path)
         self.regions.list_of(final, region, views)
         nowhere = _leads_nowhere(self, norm, region, same_origin, ref, hub, seen, novel or copy)
@@ -334,8 +323,11 @@ class Triage(Screening):
         said = restated is not None  # what it said is it again (an owner's: a view)
         wasted = wasted or near or repeats or nowhere or (said and is_view(asked, ref))
         wasted = wasted or (said and restated != page.referer)
-        # A non-canonical form seen first is not "alone": its words are the host's first.
-        alone = not (wasted or novel or action is LinkAction.FOLLOW or canonical is not None)
+        # Not "alone": a non-canonical form seen first (its words are the host's first),
+        # nor a directory listing new entries (:func:`~robotkit.triage.items.entries_of`).
+        entries = (self.key(n) for n in entries_of(norm, same_origin))
+        listing = any(k not in seen and k not in self._fetched_keys for k in entries)
+        alone = not (wasted or novel or listing or action is LinkAction.FOLLOW or canonical)
         taught = not (wasted or alone or farm)
         # The shorter, canonical member reached after its copy (``/display/x`` after
         # ``/display/x?src=nav``) through a link of another page shows words the
@@ -385,27 +377,6 @@ class Triage(Screening):
         if self.rules.learn_canonical(norm, target):
             self._rekey(norm)
         return page.canonical
-
-    def _news(
-        self,
-        page: NormalizedURL,
-        links: Iterable[tuple[str, NormalizedURL | None]],
-        seen: Container[str],
-        in_scope: Any,
-    ) -> tuple[bool, bool]:
-        """What a page's links add: new URLs of its own region (``grows``), new pages
-        of other regions in scope or of another template of its script (``hub``)."""
-        region = self.region(page)
-        grows = hub = False
-        for link, other in links:
-            if other is None or (key := self.key(other)) in seen or key in self._fetched_keys:
-                continue
-            if self.region(other) == region and not other_template(page, other):
-                grows = grows or not renamed(page, other)  # another action is no growth
-            elif in_scope is None or in_scope(link):
-                hub = True
-                break
-        return grows, hub
 
     # -- state ------------------------------------------------------------------------
 
@@ -462,6 +433,28 @@ class Triage(Screening):
         ]
         self._fetched_keys = {self.key(norm) for norm in fetched}
         self._fetched_spellings = {norm.key for norm in fetched}
+
+
+def _news(
+    triage: Triage,
+    page: NormalizedURL,
+    links: Iterable[tuple[str, NormalizedURL | None]],
+    seen: Container[str],
+    in_scope: Any,
+) -> tuple[bool, bool]:
+    """What a page's links add: new URLs of its own region (``grows``), new pages
+    of other regions in scope or of another template of its script (``hub``)."""
+    region = triage.region(page)
+    grows = hub = False
+    for link, other in links:
+        if other is None or (key := triage.key(other)) in seen or key in triage._fetched_keys:
+            continue
+        if triage.region(other) == region and not other_template(page, other):
+            grows = grows or not renamed(page, other)  # another action is no growth
+        elif in_scope is None or in_scope(link):
+            hub = True
+            break
+    return grows, hub
 
 
 def _leads_nowhere(

@@ -58,7 +58,7 @@ from robotkit.url.rewrites import (
 from robotkit.url.substitution import Substitutions, listing_text, moved
 from robotkit.url.versions import Versions
 
-__all__ = ["LearnedRules", "nested_alias", "numbered_alias", "query_alias"]
+__all__ = ["LearnedRules", "nested_alias", "nested_copy", "numbered_alias", "query_alias"]
 
 
 def nested_alias(short: NormalizedURL, long: NormalizedURL) -> bool:
@@ -76,6 +76,17 @@ def nested_alias(short: NormalizedURL, long: NormalizedURL) -> bool:
         and len(b) > len(a)
         and b[len(b) - len(a) :] == a
     )
+
+
+def nested_copy(norm: NormalizedURL, copy: NormalizedURL | None) -> bool:
+    """Whether ``norm`` is an item's own path read after its ``copy`` under a list's
+    leading segments (:func:`nested_alias`). When that copy
+    taught, the page vouches for its links as the copy did: they are the copy's
+    links in the item's own spelling (blind4 ``shopify``: ``/products/p``, read
+    after ``/collections/c/products/p``, links the other products' bare paths). A
+    numbered object read after its word-named alias does not: its relative steps
+    (``previousBuild/``) are the alias's chain again (blind3 ``jenkins``)."""
+    return copy is not None and nested_alias(norm, copy)
 
 
 def query_alias(short: NormalizedURL, long: NormalizedURL) -> bool:
