@@ -112,3 +112,38 @@ def test_a_selector_view_barren_in_one_directory_is_proven_by_one_page_in_anothe
     _fetch(ledger, "http://h/content/acme/en/products.tag-a.html")
     assert _barren(ledger, "http://h/content/acme/en/products.print.html")
     assert not _barren(ledger, "http://h/content/acme/en/products.html")
+
+
+def test_a_host_that_made_traps_of_two_parameters_proves_the_next_by_fewer_pages() -> None:
+    """A shop's list links a sort, a page size, a view mode and a currency switch,
+    each parameter a family of its own (blind2 ``magento``): once two of them were
+    proven barren by full runs, the next query family of the host none of whose
+    pages taught is barren after its first page that taught nothing when its forms
+    are of words alone (``?dir=asc``), after two when one names objects (a file's
+    revisions, the first its head: blind5 ``opengrok``), not three. Not a family
+    one page of which taught (the list's real pages, ``?p=2``), nor a family without
+    a query (a folder's real children beside the chrome's copies, blind3
+    ``plone``), nor another host; and it survives a snapshot."""
+    ledger = WasteLedger()
+    for name in ("limit", "mode"):
+        _fetch(ledger, f"http://h/gear?{name}=1")
+        assert not _barren(ledger, f"http://h/gear?{name}=2")
+        for n in range(2, BARREN + 1):
+            _fetch(ledger, f"http://h/gear?{name}={n}")
+    _fetch(ledger, "http://h/gear?dir=asc")
+    assert _barren(ledger, "http://h/gear?dir=desc")
+    _fetch(ledger, "http://h/src/ring.c?r=06f74efc")
+    assert not _barren(ledger, "http://h/src/ring.c?r=0dd5c8b5")
+    _fetch(ledger, "http://h/src/wire.c?r=26977eee")
+    assert _barren(ledger, "http://h/src/ring.c?r=0dd5c8b5")
+    _fetch(ledger, "http://h/gear?p=2", taught=True)
+    _fetch(ledger, "http://h/gear?p=9")
+    assert not _barren(ledger, "http://h/gear?p=3")
+    _fetch(ledger, "http://h/gear/bags/strap")
+    assert not _barren(ledger, "http://h/gear/bags/belt")
+    _fetch(ledger, "http://g/gear?dir=asc")
+    assert not _barren(ledger, "http://g/gear?dir=desc")
+    again = WasteLedger()
+    again.restore(ledger.snapshot())
+    _fetch(again, "http://h/gear?order=price")
+    assert _barren(again, "http://h/gear?order=name")

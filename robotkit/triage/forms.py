@@ -95,6 +95,19 @@ class FormRuns:
             return True
         return self.copies(family, form)
 
+    def fresh(self, family: str) -> int:
+        """For a family none of whose pages among its forms' last remembered taught,
+        the pages that taught nothing that prove it barren on a host known to make
+        traps (:meth:`~robotkit.triage.kinship.Kinship.known`): 1 when its forms are
+        of words alone (a menu, ``?mode=list``), 2 when one names objects; else 0. A
+        source browser's file revisions (``ring.c?r=06f74efc``) are objects, and the
+        first fetched is the file's head, a copy of its page: held after it, a real
+        older revision waited for good (blind5 ``opengrok``, in a trial)."""
+        runs = self._runs.get(family, {})
+        if any("t" in run for run in runs.values()):
+            return 0
+        return 2 if any(names_objects(form) for form in runs) else 1
+
     def trying(self, family: str | None, form: str | None) -> bool:
         """Whether ``form`` names an object where every other form of its parameter
         names fetched in ``family`` has a word (a number for a word; one at least),

@@ -18,6 +18,13 @@ record's holdings, contents, citation and comments, each view a family of its ow
 that paid 3 fetches (blind9 ``vufind`` 37 to 33 trap fetches, blind7 ``blacklight``
 34 to 29).
 
+And a *host known to make traps of its parameters* (:meth:`Kinship.known`): once two
+query families of an origin were proven barren by full runs, a query family of it
+none of whose pages taught is barren after one page that taught nothing (its forms
+of words alone, a menu) or two (a form naming objects), not three: a shop's list
+paid 3 fetches for each of its sort, size, mode, price and store menus (blind2
+``magento``).
+
 Another kin was tried and dropped: *another menu of the same page* (a query family of
 a directory where another was proven barren by a full run, re-checked by one page
 when its queries were of words alone). It saved 10 fetches on blind2 ``magento``,
@@ -36,7 +43,13 @@ from collections import Counter
 
 from robotkit.url.template import names_objects
 
-__all__ = ["Kinship", "count", "more"]
+__all__ = ["KNOWN", "Kinship", "count", "more"]
+
+KNOWN = 2
+"""Query families of one origin proven barren by full runs of their own, after which
+the origin is known to make traps of its parameters: a query family of it none of
+whose pages taught is proven barren by fewer pages
+(:meth:`~robotkit.triage.forms.FormRuns.fresh`)."""
 
 
 def more(shape: str, other: str) -> bool:
@@ -52,6 +65,11 @@ _OBJECT_VIEW = re.compile(r"/\*/([A-Za-z][\w\-]*)$")
 last, as objects masked above it (``/books/*/page/*/revisions/*/changes``) are not."""
 
 
+def _origin(family: str) -> str:
+    """A family's origin (``http://h:8080``)."""
+    return "/".join(family.split("/")[:3])
+
+
 def kind(family: str) -> str:
     """A family's origin and parameter names, whatever its directory; for a family
     without a query, its origin and the view it names under a masked object
@@ -60,7 +78,7 @@ def kind(family: str) -> str:
     at every depth: each directory's paid 3 fetches (blind5 ``aem``: 30 trap fetches,
     26 now)."""
     where, mark, names = family.partition("?")
-    origin = "/".join(where.split("/")[:3])
+    origin = _origin(where)
     if mark:
         return origin + mark + names
     view = _object_view(where)
@@ -82,7 +100,7 @@ def slot(family: str) -> str:
 def _object_view(where: str) -> re.Match[str] | None:
     """The view a family's path (``where``, origin included) ends with under a masked
     object (``/*/embed``), if it names one."""
-    return _OBJECT_VIEW.search(where, len("/".join(where.split("/")[:3])))
+    return _OBJECT_VIEW.search(where, len(_origin(where)))
 
 
 def count(run: Counter[str] | None, shape: str) -> int:
@@ -102,21 +120,43 @@ class Kinship:
         """A kind to its families that were barren."""
         self._slots: set[str] = set()
         """Object slots (:func:`slot`) one view of which was barren by a full run."""
+        self._params: dict[str, set[str]] = {}
+        """An origin to its query families barren by a full run of their own."""
 
-    def barren(self, family: str, run: Counter[str] | None, shape: str) -> bool:
+    def barren(self, family: str, run: Counter[str] | None, shape: str, fresh: int = 0) -> bool:
         """Whether ``family``, with ``run`` since its last page that taught, is barren
         for ``shape``: ``run`` pages of it, or one while its kind was barren for such a
-        shape elsewhere or another view of its object slot by a full run."""
+        shape elsewhere or another view of its object slot by a full run, or ``fresh``
+        (none of its pages taught: the pages that prove it, 1 or 2) while its origin is
+        :meth:`known` to make traps."""
         n = count(run, shape)
         kin = any(not more(s, shape) for s in self._shapes.get(kind(family), ()))
-        return n >= self.run or (n >= 1 and (kin or slot(family) in self._slots))
+        known = 0 < fresh <= n and self.known(family)
+        return n >= self.run or known or (n >= 1 and (kin or slot(family) in self._slots))
+
+    def known(self, family: str) -> bool:
+        """Whether ``family`` is a query family whose origin proved ``KNOWN`` other
+        query families barren by full runs: a host that made traps of two parameters
+        makes traps of the next one, and each paid 3 fetches (blind2 ``magento``'s
+        ``?limit``, ``?mode``, ``?dir``, ``?order``, ``?country``, ``?___store``: 66
+        trap fetches, 60 with it; blind3 ``piwigo`` 42 to 37). Not a family without a
+        query: a directory's pages (Plone's ``/research/projects/2025/*``) are its
+        real children beside the chrome's copies under every folder (``sitemap``,
+        ``contact-info``), and one copy fetched first held the children (blind3
+        ``plone``: 6 pages lost in a trial)."""
+        if "?" not in family:
+            return False
+        return len(self._params.get(_origin(family), set()) - {family}) >= KNOWN
 
     def note(self, family: str, run: Counter[str], shape: str) -> None:
         """A page of ``family`` that taught nothing, ``run`` counted it: when the
         family is barren for ``shape``, its kind is proven so, and by a full run (not
         a kin's one page), its object slot."""
-        if count(run, shape) >= self.run and (filled := slot(family)):
-            self._slots.add(filled)
+        if count(run, shape) >= self.run:
+            if "?" in family:
+                self._params.setdefault(_origin(family), set()).add(family)
+            if filled := slot(family):
+                self._slots.add(filled)
         if self.barren(family, run, shape) and kind(family):
             self._shapes.setdefault(kind(family), set()).add(shape)
             self._families.setdefault(kind(family), set()).add(family)

@@ -254,8 +254,10 @@ class WasteLedger:
         """Whether, of the pages of ``family`` fetched since the last that taught, the
         last ``BARREN`` with no shape beyond ``shape`` (all its parameter names and
         more) taught nothing, or its last one did while a kin family was proven
-        barren (:meth:`~robotkit.triage.kinship.Kinship.barren`)."""
-        return family is not None and self.kin.barren(family, self._families.get(family), shape)
+        barren or its host known (:meth:`~robotkit.triage.kinship.Kinship.barren`)."""
+        return family is not None and self.kin.barren(
+            family, self._families.get(family), shape, self.forms.fresh(family)
+        )
 
     def linked_again(self, host: str, key: str, referer: str | None) -> Waiting | None:
         """A URL already known under ``key`` linked again from ``referer``: when that
