@@ -83,14 +83,13 @@ from robotkit.content import (
     prose_words,
 )
 from robotkit.triage.guard import Guard
-from robotkit.triage.items import item_region, returns_to
+from robotkit.triage.items import item_region, leads_nowhere
 from robotkit.triage.news import PageNews
 from robotkit.triage.regions import FailureKind, other_template, region_of, renamed
 from robotkit.triage.screening import Screening, TriageConfig
 from robotkit.url.learned import nested_alias
 from robotkit.url.normalization import NormalizedURL
 from robotkit.url.substitution import at_home
-from robotkit.url.template import counter_step, has_parameters
 from robotkit.url.views import views as is_view
 
 __all__ = [
@@ -308,10 +307,10 @@ class Triage(Screening):
             proof = 1 if mine and not itself else 0
             proof = 2 if canonical is not None and self._same(canonical, page.referer) else proof
             self.copies.record(norm, page.referer, copy, proof, copy_of is not None)
-        grows, hub = self._news(norm, parsed, seen, in_scope)
+        grows, hub = _links_news(self, norm, parsed, seen, in_scope)
         views = (item_region(n, self.region(n)) for n in same_origin if n.path != norm.path)
         self.regions.list_of(final, region, views)
-        nowhere = _leads_nowhere(self, norm, region, same_origin, ref, hub, seen, novel or copy)
+        nowhere = leads_nowhere(self, norm, region, same_origin, ref, hub, seen, novel or copy)
         # A hub (a list of new items) restarts the count of copies in a row, however alike.
         streak = 0 if not copy or hub else page.streak + 1
         if action is not LinkAction.DROP:
@@ -386,27 +385,6 @@ class Triage(Screening):
             self._rekey(norm)
         return page.canonical
 
-    def _news(
-        self,
-        page: NormalizedURL,
-        links: Iterable[tuple[str, NormalizedURL | None]],
-        seen: Container[str],
-        in_scope: Any,
-    ) -> tuple[bool, bool]:
-        """What a page's links add: new URLs of its own region (``grows``), new pages
-        of other regions in scope or of another template of its script (``hub``)."""
-        region = self.region(page)
-        grows = hub = False
-        for link, other in links:
-            if other is None or (key := self.key(other)) in seen or key in self._fetched_keys:
-                continue
-            if self.region(other) == region and not other_template(page, other):
-                grows = grows or not renamed(page, other)  # another action is no growth
-            elif in_scope is None or in_scope(link):
-                hub = True
-                break
-        return grows, hub
-
     # -- state ------------------------------------------------------------------------
 
     def snapshot(self) -> dict[str, Any]:
@@ -464,31 +442,26 @@ class Triage(Screening):
         self._fetched_spellings = {norm.key for norm in fetched}
 
 
-def _leads_nowhere(
+def _links_news(
     triage: Triage,
-    norm: NormalizedURL,
-    region: str,
-    same_origin: Sequence[NormalizedURL],
-    ref: NormalizedURL | None,
-    hub: bool,
+    page: NormalizedURL,
+    links: Iterable[tuple[str, NormalizedURL | None]],
     seen: Container[str],
-    news: bool,
-) -> bool:
-    """Whether a page taught nothing by what it links, whatever prose it writes
-    (ARCHITECTURE.md, "The waste bound"). A list is worth its items: a view of a list
-    (another sort, filter, tag set or empty result, by its parameters) listing only
-    items an earlier list of its region listed (blind4 ``askbot``'s list states). A
-    counter's next or previous value (``?rev=41`` linked by ``?rev=42``) leading to
-    no new page (blind4 ``dokuwiki``'s diffs). A page of a path region saying nothing
-    new to it (no words, no passage) and linking no URL the crawl has not met: an
-    archive's message permalinks, each a message its thread showed (blind8
-    ``mailman``). Not a page like its siblings (``news`` too, as a copy): one that
-    differs by a number proves nothing of its family (gauntlet ``numbered-pages``)."""
-    kept = (n for n in same_origin if triage.region(n) != region and not returns_to(n, norm))
-    if triage.regions.listed_before(region, map(triage.key, kept)) and has_parameters(norm):
-        return True
-    met = not (hub or news or norm.query) and all(triage.key(n) in seen for n in same_origin)
-    return met or (not hub and counter_step(norm, ref))
+    in_scope: Any,
+) -> tuple[bool, bool]:
+    """What a page's links add: new URLs of its own region (``grows``), new pages
+    of other regions in scope or of another template of its script (``hub``)."""
+    region = triage.region(page)
+    grows = hub = False
+    for link, other in links:
+        if other is None or (key := triage.key(other)) in seen or key in triage._fetched_keys:
+            continue
+        if triage.region(other) == region and not other_template(page, other):
+            grows = grows or not renamed(page, other)  # another action is no growth
+        elif in_scope is None or in_scope(link):
+            hub = True
+            break
+    return grows, hub
 
 
 def _restates(
