@@ -85,7 +85,13 @@ from robotkit.content import (
 from robotkit.triage.guard import Guard
 from robotkit.triage.items import item_region, leads_nowhere
 from robotkit.triage.news import PageNews
-from robotkit.triage.regions import FailureKind, other_template, region_of, renamed
+from robotkit.triage.regions import (
+    LIST_ITEMS,
+    FailureKind,
+    other_template,
+    region_of,
+    renamed,
+)
 from robotkit.triage.screening import Screening, TriageConfig
 from robotkit.url.learned import nested_alias
 from robotkit.url.normalization import NormalizedURL
@@ -281,9 +287,10 @@ class Triage(Screening):
         # look-alikes is still fetched whole, but such pages cannot keep a growing
         # region alive.
         region = self.region(norm)
-        says_more, own = self.news.says_more(region, words)
+        says_more, own, new = self.news.says_more(region, words)
         prose = prose_words(page.text or "")  # its own sentences, for two rules below
-        passage = self.news.new_passage(region, norm, prose)
+        said_new = self.news.new_passage(region, prose)  # a query space's too: ``bare``
+        passage = said_new and not norm.query
         if self.news.farm_page(norm, words, parsed, in_scope) and action is LinkAction.FOLLOW:
             action = LinkAction.DEPRIORITIZE
             reason = Reason.TRAP_HOST
@@ -307,7 +314,8 @@ class Triage(Screening):
             proof = 1 if mine and not itself else 0
             proof = 2 if canonical is not None and self._same(canonical, page.referer) else proof
             self.copies.record(norm, page.referer, copy, proof, copy_of is not None)
-        grows, hub = _links_news(self, norm, parsed, seen, in_scope)
+        fresh, hub = _links_news(self, norm, parsed, seen, in_scope)
+        grows = fresh > 0
         views = (item_region(n, self.region(n)) for n in same_origin if n.path != norm.path)
         self.regions.list_of(final, region, views)
         nowhere = leads_nowhere(self, norm, region, same_origin, ref, hub, seen, novel or copy)
@@ -335,6 +343,10 @@ class Triage(Screening):
         # A non-canonical form seen first is not "alone": its words are the host's first.
         alone = not (wasted or novel or action is LinkAction.FOLLOW or canonical is not None)
         taught = not (wasted or alone or farm)
+        # Unlike the others by SimHash alone (no word or passage new to its region, no new
+        # page of another region, no list of its own): vouches for nothing (blind5 hgweb).
+        lists = hub or fresh >= LIST_ITEMS  # a class tree listing its release's pages
+        bare = taught and not (new or novel or said_new or lists or canonical is not None)
         # The shorter, canonical member reached after its copy (``/display/x`` after
         # ``/display/x?src=nav``) through a link of another page shows words the
         # host showed: it taught nothing, but it is a page a page links, no member
@@ -349,7 +361,8 @@ class Triage(Screening):
         evidence = (variant or view or (echoed and said) or not (alone or echoed)) and not (
             linked or itself
         )
-        self.count_waste(asked, final, page.key, taught, evidence, page.referer is None or vouching)
+        seed = page.referer is None or vouching
+        self.count_waste(asked, final, page.key, taught, evidence, seed, vouches=not bare)
         signals += self.slow(asked, page.elapsed, excused)
         return PageVerdict(reason, action, novel, streak, follow, tuple(signals), canonical, taught)
 
@@ -448,16 +461,17 @@ def _links_news(
     links: Iterable[tuple[str, NormalizedURL | None]],
     seen: Container[str],
     in_scope: Any,
-) -> tuple[bool, bool]:
-    """What a page's links add: new URLs of its own region (``grows``), new pages
-    of other regions in scope or of another template of its script (``hub``)."""
+) -> tuple[int, bool]:
+    """What a page's links add: how many new URLs of its own region (it *grows*),
+    and new pages of other regions in scope or of another template of its script
+    (``hub``)."""
     region = triage.region(page)
-    grows = hub = False
+    grows, hub = 0, False
     for link, other in links:
         if other is None or (key := triage.key(other)) in seen or key in triage._fetched_keys:
             continue
         if triage.region(other) == region and not other_template(page, other):
-            grows = grows or not renamed(page, other)  # another action is no growth
+            grows += not renamed(page, other)  # another action is no growth
         elif in_scope is None or in_scope(link):
             hub = True
             break

@@ -12,8 +12,8 @@ waste bound"):
   non-canonical form, a view of the page that linked it, or of a page it is a path
   under, restating it (:meth:`PagePairs.restates`); or an error status, a timeout, an oversize body.
   Every other fetch taught something. The triage judges which; the ledger counts.
-- A URL is *vouched for* when the page that first linked it taught something or
-  was a seed (or it is a seed itself), and its *family*
+- A URL is *vouched for* when the page that first linked it taught something (not
+  by SimHash alone: ``vouches``) or was a seed (or it is a seed itself), and its *family*
   (:func:`robotkit.url.waste.waste_family`: the URLs of one directory with the
   same parameter names) is not *barren*. A family
   is barren while the last ``BARREN`` of its pages fetched taught nothing: a
@@ -326,11 +326,13 @@ class WasteLedger:
         seed: bool = False,
         shape: str = "",
         form: str = "",
+        vouches: bool = True,
     ) -> None:
         """Count one fetch of ``host``: ``taught`` or not. ``url`` is the page its links
         name as their referer; ``key`` the key it was fetched under; ``family`` its
         family, which a page is ``evidence`` about (an error or a timeout is not);
-        ``shape`` its parameter names, ``form`` its query form.
+        ``shape`` its parameter names, ``form`` its query form; a page that taught but
+        ``vouches`` not (unlike others by SimHash alone) vouches for no link (blind5 ``hgweb``).
 
         A ``seed`` that taught nothing still vouches for its links: the user named its
         host, and a seed is a copy only of another seed (two names of one site, the
@@ -360,12 +362,12 @@ class WasteLedger:
             book.unvouched_taught += earns
             if earns:
                 book.balance = max(0, book.balance - 1)
-            return
-        book.wasted += 1
-        book.unvouched_wasted += unvouched
-        book.balance += unvouched
-        self.regions[region] += 1
-        if not seed and len(self._wasted_pages) < self.max_remembered:
+        else:
+            book.wasted += 1
+            book.unvouched_wasted += unvouched
+            book.balance += unvouched
+            self.regions[region] += 1
+        if not (seed or (taught and vouches)) and len(self._wasted_pages) < self.max_remembered:
             self._wasted_pages.add(url)
 
     def must_wait(
