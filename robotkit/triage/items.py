@@ -8,21 +8,27 @@ Pure: no I/O.
 - :func:`returns_to`: a link carrying the page's own address (a return address) is
   an action on the page, no item of it.
 - :func:`entries_of`: a directory page's links under its own path are its entries.
+- :func:`leads_nowhere`: whether a page taught nothing by what it links.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Container, Iterable, Sequence
+from typing import TYPE_CHECKING
 from urllib.parse import parse_qsl, unquote
 
 from robotkit.url.normalization import NormalizedURL
 from robotkit.url.rewrites import is_token
+from robotkit.url.template import counter_step, has_parameters
+
+if TYPE_CHECKING:
+    from robotkit.triage.screening import Screening
 
 _WORD = re.compile(r"[A-Za-z]")
 """A letter: an entry's name is a word, not a number."""
 
-__all__ = ["entries_of", "item_region", "returns_to"]
+__all__ = ["entries_of", "item_region", "leads_nowhere", "returns_to"]
 
 
 def item_region(norm: NormalizedURL, region: str) -> str:
@@ -68,3 +74,30 @@ def entries_of(page: NormalizedURL, links: Iterable[NormalizedURL]) -> list[Norm
         for n, name in names
         if n.path.startswith(base) and n.path != base and _WORD.search(name) and name != own
     ]
+
+
+def leads_nowhere(
+    triage: Screening,
+    norm: NormalizedURL,
+    region: str,
+    same_origin: Sequence[NormalizedURL],
+    ref: NormalizedURL | None,
+    hub: bool,
+    seen: Container[str],
+    news: bool,
+) -> bool:
+    """Whether a page taught nothing by what it links, whatever prose it writes
+    (ARCHITECTURE.md, "The waste bound"). A list is worth its items: a view of a list
+    (another sort, filter, tag set or empty result, by its parameters) listing only
+    items an earlier list of its region listed (blind4 ``askbot``'s list states). A
+    counter's next or previous value (``?rev=41`` linked by ``?rev=42``) leading to
+    no new page (blind4 ``dokuwiki``'s diffs). A page of a path region saying nothing
+    new to it (no words, no passage) and linking no URL the crawl has not met: an
+    archive's message permalinks, each a message its thread showed (blind8
+    ``mailman``). Not a page like its siblings (``news`` too, as a copy): one that
+    differs by a number proves nothing of its family (gauntlet ``numbered-pages``)."""
+    kept = (n for n in same_origin if triage.region(n) != region and not returns_to(n, norm))
+    if triage.regions.listed_before(region, map(triage.key, kept)) and has_parameters(norm):
+        return True
+    met = not (hub or news or norm.query) and all(triage.key(n) in seen for n in same_origin)
+    return met or (not hub and counter_step(norm, ref))

@@ -94,13 +94,15 @@ class PageNews:
             vocabulary.update(new_words)
         return len(new_words)
 
-    def new_passage(self, region: str, norm: NormalizedURL, prose: Sequence[str]) -> bool:
+    def new_passage(self, region: str, prose: Sequence[str]) -> bool:
         """Whether a page's text outside its links holds ``min_passage`` runs of
         ``passage_words`` in a row that ``region`` never showed, remembering them.
-        Asked in a region of documents (a path) only: in a query space, a
-        program's view of its parameters, a page may write text made up for its
-        query (a search's babble), so there new words are asked for."""
-        if norm.query or not prose:
+        Makes a page novel in a region of documents (a path) only: in a query space,
+        a program's view of its parameters, a page may write text made up for its
+        query (a search's babble), so there new words are asked for. There a new
+        passage still keeps a page that taught only by SimHash vouching (a product in
+        its shop's words, blind8 ``opencart``; ARCHITECTURE.md, "The waste bound")."""
+        if not prose:
             return False
         shingles = passage_shingles(prose, self.config.passage_words)
         known = self.passages.setdefault(region, set())
@@ -112,14 +114,14 @@ class PageNews:
             known.update(shingles)
         return longest >= self.config.min_passage
 
-    def says_more(self, region: str, words: set[str]) -> tuple[bool, bool]:
+    def says_more(self, region: str, words: set[str]) -> tuple[bool, bool, int]:
         """Whether a page brings words its region has not shown yet (at least
         ``min_new_words`` and a tenth of its own, or ``min_own_words`` however long
-        it is), and whether the latter holds: words enough of its own to be a record
-        of a template, however many words the template has."""
+        it is), whether the latter holds (words enough of its own to be a record of a
+        template, however many words the template has), and how many it brings."""
         new = self.new_words(region, words)
         own = new >= max(self.config.min_new_words, self.config.min_own_words)
-        return own or (new >= self.config.min_new_words and 10 * new >= len(words)), own
+        return own or (new >= self.config.min_new_words and 10 * new >= len(words)), own, new
 
     def farm_page(
         self,

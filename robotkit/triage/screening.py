@@ -393,14 +393,15 @@ class Screening:
         taught: bool,
         evidence: bool,
         seed: bool = False,
+        vouches: bool = True,
     ) -> None:
-        """A fetch of ``asked`` (``url`` as fetched, under ``key``) for the waste
-        bound: ``taught`` or not, and ``evidence`` about its family or not (an
-        error, a page only like its siblings); a ``seed``'s links stay vouched for."""
+        """A fetch of ``asked`` (``url`` as fetched, under ``key``) for the waste bound:
+        ``taught`` or not, ``evidence`` about its family or not (an error, a page only like
+        its siblings); a ``seed``'s links stay vouched for, not a page's that ``vouches`` not."""
         family, shape, form = _waste_of(asked)
-        region = self.region(asked)
-        origin = str(asked.origin)
-        self.waste.fetched(origin, region, url, key, taught, family, evidence, seed, shape, form)
+        region, origin = self.region(asked), str(asked.origin)
+        counted = (family, evidence, seed, shape, form, vouches)
+        self.waste.fetched(origin, region, url, key, taught, *counted)
 
     def _same_path(self, url: str | None, norm: NormalizedURL) -> bool:
         """Whether ``url`` has ``norm``'s origin and path (under another query)."""

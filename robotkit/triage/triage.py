@@ -83,14 +83,19 @@ from robotkit.content import (
     prose_words,
 )
 from robotkit.triage.guard import Guard
-from robotkit.triage.items import entries_of, item_region, returns_to
+from robotkit.triage.items import entries_of, item_region, leads_nowhere
 from robotkit.triage.news import PageNews
-from robotkit.triage.regions import FailureKind, other_template, region_of, renamed
+from robotkit.triage.regions import (
+    LIST_ITEMS,
+    FailureKind,
+    other_template,
+    region_of,
+    renamed,
+)
 from robotkit.triage.screening import Screening, TriageConfig
 from robotkit.url.learned import nested_copy
 from robotkit.url.normalization import NormalizedURL
 from robotkit.url.substitution import at_home
-from robotkit.url.template import counter_step, has_parameters
 from robotkit.url.views import states
 from robotkit.url.views import views as is_view
 
@@ -272,9 +277,10 @@ class Triage(Screening):
         # look-alikes is still fetched whole, but such pages cannot keep a growing
         # region alive.
         region = self.region(norm)
-        says_more, own = self.news.says_more(region, words)
+        says_more, own, new = self.news.says_more(region, words)
         prose = prose_words(page.text or "")  # its own sentences, for two rules below
-        passage = self.news.new_passage(region, norm, prose)
+        said_new = self.news.new_passage(region, prose)  # a query space's too: ``bare``
+        passage = said_new and not norm.query
         if self.news.farm_page(norm, words, parsed, in_scope) and action is LinkAction.FOLLOW:
             action = LinkAction.DEPRIORITIZE
             reason = Reason.TRAP_HOST
@@ -298,10 +304,11 @@ class Triage(Screening):
             proof = 1 if mine and not itself else 0
             proof = 2 if canonical is not None and self._same(canonical, page.referer) else proof
             self.copies.record(norm, page.referer, copy, proof, copy_of is not None)
-        grows, hub = _news(self, norm, parsed, seen, in_scope)
+        fresh, hub = _links_news(self, norm, parsed, seen, in_scope)
+        grows = fresh > 0
         views = (item_region(n, self.region(n)) for n in same_origin if n.path != norm.path)
         self.regions.list_of(final, region, views)
-        nowhere = _leads_nowhere(self, norm, region, same_origin, ref, hub, seen, novel or copy)
+        nowhere = leads_nowhere(self, norm, region, same_origin, ref, hub, seen, novel or copy)
         # A hub (a list of new items) restarts the count of copies in a row, however alike.
         streak = 0 if not copy or hub else page.streak + 1
         if action is not LinkAction.DROP:
@@ -329,6 +336,10 @@ class Triage(Screening):
         listing = any(k not in seen and k not in self._fetched_keys for k in entries)
         alone = not (wasted or novel or listing or action is LinkAction.FOLLOW or canonical)
         taught = not (wasted or alone or farm)
+        # Unlike the others by SimHash alone (no word or passage new to its region, no new
+        # page of another region, no list of its own): vouches for nothing (blind5 hgweb).
+        lists = hub or fresh >= LIST_ITEMS  # a class tree listing its release's pages
+        bare = taught and not (new or novel or said_new or lists or canonical is not None)
         # The shorter, canonical member reached after its copy (``/display/x`` after
         # ``/display/x?src=nav``) through a link of another page shows words the
         # host showed: it taught nothing, but it is a page a page links, no member
@@ -342,7 +353,8 @@ class Triage(Screening):
         view = alone and (said or self.news.viewed(norm, ref, page.referer, echo.simhash))
         view = view or (echoed and (said or states(asked, ref)))  # ``;isad``: blind11 atom
         evidence = (variant or view or not (alone or echoed)) and not (linked or itself)
-        self.count_waste(asked, final, page.key, taught, evidence, page.referer is None or vouching)
+        seed = page.referer is None or vouching
+        self.count_waste(asked, final, page.key, taught, evidence, seed, vouches=not bare)
         signals += self.slow(asked, page.elapsed, excused)
         return PageVerdict(reason, action, novel, streak, follow, tuple(signals), canonical, taught)
 
@@ -435,53 +447,27 @@ class Triage(Screening):
         self._fetched_spellings = {norm.key for norm in fetched}
 
 
-def _news(
+def _links_news(
     triage: Triage,
     page: NormalizedURL,
     links: Iterable[tuple[str, NormalizedURL | None]],
     seen: Container[str],
     in_scope: Any,
-) -> tuple[bool, bool]:
-    """What a page's links add: new URLs of its own region (``grows``), new pages
-    of other regions in scope or of another template of its script (``hub``)."""
+) -> tuple[int, bool]:
+    """What a page's links add: how many new URLs of its own region (it *grows*),
+    and new pages of other regions in scope or of another template of its script
+    (``hub``)."""
     region = triage.region(page)
-    grows = hub = False
+    grows, hub = 0, False
     for link, other in links:
         if other is None or (key := triage.key(other)) in seen or key in triage._fetched_keys:
             continue
         if triage.region(other) == region and not other_template(page, other):
-            grows = grows or not renamed(page, other)  # another action is no growth
+            grows += not renamed(page, other)  # another action is no growth
         elif in_scope is None or in_scope(link):
             hub = True
             break
     return grows, hub
-
-
-def _leads_nowhere(
-    triage: Triage,
-    norm: NormalizedURL,
-    region: str,
-    same_origin: Sequence[NormalizedURL],
-    ref: NormalizedURL | None,
-    hub: bool,
-    seen: Container[str],
-    news: bool,
-) -> bool:
-    """Whether a page taught nothing by what it links, whatever prose it writes
-    (ARCHITECTURE.md, "The waste bound"). A list is worth its items: a view of a list
-    (another sort, filter, tag set or empty result, by its parameters) listing only
-    items an earlier list of its region listed (blind4 ``askbot``'s list states). A
-    counter's next or previous value (``?rev=41`` linked by ``?rev=42``) leading to
-    no new page (blind4 ``dokuwiki``'s diffs). A page of a path region saying nothing
-    new to it (no words, no passage) and linking no URL the crawl has not met: an
-    archive's message permalinks, each a message its thread showed (blind8
-    ``mailman``). Not a page like its siblings (``news`` too, as a copy): one that
-    differs by a number proves nothing of its family (gauntlet ``numbered-pages``)."""
-    kept = (n for n in same_origin if triage.region(n) != region and not returns_to(n, norm))
-    if triage.regions.listed_before(region, map(triage.key, kept)) and has_parameters(norm):
-        return True
-    met = not (hub or news or norm.query) and all(triage.key(n) in seen for n in same_origin)
-    return met or (not hub and counter_step(norm, ref))
 
 
 def _restates(

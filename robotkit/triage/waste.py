@@ -12,8 +12,8 @@ waste bound"):
   non-canonical form, a view of the page that linked it, or of a page it is a path
   under, restating it (:meth:`PagePairs.restates`); or an error status, a timeout, an oversize body.
   Every other fetch taught something. The triage judges which; the ledger counts.
-- A URL is *vouched for* when the page that first linked it taught something or
-  was a seed (or it is a seed itself), and its *family*
+- A URL is *vouched for* when the page that first linked it taught something (not
+  by SimHash alone: ``vouches``) or was a seed (or it is a seed itself), and its *family*
   (:func:`robotkit.url.waste.waste_family`: the URLs of one directory with the
   same parameter names) is not *barren*. A family
   is barren while the last ``BARREN`` of its pages fetched taught nothing: a
@@ -207,9 +207,8 @@ class WasteLedger:
         """URLs of fetched pages that taught nothing: their links are unvouched."""
         self._unvouched: set[str] = set()
         self._vouched: set[str] = set()
-        """Keys some page that taught something linked (under the rules of the
-        moment): a URL waiting under an older key is given back when its key now is
-        one of them."""
+        """Keys a page that taught linked (under the rules of the moment): a URL
+        waiting under an older key is given back when its key now is one of them."""
         self._word_bags: dict[str, set[str]] = {}
         self._families: dict[str, Counter[str]] = {}
         """A family to the shapes (parameter names, ``from&to&viewPanel``) of its
@@ -217,8 +216,7 @@ class WasteLedger:
         self.forms = FormRuns(BARREN, max_remembered)  # each query form's last pages
         self.kin = Kinship(BARREN)  # where one family's proof serves another
         self._paths: dict[str, int] = {}
-        """The origins and paths of the pages judged, under any query, to the pairs
-        of words they showed (a set of ``PATH_BITS`` bits)."""
+        """Each judged page's origin and path (any query) to its word pairs (PATH_BITS)."""
         self.pages = PagePairs(max_remembered)
 
     # -- vouching ---------------------------------------------------------------------
@@ -328,11 +326,13 @@ class WasteLedger:
         seed: bool = False,
         shape: str = "",
         form: str = "",
+        vouches: bool = True,
     ) -> None:
         """Count one fetch of ``host``: ``taught`` or not. ``url`` is the page its links
         name as their referer; ``key`` the key it was fetched under; ``family`` its
         family, which a page is ``evidence`` about (an error or a timeout is not);
-        ``shape`` its parameter names, ``form`` its query form.
+        ``shape`` its parameter names, ``form`` its query form; one that ``vouches`` not
+        (taught by SimHash alone) vouches for no link (blind5 ``hgweb``).
 
         A ``seed`` that taught nothing still vouches for its links: the user named its
         host, and a seed is a copy only of another seed (two names of one site, the
@@ -362,12 +362,12 @@ class WasteLedger:
             book.unvouched_taught += earns
             if earns:
                 book.balance = max(0, book.balance - 1)
-            return
-        book.wasted += 1
-        book.unvouched_wasted += unvouched
-        book.balance += unvouched
-        self.regions[region] += 1
-        if not seed and len(self._wasted_pages) < self.max_remembered:
+        else:
+            book.wasted += 1
+            book.unvouched_wasted += unvouched
+            book.balance += unvouched
+            self.regions[region] += 1
+        if not (seed or (taught and vouches)) and len(self._wasted_pages) < self.max_remembered:
             self._wasted_pages.add(url)
 
     def must_wait(
