@@ -41,6 +41,7 @@ from robotkit.content.fingerprints import (
     page_title,
     passage_shingles,
     prose_words,
+    unechoed,
     visible_text,
 )
 from robotkit.content.shingles import simhash
@@ -67,5 +68,6 @@ __all__ = [
     "prose_words",
     "simhash",
     "soft404_probe_url",
+    "unechoed",
     "visible_text",
 ]

@@ -349,6 +349,15 @@ def path_words(url: str | NormalizedURL) -> frozenset[str]:
     return frozenset(visible_words(echoed))
 
 
+def unechoed(words: Iterable[str], url: str | NormalizedURL) -> list[str]:
+    """``words`` without those its URL echoes, a word of four letters or more inside a
+    word of its path or query (a title naming a notice by its id's tail, "Post 00M7DJ"
+    of ``/notice/AZ…00M7DJ``: blind12 ``pleroma``). Numbers stay: "Build 41 passed"
+    and "Build 42 passed" are two pages."""
+    echoed = path_words(url)
+    return [w for w in words if w.isdigit() or len(w) < 4 or not any(w in e for e in echoed)]
+
+
 _ANCHOR = re.compile(r"<(/?)a\b[^<>]*>", re.IGNORECASE)
 
 

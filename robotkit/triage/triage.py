@@ -81,6 +81,7 @@ from robotkit.content import (
     echo_free_reading,
     fingerprint_readings,
     prose_words,
+    unechoed,
 )
 from robotkit.triage.guard import Guard
 from robotkit.triage.items import entries_of, item_region, leads_nowhere
@@ -320,7 +321,8 @@ class Triage(Screening):
         # The waste bound's measure: a page showing text its host had not shown taught
         # something; an exact copy, a soft 404, a farm page, the same words re-sorted did not.
         assert asked is not None
-        shown = self.waste.shown_before(str(asked.origin), text.words)
+        # So are those words but for the ones its URL echoes (blind12 pleroma's notices).
+        shown = self.waste.shown_before(str(asked.origin), text.words, unechoed(text.words, norm))
         # A non-canonical form fetched first with new text taught; its canonical did not.
         wasted = shown or soft is not None or copy_of is not None
         # A page only like its siblings, or echoing its URL's number, taught nothing but

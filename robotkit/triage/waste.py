@@ -87,6 +87,11 @@ different pair set counts as shown, so new pairs are undercounted a little on a
 path with many variants, never overcounted."""
 
 
+def _bag(words: Iterable[str]) -> str:
+    """A page's words in any order, as a short digest (:meth:`WasteLedger.shown_before`)."""
+    return hashlib.blake2b("\x00".join(sorted(words)).encode(), digest_size=12).hexdigest()
+
+
 def _pairs(words: Sequence[str], bits: int) -> int:
     """The pairs of adjacent words of a page, each setting one of ``bits`` bits."""
     mine = 0
@@ -285,16 +290,16 @@ class WasteLedger:
 
     # -- fetches ----------------------------------------------------------------------
 
-    def shown_before(self, host: str, words: Iterable[str]) -> bool:
-        """Whether ``host`` showed a page of exactly these words before, in any order
-        (a listing re-sorted by another column), remembering them. Numbers count:
-        "Build 41 passed" and "Build 42 passed" are two pages."""
-        bag = hashlib.blake2b("\x00".join(sorted(words)).encode(), digest_size=12).hexdigest()
+    def shown_before(self, host: str, *readings: Iterable[str]) -> bool:
+        """Whether ``host`` showed a page of exactly the words of one of ``readings``
+        before, in any order (a listing re-sorted by another column), remembering them.
+        Numbers count: "Build 41 passed" and "Build 42 passed" are two pages."""
         bags = self._word_bags.setdefault(host, set())
-        if bag in bags:
+        mine = {_bag(words) for words in readings}
+        if not mine.isdisjoint(bags):
             return True
-        if len(bags) < self.max_remembered:
-            bags.add(bag)
+        if len(bags) + len(mine) <= self.max_remembered:
+            bags |= mine
         return False
 
     def variant(self, norm: NormalizedURL, words: Sequence[str]) -> tuple[bool, bool]:
