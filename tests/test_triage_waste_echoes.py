@@ -1,5 +1,6 @@
 """The waste bound's "same words" (ARCHITECTURE.md, "The waste bound"): a page whose
-words are an earlier page's but for those its URL echoes taught nothing."""
+words are an earlier page's but for those its URL echoes taught nothing, and a
+query's array parameters (``sorting[price]``) are one family."""
 
 from __future__ import annotations
 
@@ -7,6 +8,8 @@ import random
 
 from robotkit.traps.base import prose
 from robotkit.triage.triage import PageFacts, Triage
+from robotkit.url.normalization import normalize
+from robotkit.url.waste import waste_family, waste_shape
 
 HOST = "http://127.0.0.1:8000"
 FLAKE = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
@@ -42,3 +45,16 @@ def test_a_notice_saying_an_earlier_ones_words_but_its_own_ids_tail_taught_nothi
         taught.append(triage.judge(facts, set(), lambda _: True).taught)
         referer = url
     assert taught == [True] * 3 + [False] * 6
+
+
+def test_the_keys_of_an_array_parameter_are_one_family() -> None:
+    # Sylius sorts a taxon by ``sorting[price]=asc``, ``sorting[name]=desc``, ...:
+    # PHP reads one array ``sorting`` (blind12 sylius: a family per sort key, each
+    # proven barren on its own).
+    price = normalize("http://shop.test/en_GB/taxons/boots?sorting%5Bprice%5D=asc")
+    name = normalize("http://shop.test/en_GB/taxons/tents?sorting[name]=desc&limit=9")
+    assert waste_family(price) == waste_family(name) == "http://shop.test/en_GB/taxons/*?sorting"
+    assert waste_shape(price) == "sorting"
+    assert waste_shape(name) == "limit&sorting"
+    plain = normalize("http://shop.test/en_GB/taxons/boots?sorting=price")
+    assert waste_family(plain) == waste_family(price)

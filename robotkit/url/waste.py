@@ -33,6 +33,9 @@ _SLUG = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)+")
 """A slug of two words or more (``and-much``): under a word, one object's name."""
 _WORD = re.compile(r"[a-z]+")
 """A directory named by a lower-case word (``books``, ``page``, ``export``)."""
+_SUBSCRIPT = re.compile(r"(?:\[|%5b|%\{n\}b).*", re.IGNORECASE)
+"""A parameter name's subscript, ``[price]`` of ``sorting[price]`` (``%5B`` escaped, and
+as a template writes it, ``%{n}B``)."""
 _SEARCH = re.compile(r"-?[A-Za-z_][\w-]*:[^+]+(?:\+-?[A-Za-z_][\w-]*:[^+]+)+")
 """A path segment that is a search of two terms or more, ``name:value`` joined by ``+``
 (Gerrit's ``/q/status:open+-is:wip+owner:x``)."""
@@ -150,7 +153,7 @@ def waste_family(norm: NormalizedURL) -> str:
         kept = view or not (parent or _variable(own))
         mine = f"{own}/{_named(own, leaf)[2:]}" if kept else _named(own, leaf)
         return f"{origin}{parent}/{mine}"
-    listed = [pair.partition("=")[0] for pair in query.split("&")] if query else []
+    listed = [_array(pair.partition("=")[0]) for pair in query.split("&")] if query else []
     # A toggle appended to a query (``?lang=es&print=1``) is of the toggle's family
     # (``?print``); a parameter repeated (``?lang=es&lang=fr``) of a family of its own
     # (``?lang+``), so that it does not make the pages of one value barren.
@@ -166,4 +169,11 @@ def waste_shape(norm: NormalizedURL) -> str:
     """A URL's parameter names, sorted and joined by ``&`` (``from&to&viewPanel``):
     pages of its family (:func:`waste_family`) with all its names and more say
     nothing of it (:meth:`robotkit.triage.waste.WasteLedger.barren`)."""
-    return "&".join(sorted({param_name(pair) for pair in query_pairs(norm.query)}))
+    return "&".join(sorted({_array(param_name(pair)) for pair in query_pairs(norm.query)}))
+
+
+def _array(name: str) -> str:
+    """A parameter name as PHP's and Rack's query parsers read it: ``sorting[price]``
+    and ``sorting[name]`` are keys of one array ``sorting``, one sort menu (Sylius:
+    blind12 ``sylius``), not a parameter of each sort key."""
+    return _SUBSCRIPT.sub("", name) or name
