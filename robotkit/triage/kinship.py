@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Callable
 
 from robotkit.url.template import names_objects
 
@@ -123,15 +124,22 @@ class Kinship:
         self._params: dict[str, set[str]] = {}
         """An origin to its query families barren by a full run of their own."""
 
-    def barren(self, family: str, run: Counter[str] | None, shape: str, fresh: int = 0) -> bool:
+    def barren(
+        self,
+        family: str,
+        run: Counter[str] | None,
+        shape: str,
+        fresh: Callable[[str], int] | None = None,
+    ) -> bool:
         """Whether ``family``, with ``run`` since its last page that taught, is barren
         for ``shape``: ``run`` pages of it, or one while its kind was barren for such a
-        shape elsewhere or another view of its object slot by a full run, or ``fresh``
-        (none of its pages taught: the pages that prove it, 1 or 2) while its origin is
-        :meth:`known` to make traps."""
+        shape elsewhere or another view of its object slot by a full run, or
+        ``fresh(family)`` (none of its pages taught: the pages that prove it, 1 or 2)
+        while its origin is :meth:`known` to make traps. ``fresh`` is asked only then:
+        this runs for every URL the crawl screens."""
         n = count(run, shape)
         kin = any(not more(s, shape) for s in self._shapes.get(kind(family), ()))
-        known = 0 < fresh <= n and self.known(family)
+        known = fresh is not None and n >= 1 and self.known(family) and 0 < fresh(family) <= n
         return n >= self.run or known or (n >= 1 and (kin or slot(family) in self._slots))
 
     def known(self, family: str) -> bool:
@@ -146,7 +154,8 @@ class Kinship:
         ``plone``: 6 pages lost in a trial)."""
         if "?" not in family:
             return False
-        return len(self._params.get(_origin(family), set()) - {family}) >= KNOWN
+        proven = self._params.get(_origin(family), ())
+        return len(proven) - (family in proven) >= KNOWN
 
     def note(self, family: str, run: Counter[str], shape: str) -> None:
         """A page of ``family`` that taught nothing, ``run`` counted it: when the

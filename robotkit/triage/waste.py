@@ -259,7 +259,7 @@ class WasteLedger:
         more) taught nothing, or its last one did while a kin family was proven
         barren or its host known (:meth:`~robotkit.triage.kinship.Kinship.barren`)."""
         return family is not None and self.kin.barren(
-            family, self._families.get(family), shape, self.forms.fresh(family)
+            family, self._families.get(family), shape, self.forms.fresh
         )
 
     def linked_again(self, host: str, key: str, referer: str | None) -> Waiting | None:
