@@ -85,7 +85,9 @@ def pager_step(page: NormalizedURL, link: NormalizedURL) -> tuple[str, int, int]
     old_name, _, old_value = old.partition("=")
     if not value.isdigit() or (old and (old_name != name or not old_value.isdigit())):
         return None
-    at = int(old_value) if old else 1
+    # A first page is at 1; ``page=1`` on it is the pager's second page if it counts
+    # from 0 (:func:`next_pages` tells).
+    at = int(old_value) if old else 0 if int(value) == 1 else 1
     return (name, at, int(value)) if int(value) > at else None
 
 
@@ -93,13 +95,22 @@ def next_pages(page: NormalizedURL, links: Iterable[NormalizedURL]) -> list[Norm
     """The pages ahead that ``page``'s pager names: the links that page on by a name
     whose numbers include the next one (``page=2`` on a first page; a pager names a
     few pages ahead, ``page=3`` too). A page size (``per_page=20``, ``50``) names no
-    next page."""
-    steps: dict[str, list[tuple[int, NormalizedURL]]] = {}
+    next page. A first page whose pager names ``page=1`` alone, its "Next", counts
+    from 0 (Evergreen's TPAC results, Drupal's pager: ``?page=1`` is the second page);
+    one naming ``page=2`` too counts from 1, and ``page=1`` is itself (blind12
+    ``evergreen``: four subjects' real second pages, and the records only they list,
+    held with the sorts that parked the results)."""
+    steps: dict[str, list[tuple[int, int, NormalizedURL]]] = {}
     for link in links:
         step = pager_step(page, link)
         if step is not None:
-            steps.setdefault(step[0], []).append((step[2] - step[1], link))
-    return [link for ahead in steps.values() if any(n == 1 for n, _ in ahead) for _, link in ahead]
+            steps.setdefault(step[0], []).append((step[1], step[2] - step[1], link))
+    return [
+        link
+        for ahead in steps.values()
+        for at, _, link in ahead
+        if any(n == 1 for _, n, _ in ahead) and (at or len(ahead) == 1)
+    ]
 
 
 def sibling(page: Counter[str], link: Counter[str]) -> bool:
