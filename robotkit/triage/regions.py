@@ -12,9 +12,13 @@ Two bookkeepers of the trap policy (ARCHITECTURE.md, "Trap policy"), both pure:
   carried) are then held on the sibling lists of the same section. Of a front
   controller's space (``index.php?route=product/category``), only the routes that
   grew it are held: its lists' sorts park it, not its products (blind8 ``opencart``);
-  of a route that grew it by its views alone (a category's sorts), only its views. The
-  pages real pages still lead into a parked space are let in
-  (:mod:`robotkit.triage.entries`).
+  of a route that grew it by its views alone (a category's sorts), only its views. A
+  script's handler (``a=commit``, ``Action=PublicFAQZoom``) is a route too
+  (:mod:`robotkit.triage.routes`): only the handlers that grew its space 4 times and
+  more often than they were news are held, and each other handler is judged on its
+  own from then on, its views held once they grew it so, its records let in until 8
+  of them each led on to the next (a period's arrow). The pages real pages still
+  lead into a parked space are let in (:mod:`robotkit.triage.entries`).
 - **The breaker.** A *path family* (``/reports/``) whose responses time out,
   overflow the body cap or come slowly with nothing novel ``breaker_failures``
   times is broken off, so a tarpit with
@@ -34,10 +38,19 @@ from typing import Any
 from robotkit.base.reasons import CodeEnum, Reason
 from robotkit.base.snapshot import header, listed, opened, reading, typed
 from robotkit.triage.entries import Entries
+from robotkit.triage.routes import Route, route_of
 from robotkit.url.normalization import NormalizedURL
 from robotkit.url.rewrites import param_name, query_pairs
 
-__all__ = ["FailureKind", "Regions", "family_of", "other_template", "region_of", "renamed"]
+__all__ = [
+    "FailureKind",
+    "Regions",
+    "family_of",
+    "other_template",
+    "region_of",
+    "renamed",
+    "route_of",
+]
 
 _DIGITS = re.compile(r"\d+")
 _REGION_TOKEN = re.compile(r"(?=[a-z0-9]*[0-9])(?=[a-z0-9]*[a-z])[a-z0-9]{5,}|[\w\-]{20,}", re.I)
@@ -67,20 +80,6 @@ def _display_state(query: str) -> bool:
     """Whether a query is a view in a display state: pairs joined by ``;`` alone
     (SMF's ``topic=55.0;prev_next=prev``; ``;`` is HTML 4's other separator)."""
     return ";" in query and "&" not in query
-
-
-_ROUTE = re.compile(r"[a-z_]+(?:[.\-][a-z_]+)*(?:/[a-z_]+(?:[.\-][a-z_]+)*)+", re.I)
-"""A front controller's route: words joined by ``/`` (OpenCart's
-``route=product/category``, Yii's ``r=site/page``), a controller and its action."""
-
-
-def route_of(norm: NormalizedURL) -> str | None:
-    """The route pair of a front controller's query (``route=product/product``), the
-    first one, or ``None``."""
-    for pair in query_pairs(norm.query):
-        if _ROUTE.fullmatch(pair.partition("=")[2]):
-            return pair
-    return None
 
 
 def region_of(norm: NormalizedURL) -> str:
@@ -165,37 +164,13 @@ def _section(norm: NormalizedURL) -> str:
     return f"{norm.origin}/{norm.path[1:].split('/', 1)[0]}"
 
 
-ROUTE_PAGES = 64
-"""Growing pages remembered per route (a bound on memory)."""
-
-
-@dataclass
-class _Route:
-    """The pages of one route of a front controller's space: how many were news, and
-    the parameter names of each that grew it."""
-
-    shapes: set[frozenset[str]] = field(default_factory=set)
-    """The parameter names of its pages that were news, each set once."""
-    news: int = 0
-    growth: list[frozenset[str]] = field(default_factory=list)
-
-    def spared(self, views: set[str]) -> set[frozenset[str]]:
-        """The shapes of the route still let in once the space is parked: those of
-        its news (a category's ``path=``), when the route's pages are objects and
-        its views (``views``, the names that grew the space) grew it: its other
-        growing pages (subcategories) were no more than its news. None of a
-        calendar's months, growing with the names of its first."""
-        plain = sum(1 for names in self.growth if not names & views)
-        return set(self.shapes) if views and plain <= self.news else set()
-
-
 @dataclass
 class _Counts:
     news: int = 0
     growth: int = 0
     news_names: set[str] = field(default_factory=set)
     growth_names: set[str] = field(default_factory=set)
-    routes: dict[str, _Route] = field(default_factory=dict)
+    routes: dict[str, Route] = field(default_factory=dict)
     """Of a front controller's space, its routes (``""``: pages without one)."""
 
 
@@ -318,23 +293,18 @@ class Regions:
         targets = [(n, region_of(n)) for _, n in links if n is not None] if news else []
         self.entries.fetched(norm, region, referer, targets, news)
         if region in self._parked:
-            return None
+            return self._count_route(norm, region, news, grows)
         counts = self._counts.setdefault(region, _Counts())
         if news:
             counts.news += 1
             counts.news_names |= _names(norm)
-            route = counts.routes.setdefault(route_of(norm) or "", _Route())
-            route.news += 1
-            if len(route.shapes) < ROUTE_PAGES:
-                route.shapes.add(frozenset(_names(norm)))
+            counts.routes.setdefault(route_of(norm) or "", Route()).note(_names(norm), True)
             return None
         if not grows:
             return None
         counts.growth += 1
         counts.growth_names |= _names(norm)
-        route = counts.routes.setdefault(route_of(norm) or "", _Route())
-        if len(route.growth) < ROUTE_PAGES:
-            route.growth.append(frozenset(_names(norm)))
+        counts.routes.setdefault(route_of(norm) or "", Route()).note(_names(norm), False)
         if counts.growth < self.growth_limit or counts.growth <= counts.news:
             return None
         detail = (
@@ -347,7 +317,9 @@ class Regions:
             # lists' sorts and page sizes grew it, not its products and brands; nor
             # its categories, when their sorts alone did.
             views = counts.growth_names - counts.news_names
-            self._routes[region] = {r: c.spared(views) for r, c in grown.items()}
+            self._routes[region] = {
+                r: c.spared(views) for r, c in grown.items() if c.grew(self.growth_limit // 2)
+            }
             detail += f"; routes {', '.join(sorted(self._routes[region]))} held"
         self._parked[region] = detail
         names = counts.growth_names - counts.news_names
@@ -357,6 +329,19 @@ class Regions:
             self._held_names.setdefault(_section(norm), set()).update(names)
             detail += f"; parameters {', '.join(sorted(names))} held under it"
         return detail
+
+    def _count_route(self, norm: NormalizedURL, region: str, news: bool, grows: bool) -> str | None:
+        """Count a page of a parked space's route (:meth:`Route.judged`)."""
+        routes, route = self._routes.get(region), route_of(norm)
+        if routes is None or route is None:
+            return None
+        mine = self._counts[region].routes.setdefault(route, Route())
+        shape = frozenset(_names(norm))
+        held = mine.judged(shape, news, grows, routes.get(route), self.growth_limit)
+        if held is None:
+            return None
+        routes[route] = held
+        return f"route {route} of {region} held{' but for its records' if held else ''}"
 
     def failed(self, norm: NormalizedURL, kind: FailureKind) -> str | None:
         """Count a timeout or an oversize body against the URL's path family;
@@ -386,6 +371,7 @@ class Regions:
                             n.news,
                             [sorted(g) for g in n.growth],
                             sorted(sorted(g) for g in n.shapes),
+                            n.chain,
                         ]
                         for r, n in c.routes.items()
                     ],
@@ -475,13 +461,14 @@ def _shapes(data: Any) -> set[frozenset[str]]:
     return {frozenset(listed(names, "name", str)) for names in listed(data, "shapes", list)}
 
 
-def _routes(data: Any) -> dict[str, _Route]:
+def _routes(data: Any) -> dict[str, Route]:
     """The routes of a snapshot's counts."""
     return {
-        typed(r, str, "route"): _Route(
+        typed(r, str, "route"): Route(
             _shapes(shapes),
             typed(news, int, "count"),
             [frozenset(listed(names, "name", str)) for names in listed(growth, "growth", list)],
+            typed(more[0], int, "count") if more else 0,  # none before chains were kept
         )
-        for r, news, growth, shapes in listed(data, "routes", list)
+        for r, news, growth, shapes, *more in listed(data, "routes", list)
     }

@@ -93,6 +93,7 @@ from robotkit.triage.regions import (
     region_of,
     renamed,
 )
+from robotkit.triage.routes import dispatched
 from robotkit.triage.screening import Screening, TriageConfig
 from robotkit.url.learned import nested_copy
 from robotkit.url.normalization import NormalizedURL
@@ -307,7 +308,11 @@ class Triage(Screening):
             self.copies.record(norm, page.referer, copy, proof, copy_of is not None)
         fresh, hub = _links_news(self, norm, parsed, seen, in_scope)
         grows = fresh > 0
-        views = (item_region(n, self.region(n)) for n in same_origin if n.path != norm.path)
+        views = (
+            item_region(n, self.region(n))
+            for n in same_origin
+            if n.path != norm.path or dispatched(norm, n)
+        )
         self.regions.list_of(final, region, views)
         nowhere = leads_nowhere(self, norm, region, same_origin, ref, hub, seen, novel or copy)
         # A hub (a list of new items) restarts the count of copies in a row, however alike.

@@ -1,0 +1,123 @@
+"""A script's handlers and routes: which template of a script a query asks for.
+
+One script often serves a whole site, the page it renders named in its query: a front
+controller's route (OpenCart's ``index.php?route=product/category``), or a handler
+under a dispatch name (Matomo's ``module=CoreHome&action=index``, Znuny's
+``Action=PublicFAQZoom``, gitweb's ``a=commit``). :mod:`robotkit.triage.regions`
+counts a parked query space's growth per route, so that the views that grew it are
+held and the script's other pages are not (ARCHITECTURE.md, "Trap policy").
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from robotkit.url.normalization import NormalizedURL
+from robotkit.url.rewrites import param_name, query_states
+
+__all__ = ["ROUTE_PAGES", "Route", "dispatched", "route_of"]
+
+_ROUTE = re.compile(r"[a-z_]+(?:[.\-][a-z_]+)*(?:/[a-z_]+(?:[.\-][a-z_]+)*)+", re.I)
+"""A front controller's route: words joined by ``/`` (OpenCart's
+``route=product/category``, Yii's ``r=site/page``), a controller and its action."""
+
+
+_HANDLERS = frozenset({"module", "action", "a", "do", "op", "act", "cmd", "task"})
+"""Names of the parameter a script dispatches on, the handler a query asks for:
+Matomo's ``module`` and ``action``, OTRS and Znuny's ``Action`` (not ``Subaction``: a
+vote is an action on an article), gitweb's ``a``, DokuWiki's ``do``, MediaWiki's and
+SMF's ``action``."""
+_HANDLER = re.compile(r"[a-z][a-z_]*", re.I)
+"""A handler's name: a word (``PublicFAQZoom``, ``shortlog``), never a number or an id."""
+
+
+def route_of(norm: NormalizedURL) -> str | None:
+    """The handler pairs of a script's query (``a=shortlog``,
+    ``action=index&module=CoreHome``), else the route pair of a front controller's
+    (``route=product/product``), the first one, or ``None``."""
+    pairs = query_states(norm.query)
+    handler = [
+        pair
+        for pair in pairs
+        if param_name(pair) in _HANDLERS and _HANDLER.fullmatch(pair.partition("=")[2])
+    ]
+    if handler:  # a file's path is no route (gitweb's ``a=blob;f=src/io.c``)
+        return "&".join(sorted(handler, key=str.lower))
+    return next((pair for pair in pairs if _ROUTE.fullmatch(pair.partition("=")[2])), None)
+
+
+def dispatched(page: NormalizedURL, link: NormalizedURL) -> bool:
+    """Whether a link of a page to its own path asks the script for another handler
+    (``/otrs/public.pl`` linking ``?Action=PublicFAQZoom;ItemID=23``): a page of the
+    application, no view of the page (a facet, a sort), and an item when a page
+    lists many (blind12 ``znuny``: the FAQ's home lists 14 articles)."""
+    route = route_of(link)
+    return route is not None and route != route_of(page)
+
+
+ROUTE_PAGES = 64
+"""Growing pages remembered per route (a bound on memory)."""
+
+
+@dataclass
+class Route:
+    """The pages of one route or handler of a script's space: how many were news, and
+    the parameter names of each that grew it."""
+
+    shapes: set[frozenset[str]] = field(default_factory=set)
+    """The parameter names of its pages that were news, each set once."""
+    news: int = 0
+    growth: list[frozenset[str]] = field(default_factory=list)
+    chain: int = 0
+    """Pages of its shapes let in, once held, that were news and grew it."""
+
+    def note(self, names: set[str] | frozenset[str], news: bool) -> None:
+        """Count a page of the route: news, or growth."""
+        if news:
+            self.news += 1
+            if len(self.shapes) < ROUTE_PAGES:
+                self.shapes.add(frozenset(names))
+        elif len(self.growth) < ROUTE_PAGES:
+            self.growth.append(frozenset(names))
+
+    def judged(
+        self,
+        shape: frozenset[str],
+        news: bool,
+        grows: bool,
+        held: set[frozenset[str]] | None,
+        limit: int,
+    ) -> set[frozenset[str]] | None:
+        """Judge a page of the route once its space is parked, the route let in
+        (``held`` ``None``) or held but for the shapes ``held``: the shapes let in
+        from now on when that changes, else ``None``. A route let in is held for its
+        views (pages of shapes none of its news pages had) once they grew it as
+        :meth:`grew` says, with ``limit // 2``: the shapes of its news, its records,
+        are still let in. A record's page that was news and named new pages of the
+        space counts as a step: a record names others as an aside, a counter (a
+        period's "previous" arrow, each page novel by its words) its next one on every
+        page, and after ``limit`` steps the route is held whole (blind12 ``matomo``)."""
+        if held is not None:
+            self.chain += bool(held and news and grows)
+            return set() if held and self.chain >= limit else None
+        if news or not grows or shape in self.shapes:
+            if news:  # a record of a shape that was news, growing or not, is no view
+                self.note(shape, True)
+            return None
+        self.note(shape, False)
+        return set(self.shapes) if self.grew(limit // 2) else None
+
+    def grew(self, limit: int) -> bool:
+        """Whether the route grew ``limit`` times or more, and more often than it was
+        news: as a space is parked, on a route's own count."""
+        return len(self.growth) >= limit and len(self.growth) > self.news
+
+    def spared(self, views: set[str]) -> set[frozenset[str]]:
+        """The shapes of the route still let in once the space is parked: those of
+        its news (a category's ``path=``), when the route's pages are objects and
+        its views (``views``, the names that grew the space) grew it: its other
+        growing pages (subcategories) were no more than its news. None of a
+        calendar's months, growing with the names of its first."""
+        plain = sum(1 for names in self.growth if not names & views)
+        return set(self.shapes) if views and plain <= self.news else set()
