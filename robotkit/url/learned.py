@@ -98,7 +98,9 @@ def query_alias(short: NormalizedURL, long: NormalizedURL) -> bool:
     the path), so a clean path read after its query form is no copy and proves
     nothing against its family (blind6 ``wicket``: objects read after their
     ``bookmarkable`` forms made the family of the other objects barren, 6 of 36
-    pages lost)."""
+    pages lost). Nor does the query form read after its clean path: the object again
+    under the other name every object has (Tiki's ``tiki-index.php?page=X`` of its SEF
+    ``/X``; blind10 ``tikiwiki``: 5 of 34 pages waited for good)."""
     if short.origin != long.origin or short.query or not long.query or short.path == long.path:
         return False
     segments = [seg for seg in path_segments(short.path) if seg]
