@@ -96,6 +96,7 @@ from robotkit.triage.regions import (
 from robotkit.triage.screening import Screening, TriageConfig
 from robotkit.url.learned import nested_copy, query_alias
 from robotkit.url.normalization import NormalizedURL
+from robotkit.url.objects import default_object
 from robotkit.url.substitution import at_home
 from robotkit.url.views import states
 from robotkit.url.views import views as is_view
@@ -357,6 +358,7 @@ class Triage(Screening):
         # object under its other name, no evidence against its family (blind10 tikiwiki).
         alias = old is not None and "&" not in (norm.query or "&") and query_alias(old, norm)
         linked = linked or at_home(norm, old, ref) or alias
+        linked = linked or default_object(self.rules.listed, norm, old)  # ``commit/?id=<head>``
         view = alone and (said or self.news.viewed(norm, ref, page.referer, echo.simhash))
         view = view or (echoed and (said or states(asked, ref)))  # ``;isad``: blind11 atom
         evidence = (variant or view or not (alone or echoed)) and not (linked or itself)
