@@ -95,8 +95,9 @@ from robotkit.triage.regions import (
 )
 from robotkit.triage.routes import dispatched
 from robotkit.triage.screening import Screening, TriageConfig
-from robotkit.url.learned import nested_copy
+from robotkit.url.learned import nested_copy, query_alias
 from robotkit.url.normalization import NormalizedURL
+from robotkit.url.objects import default_object
 from robotkit.url.substitution import at_home
 from robotkit.url.views import states
 from robotkit.url.views import views as is_view
@@ -356,7 +357,13 @@ class Triage(Screening):
         # copy's own link (a longer spelling of it: ``rel=canonical``), it is evidence.
         # So after a near or echoed copy (blind6 liferay's ?redirect=, blind10 coppermine).
         linked = (canonical_member or shorter) and not self._reduces(norm, page.referer)
-        linked = linked or at_home(norm, self._parse(copy_of) if copy_of else None, ref)
+        old = self._parse(copy_of) if copy_of else None
+        # A script's query form alone read after the clean path it mounts the object at
+        # (``tiki-index.php?page=X`` after ``/X``; not a view, ``&printable=yes``): the
+        # object under its other name, no evidence against its family (blind10 tikiwiki).
+        alias = old is not None and "&" not in (norm.query or "&") and query_alias(old, norm)
+        linked = linked or at_home(norm, old, ref) or alias
+        linked = linked or default_object(self.rules.listed, norm, old)  # ``commit/?id=<head>``
         view = alone and (said or self.news.viewed(norm, ref, page.referer, echo.simhash))
         view = view or (echoed and (said or states(asked, ref)))  # ``;isad``: blind11 atom
         evidence = (variant or view or not (alone or echoed)) and not (linked or itself)

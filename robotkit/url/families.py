@@ -35,6 +35,7 @@ from robotkit.url.rewrites import (
     Rewrites,
     extra_pairs,
     file_ext,
+    files_of,
     param_name,
     path_segments,
     query_pairs,
@@ -238,7 +239,7 @@ class CopyFamilies:
             values[pair.partition("=")[2]] = text
             bare = ev.texts.get(f"{origin}{base}")
             if bare not in (None, text):
-                found += self._disprove_pair(origin, pair, where)
+                found += self._disprove_pair(origin, pair, norm.path)
             if len(set(values.values())) > 1 or bare not in (None, text):
                 found += self._veto_param(origin, name, where, f"{base} changes with {name}")
             elif len(values) >= PARAM_VALUES:
@@ -257,7 +258,7 @@ class CopyFamilies:
         for name in sorted(ev.bases.get(norm.key, ())):
             for value, other in ev.values[f"{origin} {name} {base}"].items():
                 if other != text:
-                    found += self._disprove_pair(origin, f"{name}={value}", where)
+                    found += self._disprove_pair(origin, f"{name}={value}", norm.path)
             if f"{origin} {name} {where}" in ev.no_param:
                 continue
             if set(ev.values[f"{origin} {name} {base}"].values()) != {text}:
@@ -306,15 +307,20 @@ class CopyFamilies:
         section ``where``: a copy elsewhere then proves nothing of ``pair`` there."""
         return f"{origin} {_pair(pair)} {where}" in self._evidence.no_pair
 
-    def _disprove_pair(self, origin: str, pair: str, where: str) -> list[str]:
-        """``pair`` changed a page's text in ``where``: a rule that it changes nothing
-        there (from an untranslated page, ``?id=2&L=1`` as ``?id=2``) goes."""
-        self._evidence.no_pair.add(f"{origin} {_pair(pair)} {where}")
+    def _disprove_pair(self, origin: str, pair: str, path: str) -> list[str]:
+        """``pair`` changed a page's text at ``path``: a rule that it changes nothing in
+        its section (from an untranslated page, ``?id=2&L=1`` as ``?id=2``) goes, and
+        the section's files' (:func:`~robotkit.url.rewrites.files_of`) when ``path`` is
+        a file: a commit's own page (``commit/?id=<sha>``) says nothing of the files
+        the commit did not touch."""
+        where = section(path)
+        scopes = {where} | (set() if path.endswith("/") else {files_of(where)})
+        self._evidence.no_pair.update(f"{origin} {_pair(pair)} {s}" for s in scopes)
         rules = self.rewrites.origins.get(origin)
         found: list[str] = []
         if rules is not None:
             for learned in [p for p in rules.scoped if _pair(p) == _pair(pair)]:
-                rules.scoped[learned].discard(where)
+                rules.scoped[learned] -= scopes
                 found += self._withdraw(f"{origin} pair {learned} {where}", f"{pair} changed")
         return found
 

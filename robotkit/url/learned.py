@@ -42,6 +42,7 @@ from robotkit.base.snapshot import header, listed, opened, reading, typed
 from robotkit.url.families import MAX_TEXTS, CopyFamilies, reduces
 from robotkit.url.fresh import FreshValues
 from robotkit.url.normalization import NormalizedURL, normalize
+from robotkit.url.objects import object_scopes
 from robotkit.url.parse import InvalidURL
 from robotkit.url.rewrites import (
     Rewrites,
@@ -98,7 +99,9 @@ def query_alias(short: NormalizedURL, long: NormalizedURL) -> bool:
     the path), so a clean path read after its query form is no copy and proves
     nothing against its family (blind6 ``wicket``: objects read after their
     ``bookmarkable`` forms made the family of the other objects barren, 6 of 36
-    pages lost)."""
+    pages lost). Nor does the query form read after its clean path: the object again
+    under the other name every object has (Tiki's ``tiki-index.php?page=X`` of its SEF
+    ``/X``; blind10 ``tikiwiki``: 5 of 34 pages waited for good)."""
     if short.origin != long.origin or short.query or not long.query or short.path == long.path:
         return False
     segments = [seg for seg in path_segments(short.path) if seg]
@@ -181,7 +184,7 @@ class LearnedRules:
         self._rules = Rewrites()
         self._reissued: dict[tuple[str, int], int] = {}
         self._vetoed: set[tuple[str, int]] = set()
-        self._listed: set[tuple[str, str]] = set()
+        self.listed: set[tuple[str, str]] = set()
         """Parameters a page linked with several token values: names of pages."""
         self.versions = Versions()  # pages' numbered versions
         self.fresh = FreshValues()  # parameters stamped anew by each response
@@ -208,7 +211,7 @@ class LearnedRules:
             "origins": self._rules.snapshot(),
             "reissued": [[origin, position, n] for (origin, position), n in self._reissued.items()],
             "vetoed": [[origin, position] for origin, position in sorted(self._vetoed)],
-            "listed": [[origin, name] for origin, name in sorted(self._listed)],
+            "listed": [[origin, name] for origin, name in sorted(self.listed)],
             "versions": self.versions.snapshot(),
             "evidence": self._families.snapshot(),
             "substitutions": self._paths.snapshot(),
@@ -236,7 +239,7 @@ class LearnedRules:
             families = CopyFamilies.restored(data.get("evidence", {}), rules, self.max_texts)
             self._paths.restore(data.get("substitutions", []))
         self._rules, self._reissued, self._vetoed = rules, reissued, vetoed
-        self._listed, self.versions = listed_params, versions
+        self.listed, self.versions = listed_params, versions
         self._families = families
 
     def knows(self, norm: NormalizedURL) -> bool:
@@ -298,7 +301,7 @@ class LearnedRules:
     def _may_be_session(self, origin: str, name: str) -> bool:
         """Whether parameter ``name`` may be learned as a session id on ``origin``: no
         page linked several token values of it (:meth:`observe_links`)."""
-        return (origin, name) not in self._listed
+        return (origin, name) not in self.listed
 
     def learn_pair(self, url: str, other: str) -> bool:
         """Two URLs of one origin whose pages are exactly the same: learn a session
@@ -357,7 +360,8 @@ class LearnedRules:
         # A pair that changed another page's text here (a language whose translated
         # pages differ, whose untranslated ones fall back) is no copy form.
         where = section(a.path)
-        extra -= {p for p in extra if self._families.disproved(str(a.origin), p, where)}
+        scopes = object_scopes(self.listed, str(a.origin), extra, where)  # an id: on files
+        extra -= {p for p in extra if self._families.disproved(str(a.origin), p, scopes[p])}
         if extra:
             # A token value added (``?sid=x8Kq2...``) is a session parameter, whatever
             # its next value; any other pair changes nothing as it is, in the section
@@ -373,7 +377,7 @@ class LearnedRules:
             self._rules.of(a).params.update(tokens)
             for p in extra:
                 if param_name(p) not in tokens:
-                    scope = self.versions.scope(a, p, where, a if fewer is pairs_a else b)
+                    scope = self.versions.scope(a, p, scopes[p], a if fewer is pairs_a else b)
                     self._rules.of(a).scoped.setdefault(p, set()).update(scope)
             for p in extra:
                 name = param_name(p)
@@ -413,7 +417,7 @@ class LearnedRules:
         # A session id is one value a visit: a page linking several token values of a
         # parameter (a history's revisions, ``?r=ad9b7dbe``, ``?r=06f74efc``) lists
         # pages by it, and it is never learned as a session id on the origin.
-        fresh = self.fresh.observe(page, links, self._listed)
+        fresh = self.fresh.observe(page, links, self.listed)
         for each in fresh:
             self._rules.of(page).params.add(each.name)
             self._families.proofs[f"{origin} param {each.name}"] = each.proof

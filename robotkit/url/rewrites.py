@@ -25,6 +25,7 @@ __all__ = [
     "common_tail",
     "extra_pairs",
     "file_ext",
+    "files_of",
     "folder",
     "is_token",
     "own_page",
@@ -121,6 +122,20 @@ def section(path: str) -> str:
     home page, honoured by ``/help/``)."""
     segments = path_segments(path)
     return f"/{segments[0]}/" if len(segments) > 1 else "/"
+
+
+def files_of(where: str) -> str:
+    """The pages of section ``where`` whose path names a file, not a directory's index
+    (``/cgit/*``): where an object's id proven to change nothing on a file's page holds
+    (:meth:`robotkit.url.learned.LearnedRules.names_object`)."""
+    return f"{where}*"
+
+
+def areas(path: str) -> set[str]:
+    """The scopes a rule may hold in for a page at ``path``: its section, the page
+    itself, and the section's files when it is one (:func:`files_of`)."""
+    where = section(path)
+    return {where, path} | (set() if path.endswith("/") else {files_of(where)})
 
 
 def own_page(path: str, pairs: Iterable[str]) -> str:
@@ -295,7 +310,7 @@ class Rewrites:
         while len(segments) > 1 and segments[0].lower() in rules.prefixes:
             del segments[0]
         path = "/" + "/".join(segments)
-        area = {section(path), path}  # a rule proven on one page only is that page's
+        area = areas(path)  # a rule proven on one page only is that page's
         dropped = rules.pairs | {n for n, where in rules.scoped.items() if area & where}
         # A pair repeated exactly (``?lang=es&lang=es``) names what it names once.
         pairs = list(dict.fromkeys(query_pairs(norm.query)))
@@ -348,7 +363,7 @@ class Rewrites:
             said.append(f"prefix /{cut[0]} names the same page (rel=canonical)")
         path = self.key(norm)[len(origin) :].partition("?")[0]
         where = section(path)
-        scoped = {name for name, sections in rules.scoped.items() if {where, path} & sections}
+        scoped = {name for name, sections in rules.scoped.items() if areas(path) & sections}
         pairs = query_pairs(norm.query)
         scoped |= _dropped_here(rules, path, pairs)
         for pair in pairs:

@@ -119,7 +119,12 @@ def waste_family(norm: NormalizedURL) -> str:
     :func:`_named` says. But a slug under a word-named directory names one object of
     it, masked, and a word-named directory under such an object one view of every
     object, kept (:func:`_object`: ``/books/*/page/*`` apart from
-    ``/books/*/export/*``)."""
+    ``/books/*/export/*``). A word-named directory's own index below another, asking
+    for an object by its id, keeps its name as a script's does: a repository browser's
+    commands (cgit's ``/repo/commit/?id=<sha>`` apart from ``tree/?id=<sha>``, whose
+    trees at old commits, copies of the head tree, made the commits barren; blind2
+    ``cgit``). Not a page's asking for a numbered version (Phriction's ``/w/<page>/?v=2``,
+    blind10 ``phabricator``) nor a top directory's (``/de/``, a store view's home)."""
     origin = str(norm.origin)
     searched = _searched(norm)
     if searched is not None:
@@ -162,6 +167,12 @@ def waste_family(norm: NormalizedURL) -> str:
     # (``email.do?id=``, ``viewinfo.action?pageId=``) are other views of the object.
     script = _SCRIPT.fullmatch(norm.path.rpartition("/")[2])
     own = script.group() if script and script.group(1).lower() not in STATIC else "*"
+    # So is a command's, a word-named directory's own index below another asking for an
+    # object by its id (``/repo/commit/?id=<sha>``); not a page's (``/w/page/?v=2``).
+    index = norm.path.rstrip("/").rpartition("/")[2]
+    ids = any(is_token(pair.partition("=")[2]) for pair in query_pairs(norm.query))
+    command = ids and bool(directory) and norm.path.endswith("/") and _WORD.fullmatch(index)
+    own = f"{index}/" if command else own
     return f"{origin}{directory}/{own}" + (f"?{'&'.join(names)}" if names else "")
 
 
