@@ -234,6 +234,13 @@ class Copies:
             if link_form(link, norm) not in original and _absolute(link) not in original
         )
 
+    def relinks(self, norm: NormalizedURL, links: Sequence[str], referer: str | None) -> bool:
+        """Whether a page links nothing its referer, a page that was no copy, did not
+        link at the same place (:meth:`follow`'s forms): its list again."""
+        if referer is None or referer not in self._link_forms:
+            return False
+        return not self.follow(str(norm), norm, links, referer)
+
     def original(self, url: str, norm: NormalizedURL, links: Sequence[str]) -> None:
         """Remember the link forms of a page that is no copy, for its copies: each
         link as seen from the page, and as itself (tokens masked) when below the page,

@@ -11,7 +11,7 @@ import re
 
 from robotkit.url.normalization import NormalizedURL
 
-__all__ = ["SELECTORS", "owners", "states", "views"]
+__all__ = ["SELECTORS", "numbered", "owners", "states", "under", "views"]
 
 SELECTORS = re.compile(r"[^.]+(?:\.[A-Za-z][\w\-]*)+\.[A-Za-z][A-Za-z0-9]{1,5}")
 """A page name with selectors between its name and its extension (``en.print.html``,
@@ -29,12 +29,32 @@ def states(page: NormalizedURL, of: NormalizedURL | None) -> bool:
     ``;`` to the application, and an archive's front controller names the display
     standard of a description so (AtoM's ``;isad``, ``;dc``, ``;rad``, ``;mods``),
     the same record in each (blind11 ``atom``)."""
+    return _after(page, of, ";")
+
+
+def under(page: NormalizedURL, of: NormalizedURL | None) -> bool:
+    """Whether ``page`` is a path under the page ``of`` (``/src/f/annotate`` of
+    ``/src/f``) on its origin; never under a directory's index (``/docs/``), whose
+    files are its content."""
+    return _after(page, of, "/")
+
+
+def _after(page: NormalizedURL, of: NormalizedURL | None, separator: str) -> bool:
+    """Whether ``page``'s path is the path of the page ``of`` (no directory's index),
+    on its origin, then ``separator`` and more."""
     return (
         of is not None
         and page.origin == of.origin
         and not of.path.endswith("/")
-        and page.path.startswith(of.path + ";")
+        and page.path.startswith(of.path + separator)
     )
+
+
+def numbered(page: NormalizedURL, of: NormalizedURL | None) -> bool:
+    """Whether ``page`` is a number under the page ``of`` (:func:`under`): a post's
+    number under its discussion (``/d/7-title/3`` of ``/d/7-title``), a part of the
+    page; not a named object under its index (``/wiki/Calibration`` of ``/wiki``)."""
+    return of is not None and under(page, of) and page.path[len(of.path) + 1 :].isdigit()
 
 
 def views(page: NormalizedURL, of: NormalizedURL | None) -> bool:
@@ -50,7 +70,7 @@ def views(page: NormalizedURL, of: NormalizedURL | None) -> bool:
         return False
     if page.path == of.path or states(page, of):
         return True  # its path under another query, or with path parameters
-    if not of.path.endswith("/") and page.path.startswith(of.path + "/"):
+    if under(page, of):
         return True  # not a directory's index: what is under it is its content
     here, _, leaf = page.path.rpartition("/")
     there, _, name = of.path.rpartition("/")
