@@ -344,9 +344,8 @@ class Triage(Screening):
         wasted = wasted or near or repeats or nowhere or (said and is_view(asked, ref))
         wasted = wasted or (said and restated != page.referer)
         lists = hub or fresh >= LIST_ITEMS  # a class tree listing its release's pages
-        # A number under the page that linked it, linking only what that page linked (a
-        # post's number under its discussion), whose only news is a passage: the page
-        # again, with text made up for its URL (blind12 flarum: 220 trap fetches, 68).
+        # A number under its linker linking only what that linked (a post's number under
+        # its discussion), news only by a passage made up for it (blind12 flarum).
         retold = said_new and numbered(asked, ref) and not (new or lists)
         wasted = wasted or (retold and self.copies.relinks(norm, page.links, page.referer))
         # Not "alone": a non-canonical form seen first (its words are the host's first),
@@ -359,13 +358,10 @@ class Triage(Screening):
         # page of another region, no list of its own): vouches for nothing (blind5 hgweb).
         bare = taught and not (new or novel or said_new or lists or canonical is not None)
         # The shorter, canonical member reached after its copy (``/display/x`` after
-        # ``/display/x?src=nav``) through a link of another page shows words the
-        # host showed: it taught nothing, but it is a page a page links, no member
-        # of a family of copies, and proves nothing of its family (blind3
-        # ``confluence``: a space's pages, read first under a navigation parameter,
-        # made the family of the other spaces' pages barren). Reached through its
-        # copy's own link (a longer spelling of it: ``rel=canonical``), it is evidence.
-        # So after a near or echoed copy (blind6 liferay's ?redirect=, blind10 coppermine).
+        # ``/display/x?src=nav``) through another page's link taught nothing, but is a
+        # page pages link, no evidence against its family (blind3 ``confluence``); through
+        # its copy's own link (``rel=canonical``) it is evidence. So after a near or
+        # echoed copy (blind6 liferay's ?redirect=, blind10 coppermine).
         linked = (canonical_member or shorter) and not self._reduces(norm, page.referer)
         old = self._parse(copy_of) if copy_of else None
         # A script's query form alone read after the clean path it mounts the object at
