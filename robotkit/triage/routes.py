@@ -13,8 +13,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from robotkit.url.handlers import handler_pairs
 from robotkit.url.normalization import NormalizedURL
-from robotkit.url.rewrites import param_name, query_states
+from robotkit.url.rewrites import query_states
 
 __all__ = ["ROUTE_PAGES", "Route", "dispatched", "route_of"]
 
@@ -23,27 +24,14 @@ _ROUTE = re.compile(r"[a-z_]+(?:[.\-][a-z_]+)*(?:/[a-z_]+(?:[.\-][a-z_]+)*)+", r
 ``route=product/category``, Yii's ``r=site/page``), a controller and its action."""
 
 
-_HANDLERS = frozenset({"module", "action", "a", "do", "op", "act", "cmd", "task"})
-"""Names of the parameter a script dispatches on, the handler a query asks for:
-Matomo's ``module`` and ``action``, OTRS and Znuny's ``Action`` (not ``Subaction``: a
-vote is an action on an article), gitweb's ``a``, DokuWiki's ``do``, MediaWiki's and
-SMF's ``action``."""
-_HANDLER = re.compile(r"[a-z][a-z_]*", re.I)
-"""A handler's name: a word (``PublicFAQZoom``, ``shortlog``), never a number or an id."""
-
-
 def route_of(norm: NormalizedURL) -> str | None:
     """The handler pairs of a script's query (``a=shortlog``,
     ``action=index&module=CoreHome``), else the route pair of a front controller's
     (``route=product/product``), the first one, or ``None``."""
-    pairs = query_states(norm.query)
-    handler = [
-        pair
-        for pair in pairs
-        if param_name(pair) in _HANDLERS and _HANDLER.fullmatch(pair.partition("=")[2])
-    ]
+    handler = handler_pairs(norm)
     if handler:  # a file's path is no route (gitweb's ``a=blob;f=src/io.c``)
         return "&".join(sorted(handler, key=str.lower))
+    pairs = query_states(norm.query)
     return next((pair for pair in pairs if _ROUTE.fullmatch(pair.partition("=")[2])), None)
 
 
