@@ -16,7 +16,8 @@ Two bookkeepers of the trap policy (ARCHITECTURE.md, "Trap policy"), both pure:
   script's handler (``a=commit``, ``Action=PublicFAQZoom``) is a route too
   (:mod:`robotkit.triage.routes`): only the handlers that grew its space 4 times and
   more often than they were news are held, and each other handler is judged on its
-  own from then on, its views held once they grew it so, its records let in until 8
+  own from then on, its views held once they grew it so (a repository browser's views
+  at a commit's hash, never its pages at the head), its records let in until 8
   of them each led on to the next (a period's arrow). The pages real pages still
   lead into a parked space are let in (:mod:`robotkit.triage.entries`).
 - **The breaker.** A *path family* (``/reports/``) whose responses time out,
@@ -38,7 +39,7 @@ from typing import Any
 from robotkit.base.reasons import CodeEnum, Reason
 from robotkit.base.snapshot import header, listed, opened, reading, typed
 from robotkit.triage.entries import Entries
-from robotkit.triage.routes import Route, route_of
+from robotkit.triage.routes import Route, route_of, route_shape
 from robotkit.url.normalization import NormalizedURL
 from robotkit.url.rewrites import param_name, query_pairs
 
@@ -227,7 +228,7 @@ class Regions:
         if routes is None or route is None:
             return True
         shapes = routes.get(route)
-        return shapes is not None and frozenset(_names(norm)) not in shapes
+        return shapes is not None and route_shape(norm, _names(norm)) not in shapes
 
     def defer(self, norm: NormalizedURL) -> bool:
         """Whether a URL of the main tier that a parked space would hold waits for the
@@ -298,13 +299,15 @@ class Regions:
         if news:
             counts.news += 1
             counts.news_names |= _names(norm)
-            counts.routes.setdefault(route_of(norm) or "", Route()).note(_names(norm), True)
+            shape = route_shape(norm, _names(norm))
+            counts.routes.setdefault(route_of(norm) or "", Route()).note(shape, True)
             return None
         if not grows:
             return None
         counts.growth += 1
         counts.growth_names |= _names(norm)
-        counts.routes.setdefault(route_of(norm) or "", Route()).note(_names(norm), False)
+        shape = route_shape(norm, _names(norm))
+        counts.routes.setdefault(route_of(norm) or "", Route()).note(shape, False)
         if counts.growth < self.growth_limit or counts.growth <= counts.news:
             return None
         detail = (
@@ -336,7 +339,7 @@ class Regions:
         if routes is None or route is None:
             return None
         mine = self._counts[region].routes.setdefault(route, Route())
-        shape = frozenset(_names(norm))
+        shape = route_shape(norm, _names(norm))
         held = mine.judged(shape, news, grows, routes.get(route), self.growth_limit)
         if held is None:
             return None

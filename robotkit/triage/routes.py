@@ -13,37 +13,25 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from robotkit.url.handlers import at_revision, handler_pairs
 from robotkit.url.normalization import NormalizedURL
-from robotkit.url.rewrites import param_name, query_states
+from robotkit.url.rewrites import query_states
 
-__all__ = ["ROUTE_PAGES", "Route", "dispatched", "route_of"]
+__all__ = ["AT_REVISION", "ROUTE_PAGES", "Route", "dispatched", "route_of", "route_shape"]
 
 _ROUTE = re.compile(r"[a-z_]+(?:[.\-][a-z_]+)*(?:/[a-z_]+(?:[.\-][a-z_]+)*)+", re.I)
 """A front controller's route: words joined by ``/`` (OpenCart's
 ``route=product/category``, Yii's ``r=site/page``), a controller and its action."""
 
 
-_HANDLERS = frozenset({"module", "action", "a", "do", "op", "act", "cmd", "task"})
-"""Names of the parameter a script dispatches on, the handler a query asks for:
-Matomo's ``module`` and ``action``, OTRS and Znuny's ``Action`` (not ``Subaction``: a
-vote is an action on an article), gitweb's ``a``, DokuWiki's ``do``, MediaWiki's and
-SMF's ``action``."""
-_HANDLER = re.compile(r"[a-z][a-z_]*", re.I)
-"""A handler's name: a word (``PublicFAQZoom``, ``shortlog``), never a number or an id."""
-
-
 def route_of(norm: NormalizedURL) -> str | None:
     """The handler pairs of a script's query (``a=shortlog``,
     ``action=index&module=CoreHome``), else the route pair of a front controller's
     (``route=product/product``), the first one, or ``None``."""
-    pairs = query_states(norm.query)
-    handler = [
-        pair
-        for pair in pairs
-        if param_name(pair) in _HANDLERS and _HANDLER.fullmatch(pair.partition("=")[2])
-    ]
+    handler = handler_pairs(norm)
     if handler:  # a file's path is no route (gitweb's ``a=blob;f=src/io.c``)
         return "&".join(sorted(handler, key=str.lower))
+    pairs = query_states(norm.query)
     return next((pair for pair in pairs if _ROUTE.fullmatch(pair.partition("=")[2])), None)
 
 
@@ -54,6 +42,18 @@ def dispatched(page: NormalizedURL, link: NormalizedURL) -> bool:
     lists many (blind12 ``znuny``: the FAQ's home lists 14 articles)."""
     route = route_of(link)
     return route is not None and route != route_of(page)
+
+
+AT_REVISION = "@"
+"""The mark a route's page carries among its names when its query names a commit by
+its hash (:func:`robotkit.url.handlers.at_revision`): a view of that commit."""
+
+
+def route_shape(norm: NormalizedURL, names: set[str]) -> frozenset[str]:
+    """The shape of a route's page: its parameter names, marked :data:`AT_REVISION`
+    at a commit's hash (gitweb's ``a=blob;f=io.c;h=…;hb=<hash>``), so that the view
+    at a commit and the record at the head (``a=blob;f=io.c;hb=HEAD``) are two."""
+    return frozenset(names | {AT_REVISION}) if at_revision(norm) else frozenset(names)
 
 
 ROUTE_PAGES = 64
@@ -106,7 +106,17 @@ class Route:
                 self.note(shape, True)
             return None
         self.note(shape, False)
-        return set(self.shapes) if self.grew(limit // 2) else None
+        return set(self.shapes) | self.heads() if self.grew(limit // 2) else None
+
+    def heads(self) -> set[frozenset[str]]:
+        """The shapes of its growing pages at the head, when its views at a commit's
+        hash grew it too: gitweb's blob at ``HEAD`` is the record, the blob at each
+        commit a view of that commit (as in every repository browser: hgweb's
+        ``tip``, ViewVC's and WebSVN's ``HEAD``); held with them, the real blobs were
+        lost (blind6 ``gitweb``)."""
+        if not any(AT_REVISION in names for names in self.growth):
+            return set()
+        return {names for names in self.growth if AT_REVISION not in names}
 
     def grew(self, limit: int) -> bool:
         """Whether the route grew ``limit`` times or more, and more often than it was

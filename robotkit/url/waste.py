@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from robotkit.url.handlers import at_revision, handler_pairs
 from robotkit.url.normalization import NormalizedURL
 from robotkit.url.rewrites import is_token, param_name, query_pairs
 from robotkit.url.template import url_template
@@ -111,7 +112,11 @@ def waste_family(norm: NormalizedURL) -> str:
     (:mod:`robotkit.triage.waste`): its origin, its directory with numbers and ids
     masked (an id-like segment, ``/d/XlmoC7F0N/``, as ``{t}``), and its parameter
     names (``/news/*?v`` for ``/news/a-story?v=8f3a``, ``/cal/*/{v}`` for
-    ``/cal/2027/03/``), with a script's name kept (``/shop/product.do?id``). A
+    ``/cal/2027/03/``), with a script's name kept (``/shop/product.do?id``), and
+    the handler a script's query dispatches on (:mod:`robotkit.url.handlers`:
+    gitweb's ``a=tree`` apart from ``a=blame``, each a template of its own; a page
+    named by its path keeps its actions in one family), marked ``@`` at
+    a commit's hash (the view of that commit, apart from the record at the head). A
     cache-buster, toggle or sort switch on every page of a directory is one family.
     Without a query, the directory's own name is masked too (``/section/*/{v}`` for
     ``/section/ferry/6f672f``): a token segment appended to the pages of every
@@ -173,6 +178,15 @@ def waste_family(norm: NormalizedURL) -> str:
     ids = any(is_token(pair.partition("=")[2]) for pair in query_pairs(norm.query))
     command = ids and bool(directory) and norm.path.endswith("/") and _WORD.fullmatch(index)
     own = f"{index}/" if command else own
+    # A script's handler is kept as its name is (gitweb's ``a=tree``, ``a=blame``): its
+    # other handlers are other templates, whose copies say nothing of it; and a view at
+    # a commit's hash is apart from the same handler at the head (blind6 ``gitweb``:
+    # blame and blob at each commit made the real trees and blobs at HEAD wait). Not
+    # the actions on a page named by its path (``/ns:page?do=revisions``): one family
+    # (blind4 ``dokuwiki``: its revision lists, copies of each other, waited).
+    handler = sorted(handler_pairs(norm), key=str.lower)
+    if handler and (own != "*" or not norm.path.rpartition("/")[2]):
+        names = [*handler, *(["@"] if at_revision(norm) else []), *names]
     return f"{origin}{directory}/{own}" + (f"?{'&'.join(names)}" if names else "")
 
 
