@@ -57,12 +57,12 @@ import hashlib
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from itertools import pairwise
 from typing import Any
 
 from robotkit.base.snapshot import header, listed, opened, reading, typed
 from robotkit.triage.forms import FormRuns
 from robotkit.triage.kinship import Kinship, more
+from robotkit.triage.variants import PATH_BITS, VARIANT_NEW, PathPairs, pairs, repeats
 from robotkit.url.normalization import NormalizedURL
 from robotkit.url.template import url_template
 from robotkit.url.views import owners
@@ -75,41 +75,14 @@ other URLs are vouched for by nothing (as many as a parameter's values asked to
 prove a copy family, :data:`robotkit.url.families.PARAM_VALUES`)."""
 
 
-VARIANT_NEW = 5
-"""Pairs of adjacent words new to its path a variant must show to teach something."""
 PAGE_BITS = 1024
 """Bits of the set, per page, of its pairs of words outside links, for the pages its
 links lead to (:meth:`PagePairs.restates`): 128 bytes a page."""
-PATH_BITS = 4096
-"""Bits of the set, per path, of the pairs of words shown under it (each pair sets
-one bit by its hash): 512 bytes a path, whatever its pages. A pair whose bit a
-different pair set counts as shown, so new pairs are undercounted a little on a
-path with many variants, never overcounted."""
 
 
 def _bag(words: Iterable[str]) -> str:
     """A page's words in any order, as a short digest (:meth:`WasteLedger.shown_before`)."""
     return hashlib.blake2b("\x00".join(sorted(words)).encode(), digest_size=12).hexdigest()
-
-
-def _pairs(words: Sequence[str], bits: int) -> int:
-    """The pairs of adjacent words of a page, each setting one of ``bits`` bits."""
-    mine = 0
-    for a, b in pairwise(words):
-        pair = hashlib.blake2b(f"{a} {b}".encode(), digest_size=4).digest()
-        mine |= 1 << (int.from_bytes(pair, "big") % bits)
-    return mine
-
-
-def _repeats(shown: int, mine: int, bits: int = PATH_BITS) -> bool:
-    """Whether a page's pairs (``mine``, bits) show fewer than ``VARIANT_NEW`` new to
-    its path's (``shown``). New bits undercount new pairs as the set fills (a pair
-    whose bit another pair set counts as shown): scaled by the share of bits still
-    free, the count is the pairs' own. A front controller serves a whole site under
-    one path (``/index.php?topic=…``): 40 pages filled 96% of the bits, and each
-    later page "repeated" it (blind5 ``smf``: the real second pages of long topics)."""
-    fill, new = shown.bit_count(), (mine & ~shown).bit_count()
-    return new * bits < VARIANT_NEW * (bits - fill)
 
 
 @dataclass(frozen=True)
@@ -164,7 +137,7 @@ class PagePairs:
         that ``url`` (parsed: ``of``) is a path under that it restates so
         (:func:`~robotkit.url.views.owners`; an object's export linked by a list of
         the objects, blind8 ``invenio``): returns the page restated, or None."""
-        mine = _pairs(prose, PAGE_BITS)
+        mine = pairs(prose, PAGE_BITS)
         count = Counter(url_template(link) for link in links)
         lists = frozenset(t for t, n in count.items() if t is not None and n > 1)
         above = owners(of) if of is not None else []
@@ -174,7 +147,7 @@ class PagePairs:
         template = url_template(url)
         for page in pages if mine else ():
             theirs = self._pages[page]
-            if template not in theirs[1] and _repeats(theirs[0], mine, PAGE_BITS):
+            if template not in theirs[1] and repeats(theirs[0], mine, PAGE_BITS):
                 return page
         return None
 
@@ -220,8 +193,7 @@ class WasteLedger:
         pages fetched since the last that taught something."""
         self.forms = FormRuns(BARREN, max_remembered)  # each query form's last pages
         self.kin = Kinship(BARREN)  # where one family's proof serves another
-        self._paths: dict[str, int] = {}
-        """Each judged page's origin and path (any query) to its word pairs (PATH_BITS)."""
+        self.paths = PathPairs(max_remembered)  # each path's pairs of words
         self.pages = PagePairs(max_remembered)
 
     # -- vouching ---------------------------------------------------------------------
@@ -303,21 +275,9 @@ class WasteLedger:
         return False
 
     def variant(self, norm: NormalizedURL, words: Sequence[str]) -> tuple[bool, bool]:
-        """Whether a page is a *variant* (another query on a path judged before)
-        and whether it then *repeats* its path: fewer than ``VARIANT_NEW`` of its
-        pairs of adjacent words were not shown under the path's other queries (a
-        print form, whose only new pairs are where the navigation was cut out; a
-        re-sized list). Pairs, not words: a translation, the next page of a list,
-        another version's notes or a product under ``?id=`` say new things in words
-        a site uses everywhere. Remembers the page's pairs."""
-        path = f"{norm.origin}{norm.path}"
-        shown = self._paths.get(path)
-        mine = _pairs(words, PATH_BITS)
-        variant = shown is not None and bool(norm.query)
-        repeats = variant and _repeats(shown or 0, mine)
-        if shown is not None or len(self._paths) < self.max_remembered:
-            self._paths[path] = (shown or 0) | mine
-        return variant, repeats
+        """Whether a page is a *variant* and whether it *repeats* its path
+        (:meth:`~robotkit.triage.variants.PathPairs.variant`)."""
+        return self.paths.variant(norm, words)
 
     def fetched(
         self,
@@ -458,7 +418,7 @@ class WasteLedger:
                 [f, [list(item) for item in sorted(run.items())]]
                 for f, run in self._families.items()
             ),
-            "paths": sorted([path, format(bits, "x")] for path, bits in self._paths.items()),
+            "paths": self.paths.snapshot(),
             "pages": self.pages.snapshot(),
             "forms": self.forms.snapshot(),
         }
@@ -482,17 +442,14 @@ class WasteLedger:
             }
             families = _read_families(data.get("families", []))
             forms = FormRuns.restored(data.get("forms", []), BARREN, self.max_remembered)
-            paths = {
-                typed(path, str, "path"): int(typed(bits, str, "bits"), 16)
-                for path, bits in listed(data.get("paths", []), "paths", list)
-            }
+            paths = PathPairs.restored(data.get("paths", []), self.max_remembered)
             pages = PagePairs.restored(data.get("pages", []), self.max_remembered)
         self._hosts, self.regions, self._word_bags = hosts, regions, bags
         self._families, self.kin, self.forms = families, Kinship(BARREN), forms
         for family, run in families.items():
             for shape in run:
                 self.kin.note(family, run, shape)
-        self._paths, self.pages = paths, pages
+        self.paths, self.pages = paths, pages
         self._wasted_pages, self._unvouched, self._vouched = wasted_pages, unvouched, vouched
 
 
