@@ -99,6 +99,7 @@ from robotkit.url.learned import nested_copy, query_alias
 from robotkit.url.normalization import NormalizedURL
 from robotkit.url.objects import default_object
 from robotkit.url.substitution import at_home
+from robotkit.url.template import list_end
 from robotkit.url.views import states
 from robotkit.url.views import views as is_view
 
@@ -367,8 +368,8 @@ class Triage(Screening):
         view = alone and (said or self.news.viewed(norm, ref, page.referer, echo.simhash))
         view = view or (echoed and (said or states(asked, ref)))  # ``;isad``: blind11 atom
         evidence = (variant or view or not (alone or echoed)) and not (linked or itself)
-        seed = page.referer is None or vouching
-        self.count_waste(asked, final, page.key, taught, evidence, seed, vouches=not bare)
+        seed, ends = page.referer is None or vouching, list_end(asked, ref, same_origin)
+        self.count_waste(asked, final, page.key, taught, evidence, seed, not bare, ends)
         signals += self.slow(asked, page.elapsed, excused)
         return PageVerdict(reason, action, novel, streak, follow, tuple(signals), canonical, taught)
 

@@ -28,7 +28,12 @@ waste bound"):
   of pages with a shape beyond its own. A fetch that is no ``evidence`` (an error,
   a page only like its siblings, a canonical page linked by another page and
   read after its copy) counts neither way in its family's run: the last is
-  one fetch at most for each copy of it fetched before.
+  one fetch at most for each copy of it fetched before. Nor does a list's first
+  page that taught nothing when it links a further page of its list (its end:
+  :func:`robotkit.url.template.list_end`): a stale count of replies or results
+  offers one page past the last (phpBB's resync problem), so each list ends in an
+  empty page, and three lists so ended made the real later pages of every other
+  list of the script barren. A list's second such page is evidence.
 - Per host, a balance: each unvouched fetch that taught nothing adds one, each
   unvouched fetch that taught something takes one off (never below zero). While
   the balance is at ``budget`` or above, an unvouched URL is not fetched: it waits.
@@ -195,6 +200,7 @@ class WasteLedger:
         self.kin = Kinship(BARREN)  # where one family's proof serves another
         self.paths = PathPairs(max_remembered)  # each path's pairs of words
         self.pages = PagePairs(max_remembered)
+        self._ended: set[str] = set()  # lists whose first page past the end was read
 
     # -- vouching ---------------------------------------------------------------------
 
@@ -292,12 +298,16 @@ class WasteLedger:
         shape: str = "",
         form: str = "",
         vouches: bool = True,
+        paged: str | None = None,
     ) -> None:
         """Count one fetch of ``host``: ``taught`` or not. ``url`` is the page its links
         name as their referer; ``key`` the key it was fetched under; ``family`` its
         family, which a page is ``evidence`` about (an error or a timeout is not);
         ``shape`` its parameter names, ``form`` its query form; one that ``vouches`` not
         (taught by SimHash alone) vouches for no link (blind5 ``hgweb``).
+
+        The first page of a list ``paged`` that taught nothing is its end, no evidence
+        (:func:`~robotkit.url.template.list_end`; the module docstring).
 
         A ``seed`` that taught nothing still vouches for its links: the user named its
         host, and a seed is a copy only of another seed (two names of one site, the
@@ -307,6 +317,10 @@ class WasteLedger:
         unvouched = key is not None and self.unvouched(key, family, shape, form)
         # Let through by its proven form, a barren family's page earns (blind4 viewvc).
         earns = unvouched or (key is not None and self.barren(family, shape))
+        ends = paged if evidence and not taught and paged not in self._ended else None
+        if ends is not None and len(self._ended) < self.max_remembered:  # blind2 phpbb
+            self._ended.add(ends)
+            evidence = False
         if (
             evidence
             and family is not None
@@ -421,6 +435,7 @@ class WasteLedger:
             "paths": self.paths.snapshot(),
             "pages": self.pages.snapshot(),
             "forms": self.forms.snapshot(),
+            "ended": sorted(self._ended),
         }
 
     def restore(self, data: Any) -> None:
@@ -444,12 +459,13 @@ class WasteLedger:
             forms = FormRuns.restored(data.get("forms", []), BARREN, self.max_remembered)
             paths = PathPairs.restored(data.get("paths", []), self.max_remembered)
             pages = PagePairs.restored(data.get("pages", []), self.max_remembered)
+            ended = set(listed(data.get("ended", []), "list", str))
         self._hosts, self.regions, self._word_bags = hosts, regions, bags
         self._families, self.kin, self.forms = families, Kinship(BARREN), forms
         for family, run in families.items():
             for shape in run:
                 self.kin.note(family, run, shape)
-        self.paths, self.pages = paths, pages
+        self.paths, self.pages, self._ended = paths, pages, ended
         self._wasted_pages, self._unvouched, self._vouched = wasted_pages, unvouched, vouched
 
 

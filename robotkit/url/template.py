@@ -8,9 +8,10 @@ compares a link's template with its page's (:mod:`robotkit.triage.copies`).
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 from robotkit.url.normalization import NormalizedURL, normalize_or_none
-from robotkit.url.rewrites import query_pairs
+from robotkit.url.rewrites import param_name, query_pairs
 
 _DIGITS = re.compile(r"\d+")
 _UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", re.I)
@@ -68,6 +69,38 @@ def counter_step(norm: NormalizedURL, referer: NormalizedURL | None) -> bool:
     ((a, b),) = changed
     (name_a, _, va), (name_b, _, vb) = a.partition("="), b.partition("=")
     return name_a == name_b and va.isdigit() and vb.isdigit() and abs(int(va) - int(vb)) == 1
+
+
+def paged_list(norm: NormalizedURL, referer: NormalizedURL | None) -> str | None:
+    """The list ``norm`` is a page of when it is its referer's URL with one number
+    added or moved (``t=107&start=10`` on ``t=107``, ``start=20`` on ``start=10``): that
+    URL without the number's pair (origin, path and the other pairs sorted), else None.
+    A list's offset or page number (phpBB's ``start=``, MediaWiki's ``offset=``,
+    RFC 5005 section 3's paged feeds) is the pair a "next" link adds or moves."""
+    if referer is None or referer.origin != norm.origin or referer.path != norm.path:
+        return None
+    mine, theirs = query_pairs(norm.query), query_pairs(referer.query)
+    moved = [pair for pair in mine if pair not in theirs]
+    if len(moved) != 1:
+        return None
+    name, value = param_name(moved[0]), moved[0].partition("=")[2]
+    rest = sorted(pair for pair in mine if pair != moved[0])
+    if not value.isdigit() or rest != sorted(p for p in theirs if param_name(p) != name):
+        return None
+    return f"{norm.origin}{norm.path}?{'&'.join(rest)}"
+
+
+def list_end(
+    norm: NormalizedURL, referer: NormalizedURL | None, links: Iterable[NormalizedURL]
+) -> str | None:
+    """The list ``norm`` is a page of (:func:`paged_list`) when it links a further page
+    of it (the next offset: a pager, ``t=107&start=20`` on ``t=107&start=10``), else
+    None. A toggle (``print=1`` on a page) adds a number too, but leads to no other
+    value of it."""
+    mine = paged_list(norm, referer)
+    if mine is None or not any(paged_list(link, norm) == mine for link in links):
+        return None
+    return mine
 
 
 def query_form(norm: NormalizedURL) -> str:
