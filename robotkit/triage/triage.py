@@ -334,7 +334,7 @@ class Triage(Screening):
         wasted = shown or soft is not None or copy_of is not None
         # A page only like its siblings, or echoing its URL's number, taught nothing but
         # proves nothing of its family unless a variant, or a view of its referer's page.
-        variant, repeats = self.waste.variant(asked, text.words)
+        variant, repeats, viewed = self.waste.variant(asked, text.words, ref)  # blind5 smf
         restated = _restates(self, page, asked, prose, grows or hub)  # a view saying
         said = restated is not None  # what it said is it again (an owner's: a view)
         wasted = wasted or near or repeats or nowhere or (said and is_view(asked, ref))
@@ -367,7 +367,7 @@ class Triage(Screening):
         linked = linked or default_object(self.rules.listed, norm, old)  # ``commit/?id=<head>``
         view = alone and (said or self.news.viewed(norm, ref, page.referer, echo.simhash))
         view = view or (echoed and (said or states(asked, ref)))  # ``;isad``: blind11 atom
-        evidence = (variant or view or not (alone or echoed)) and not (linked or itself)
+        evidence = (variant or view or not (alone or echoed)) and not (linked or itself or viewed)
         seed, ends = page.referer is None or vouching, list_end(asked, ref, same_origin)
         self.count_waste(asked, final, page.key, taught, evidence, seed, not bare, ends)
         signals += self.slow(asked, page.elapsed, excused)

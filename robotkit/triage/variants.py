@@ -1,10 +1,13 @@
 """A path's variants: the pairs of adjacent words each path showed under its queries,
-for the waste bound (ARCHITECTURE.md, "The waste
+and those only its views showed, for the waste bound (ARCHITECTURE.md, "The waste
 bound"; :class:`robotkit.triage.waste.WasteLedger`).
 
 A *variant* (another query on a path judged before) *repeats* its path when fewer than
 ``VARIANT_NEW`` of its pairs were not shown under the path's other queries: a print
-form, a re-sized list, an export.
+form, a re-sized list, an export. A *view* of a page (its query with more states,
+SMF's ``action=printpage;topic=58.0`` of ``topic=58.0``) keeps its pairs apart: a
+page that repeats only what a view showed (a thread's second page after the print
+view that showed every post) is a page a page links, no evidence about its family.
 """
 
 from __future__ import annotations
@@ -16,8 +19,9 @@ from typing import Any
 
 from robotkit.base.snapshot import listed, typed
 from robotkit.url.normalization import NormalizedURL
+from robotkit.url.rewrites import query_states
 
-__all__ = ["PATH_BITS", "VARIANT_NEW", "PathPairs", "pairs", "repeats"]
+__all__ = ["PATH_BITS", "VARIANT_NEW", "PathPairs", "pairs", "repeats", "with_more"]
 
 VARIANT_NEW = 5
 """Pairs of adjacent words new to its path a variant must show to teach something."""
@@ -48,38 +52,70 @@ def repeats(shown: int, mine: int, bits: int = PATH_BITS) -> bool:
     return new * bits < VARIANT_NEW * (bits - fill)
 
 
+def with_more(norm: NormalizedURL, referer: NormalizedURL | None) -> bool:
+    """Whether ``norm`` is its ``referer``'s URL with more states in its query (every
+    pair of the referer's and more: ``action=printpage;topic=58.0`` of
+    ``topic=58.0``; ``;`` as ``&``, HTML 4.01 appendix B.2.2)."""
+    if referer is None or (referer.origin, referer.path) != (norm.origin, norm.path):
+        return False
+    return set(query_states(referer.query)) < set(query_states(norm.query))
+
+
 class PathPairs:
     """Each judged page's origin and path (any query) to the pairs of words shown under
-    it (``PATH_BITS``)."""
+    it (``PATH_BITS``), and apart, those its views showed."""
 
     def __init__(self, max_remembered: int) -> None:
         self.max_remembered = max_remembered
         self.paths: dict[str, int] = {}
+        self.views: dict[str, int] = {}
 
-    def variant(self, norm: NormalizedURL, words: Sequence[str]) -> tuple[bool, bool]:
-        """Whether a page is a *variant* (another query on a path judged before)
-        and whether it then *repeats* its path: fewer than ``VARIANT_NEW`` of its
-        pairs of adjacent words were not shown under the path's other queries (a
-        print form, whose only new pairs are where the navigation was cut out; a
-        re-sized list). Pairs, not words: a translation, the next page of a list,
-        another version's notes or a product under ``?id=`` say new things in words
-        a site uses everywhere. Remembers the page's pairs."""
+    def variant(
+        self, norm: NormalizedURL, words: Sequence[str], referer: NormalizedURL | None = None
+    ) -> tuple[bool, bool, bool]:
+        """Whether a page is a *variant* (another query on a path judged before),
+        whether it then *repeats* its path (fewer than ``VARIANT_NEW`` of its pairs were
+        not shown under the path's other queries or views), and whether it repeats
+        only what a *view* showed. Pairs, not words: a translation, the next page of a
+        list, another version's notes or a product under ``?id=`` say new things in
+        words a site uses everywhere. Remembers the page's pairs, apart those of a
+        view saying more than its path had (a page of its path whose query was its
+        ``referer``'s with more, :func:`with_more`, that does not repeat its path; a
+        toggle appended to the query, a print form without the navigation, repeats
+        it and is a copy like any).
+
+        A print form or an "all posts" view shows every page of a thread (SMF's
+        ``action=printpage``, phpBB's ``view=print``, vBulletin's ``printthread.php``;
+        read first, it taught them); the thread's second page, read after it
+        through its first page's link, is a page a page links, as a canonical page
+        read after its copy is, and proves nothing of its family: two such made the
+        topics' form unproven and the real second pages of the later topics waited
+        for good (blind5 ``smf``: 7 of 46 pages). So is a copy of the view under
+        another state (SMF's ``;all``)."""
         path = f"{norm.origin}{norm.path}"
-        shown = self.paths.get(path)
+        shown, viewed = self.paths.get(path), self.views.get(path, 0)
         mine = pairs(words, PATH_BITS)
         variant = shown is not None and bool(norm.query)
-        repeated = variant and repeats(shown or 0, mine)
-        if shown is not None or len(self.paths) < self.max_remembered:
+        repeated = variant and repeats((shown or 0) | viewed, mine)
+        view = variant and not repeated and with_more(norm, referer)  # saying more
+        if view:
+            self.views[path] = viewed | mine
+        elif shown is not None or len(self.paths) < self.max_remembered:
             self.paths[path] = (shown or 0) | mine
-        return variant, repeated
+        return variant, repeated, repeated and not repeats(shown or 0, mine)
 
-    def snapshot(self) -> list[list[str]]:
-        return sorted([path, format(bits, "x")] for path, bits in self.paths.items())
+    def snapshot(self) -> tuple[list[list[str]], list[list[str]]]:
+        return (
+            sorted([path, format(bits, "x")] for path, bits in self.paths.items()),
+            sorted([path, format(bits, "x")] for path, bits in self.views.items()),
+        )
 
     @classmethod
-    def restored(cls, entries: Any, max_remembered: int) -> PathPairs:
-        """Take back :meth:`snapshot` (inside the caller's ``reading``)."""
+    def restored(cls, paths: Any, views: Any, max_remembered: int) -> PathPairs:
+        """Take back :meth:`snapshot`'s two lists (inside the caller's ``reading``); a
+        snapshot from before views were kept apart has none."""
         mine = cls(max_remembered)
-        for path, bits in listed(entries, "paths", list):
-            mine.paths[typed(path, str, "path")] = int(typed(bits, str, "bits"), 16)
+        for into, entries, what in ((mine.paths, paths, "paths"), (mine.views, views, "views")):
+            for path, bits in listed(entries, what, list):
+                into[typed(path, str, "path")] = int(typed(bits, str, "bits"), 16)
         return mine

@@ -198,7 +198,7 @@ class WasteLedger:
         pages fetched since the last that taught something."""
         self.forms = FormRuns(BARREN, max_remembered)  # each query form's last pages
         self.kin = Kinship(BARREN)  # where one family's proof serves another
-        self.paths = PathPairs(max_remembered)  # each path's pairs of words
+        self.paths = PathPairs(max_remembered)  # each path's word pairs, its views' apart
         self.pages = PagePairs(max_remembered)
         self._ended: set[str] = set()  # lists whose first page past the end was read
 
@@ -280,10 +280,12 @@ class WasteLedger:
             bags |= mine
         return False
 
-    def variant(self, norm: NormalizedURL, words: Sequence[str]) -> tuple[bool, bool]:
-        """Whether a page is a *variant* and whether it *repeats* its path
-        (:meth:`~robotkit.triage.variants.PathPairs.variant`)."""
-        return self.paths.variant(norm, words)
+    def variant(
+        self, norm: NormalizedURL, words: Sequence[str], referer: NormalizedURL | None = None
+    ) -> tuple[bool, bool, bool]:
+        """Whether a page is a *variant*, *repeats* its path, and repeats only what a
+        view of a page showed (:meth:`~robotkit.triage.variants.PathPairs.variant`)."""
+        return self.paths.variant(norm, words, referer)
 
     def fetched(
         self,
@@ -432,10 +434,11 @@ class WasteLedger:
                 [f, [list(item) for item in sorted(run.items())]]
                 for f, run in self._families.items()
             ),
-            "paths": self.paths.snapshot(),
+            "paths": self.paths.snapshot()[0],
             "pages": self.pages.snapshot(),
             "forms": self.forms.snapshot(),
             "ended": sorted(self._ended),
+            "views": self.paths.snapshot()[1],
         }
 
     def restore(self, data: Any) -> None:
@@ -457,7 +460,9 @@ class WasteLedger:
             }
             families = _read_families(data.get("families", []))
             forms = FormRuns.restored(data.get("forms", []), BARREN, self.max_remembered)
-            paths = PathPairs.restored(data.get("paths", []), self.max_remembered)
+            paths = PathPairs.restored(
+                data.get("paths", []), data.get("views", []), self.max_remembered
+            )
             pages = PagePairs.restored(data.get("pages", []), self.max_remembered)
             ended = set(listed(data.get("ended", []), "list", str))
         self._hosts, self.regions, self._word_bags = hosts, regions, bags
