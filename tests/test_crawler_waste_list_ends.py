@@ -92,10 +92,19 @@ def test_a_page_of_a_list_is_its_referers_url_with_one_number_added_or_moved() -
 
 
 def test_only_a_page_linking_a_further_page_of_its_list_is_its_end() -> None:
-    """A pager past the end offers the next offset again; a toggle adds a number
-    (``print=1``) but links no other value of it."""
+    """A pager past the end offers the next offset again, its pages at one step; a
+    toggle adds a number (``print=1``) but links no other value of it, or leads back,
+    and a filter's menu of values is at no one step (blind2 ``wiki``)."""
     empty, topic = normalize("http://h/v?t=7&start=10"), normalize("http://h/v?t=7")
     assert list_end(empty, topic, [normalize("http://h/v?t=7&start=20")]) == "http://h/v?t=7"
     assert list_end(empty, topic, [normalize("http://h/v?t=8&start=20")]) is None
     printed, page = normalize("http://h/p?print=1"), normalize("http://h/p")
     assert list_end(printed, page, [normalize("http://h/p?print=1&lang=fr")]) is None
+    shown, hidden = normalize("http://h/rc?hideanons=1"), normalize("http://h/rc?hideanons=0")
+    assert list_end(shown, page, [hidden]) is None  # a toggle leads back
+    week = normalize("http://h/rc?days=7")
+    menu = [normalize(f"http://h/rc?days={n}") for n in (1, 3, 14, 30)]
+    assert list_end(week, normalize("http://h/rc"), menu) is None  # a filter's menu
+    third = normalize("http://h/v?t=7&start=30")
+    pager = [normalize(f"http://h/v?t=7&start={n}") for n in (10, 20, 40)]
+    assert list_end(third, normalize("http://h/v?t=7&start=20"), pager) == "http://h/v?t=7"

@@ -369,6 +369,7 @@ class Triage(Screening):
         view = view or (echoed and (said or states(asked, ref)))  # ``;isad``: blind11 atom
         evidence = (variant or view or not (alone or echoed)) and not (linked or itself or viewed)
         seed, ends = page.referer is None or vouching, list_end(asked, ref, same_origin)
+        ends = ends if self.waste.vouches(page.referer) else None  # after a page that taught
         self.count_waste(asked, final, page.key, taught, evidence, seed, not bare, ends)
         signals += self.slow(asked, page.elapsed, excused)
         return PageVerdict(reason, action, novel, streak, follow, tuple(signals), canonical, taught)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from itertools import pairwise
 
 from robotkit.url.normalization import NormalizedURL, normalize_or_none
 from robotkit.url.rewrites import param_name, query_pairs
@@ -77,6 +78,15 @@ def paged_list(norm: NormalizedURL, referer: NormalizedURL | None) -> str | None
     URL without the number's pair (origin, path and the other pairs sorted), else None.
     A list's offset or page number (phpBB's ``start=``, MediaWiki's ``offset=``,
     RFC 5005 section 3's paged feeds) is the pair a "next" link adds or moves."""
+    step = _paged(norm, referer)
+    return None if step is None else step[0]
+
+
+def _paged(
+    norm: NormalizedURL, referer: NormalizedURL | None
+) -> tuple[str, int, int | None] | None:
+    """:func:`paged_list`'s list, with the number's value here and at the referer (None
+    where it was added)."""
     if referer is None or referer.origin != norm.origin or referer.path != norm.path:
         return None
     mine, theirs = query_pairs(norm.query), query_pairs(referer.query)
@@ -87,20 +97,30 @@ def paged_list(norm: NormalizedURL, referer: NormalizedURL | None) -> str | None
     rest = sorted(pair for pair in mine if pair != moved[0])
     if not value.isdigit() or rest != sorted(p for p in theirs if param_name(p) != name):
         return None
-    return f"{norm.origin}{norm.path}?{'&'.join(rest)}"
+    was = [p.partition("=")[2] for p in theirs if param_name(p) == name]
+    before = int(was[0]) if len(was) == 1 and was[0].isdigit() else None
+    return f"{norm.origin}{norm.path}?{'&'.join(rest)}", int(value), before
 
 
 def list_end(
     norm: NormalizedURL, referer: NormalizedURL | None, links: Iterable[NormalizedURL]
 ) -> str | None:
-    """The list ``norm`` is a page of (:func:`paged_list`) when it links a further page
-    of it (the next offset: a pager, ``t=107&start=20`` on ``t=107&start=10``), else
-    None. A toggle (``print=1`` on a page) adds a number too, but leads to no other
-    value of it."""
-    mine = paged_list(norm, referer)
-    if mine is None or not any(paged_list(link, norm) == mine for link in links):
+    """The list ``norm`` is a page of (:func:`paged_list`) when it is a pager's: the
+    values of the number it links for its list, its own and its referer's are at one
+    step (``start=10, 20, 30``) and one lies beyond it, away from its referer (the
+    next offset: ``t=107&start=20`` on ``t=107&start=10``), else None. A filter's menu
+    of values is at no one step (MediaWiki's ``days=1|3|7|14|30``, ``limit=50|100|250``:
+    blind2 ``wiki``), and a toggle (``print=1``, ``hideanons=1``) leads back or nowhere."""
+    step = _paged(norm, referer)
+    if step is None:
         return None
-    return mine
+    key, mine, before = step
+    values = {s[1] for link in links if (s := _paged(link, norm)) is not None and s[0] == key}
+    down = before is not None and before > mine
+    if not any(v < mine if down else v > mine for v in values):
+        return None
+    points = sorted(values | {mine} | (set() if before is None else {before}))
+    return key if len({b - a for a, b in pairwise(points)}) == 1 else None
 
 
 def query_form(norm: NormalizedURL) -> str:
