@@ -60,8 +60,9 @@ def test_a_threads_second_page_after_its_print_view_spares_the_other_threads() -
 
 def test_only_a_page_repeating_what_a_view_showed_is_told() -> None:
     """:meth:`WasteLedger.variant`'s third answer: a page repeating its path only by
-    what a view of a page (its query with more states) showed; not the view itself,
-    nor a page repeating what the path's pages showed."""
+    what a view of the page that linked it (its query with more states) showed; not
+    another view, nor a page repeating what the path's pages showed, nor a page
+    linked by another page than the one viewed."""
     ledger = WasteLedger()
     one, two = [f"a{n}" for n in range(40)], [f"b{n}" for n in range(40)]
     first = normalize("http://h/index.php?topic=1.0")
@@ -74,6 +75,12 @@ def test_only_a_page_repeating_what_a_view_showed_is_told() -> None:
         True,
     )
     assert ledger.variant(normalize("http://h/index.php?topic=1.0;all"), one, first) == (
+        True,
+        True,
+        False,
+    )
+    other = normalize("http://h/index.php?board=1.0")
+    assert ledger.variant(normalize("http://h/index.php?topic=1.20"), two, other) == (
         True,
         True,
         False,

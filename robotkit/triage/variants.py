@@ -63,59 +63,69 @@ def with_more(norm: NormalizedURL, referer: NormalizedURL | None) -> bool:
 
 class PathPairs:
     """Each judged page's origin and path (any query) to the pairs of words shown under
-    it (``PATH_BITS``), and apart, those its views showed."""
+    it (``PATH_BITS``); where a view said more, the pairs its other pages showed, and
+    the pages so viewed."""
 
     def __init__(self, max_remembered: int) -> None:
         self.max_remembered = max_remembered
         self.paths: dict[str, int] = {}
-        self.views: dict[str, int] = {}
+        self.plain: dict[str, int] = {}
+        self.viewed: set[str] = set()
 
     def variant(
         self, norm: NormalizedURL, words: Sequence[str], referer: NormalizedURL | None = None
     ) -> tuple[bool, bool, bool]:
         """Whether a page is a *variant* (another query on a path judged before),
         whether it then *repeats* its path (fewer than ``VARIANT_NEW`` of its pairs were
-        not shown under the path's other queries or views), and whether it repeats
-        only what a *view* showed. Pairs, not words: a translation, the next page of a
-        list, another version's notes or a product under ``?id=`` say new things in
-        words a site uses everywhere. Remembers the page's pairs, apart those of a
-        view saying more than its path had (a page of its path whose query was its
-        ``referer``'s with more, :func:`with_more`, that does not repeat its path; a
-        toggle appended to the query, a print form without the navigation, repeats
-        it and is a copy like any).
+        not shown under the path's other queries), and whether it repeats it only by
+        what a *view* of the page that linked it showed. Pairs, not words: a
+        translation, the next page of a list, another version's notes or a product
+        under ``?id=`` say new things in words a site uses everywhere. Remembers the
+        page's pairs. A view is a page of its path whose query is its ``referer``'s
+        with more (:func:`with_more`) that does not repeat its path; a toggle
+        appended to the query, a print form without the navigation, repeats it and
+        is a copy like any.
 
         A print form or an "all posts" view shows every page of a thread (SMF's
         ``action=printpage``, phpBB's ``view=print``, vBulletin's ``printthread.php``;
         read first, it taught them); the thread's second page, read after it
-        through its first page's link, is a page a page links, as a canonical page
+        through the first page's link, is a page a page links, as a canonical page
         read after its copy is, and proves nothing of its family: two such made the
         topics' form unproven and the real second pages of the later topics waited
-        for good (blind5 ``smf``: 7 of 46 pages). So is a copy of the view under
-        another state (SMF's ``;all``)."""
-        path = f"{norm.origin}{norm.path}"
-        shown, viewed = self.paths.get(path), self.views.get(path, 0)
+        for good (blind5 ``smf``: 7 of 46 pages). Not another view of the page
+        (SMF's ``;all``, a copy of the print view), nor a page linked by another page
+        than the one viewed."""
+        path, of = f"{norm.origin}{norm.path}", "" if referer is None else str(referer)
+        shown = self.paths.get(path)
         mine = pairs(words, PATH_BITS)
         variant = shown is not None and bool(norm.query)
-        repeated = variant and repeats((shown or 0) | viewed, mine)
-        view = variant and not repeated and with_more(norm, referer)  # saying more
-        if view:
-            self.views[path] = viewed | mine
-        elif shown is not None or len(self.paths) < self.max_remembered:
+        repeated = variant and repeats(shown or 0, mine)
+        more = variant and with_more(norm, referer)
+        plain = self.plain.get(path, shown or 0)
+        if path in self.plain or (more and len(self.plain) < self.max_remembered):
+            self.plain[path] = plain if more and not repeated else plain | mine
+            if more and not repeated and len(self.viewed) < self.max_remembered:
+                self.viewed.add(of)
+        if shown is not None or len(self.paths) < self.max_remembered:
             self.paths[path] = (shown or 0) | mine
-        return variant, repeated, repeated and not repeats(shown or 0, mine)
+        after = repeated and not more and of in self.viewed
+        return variant, repeated, after and not repeats(plain, mine)
 
-    def snapshot(self) -> tuple[list[list[str]], list[list[str]]]:
-        return (
+    def snapshot(self) -> list[Any]:
+        return [
             sorted([path, format(bits, "x")] for path, bits in self.paths.items()),
-            sorted([path, format(bits, "x")] for path, bits in self.views.items()),
-        )
+            sorted([path, format(bits, "x")] for path, bits in self.plain.items()),
+            sorted(self.viewed),
+        ]
 
     @classmethod
     def restored(cls, paths: Any, views: Any, max_remembered: int) -> PathPairs:
-        """Take back :meth:`snapshot`'s two lists (inside the caller's ``reading``); a
-        snapshot from before views were kept apart has none."""
+        """Take back :meth:`snapshot`'s first list and the other two (``views``; inside
+        the caller's ``reading``); a snapshot from before views were kept has none."""
         mine = cls(max_remembered)
-        for into, entries, what in ((mine.paths, paths, "paths"), (mine.views, views, "views")):
+        plain, viewed = views if views else ([], [])
+        for into, entries, what in ((mine.paths, paths, "paths"), (mine.plain, plain, "plain")):
             for path, bits in listed(entries, what, list):
                 into[typed(path, str, "path")] = int(typed(bits, str, "bits"), 16)
+        mine.viewed = set(listed(viewed, "viewed", str))
         return mine

@@ -198,7 +198,7 @@ class WasteLedger:
         pages fetched since the last that taught something."""
         self.forms = FormRuns(BARREN, max_remembered)  # each query form's last pages
         self.kin = Kinship(BARREN)  # where one family's proof serves another
-        self.paths = PathPairs(max_remembered)  # each path's word pairs, its views' apart
+        self.paths = PathPairs(max_remembered)  # each path's word pairs, and its views'
         self.pages = PagePairs(max_remembered)
         self._ended: set[str] = set()  # lists whose first page past the end was read
 
@@ -438,7 +438,7 @@ class WasteLedger:
             "pages": self.pages.snapshot(),
             "forms": self.forms.snapshot(),
             "ended": sorted(self._ended),
-            "views": self.paths.snapshot()[1],
+            "views": self.paths.snapshot()[1:],
         }
 
     def restore(self, data: Any) -> None:
