@@ -38,7 +38,7 @@ def test_one_empty_page_past_each_topics_end_spares_the_real_second_pages() -> N
     def topic(t: int, start: int) -> str:
         url = f"/viewtopic.php?f=1&t={t}"
         pages = 2 if t in LONG else 1
-        more = [f"{url}&start={10 * n}" for n in range(1, pages + 1)]
+        more = [url, *(f"{url}&start={10 * n}" for n in range(1, pages + 1))]
         real = start // 10 < pages
         text = posts[(t, start)] if real else "No posts."
         nxt = [] if real else [f"{url}&start={start + 10}"]
@@ -92,19 +92,23 @@ def test_a_page_of_a_list_is_its_referers_url_with_one_number_added_or_moved() -
 
 
 def test_only_a_page_linking_a_further_page_of_its_list_is_its_end() -> None:
-    """A pager past the end offers the next offset again, its pages at one step; a
-    toggle adds a number (``print=1``) but links no other value of it, or leads back,
-    and a filter's menu of values is at no one step (blind2 ``wiki``)."""
+    """A pager past the end offers the next offset again, its pages at one step, and
+    links its list's first page; a toggle adds a number (``print=1``) but links no
+    other value of it, or leads back, and a filter's menu of values is at no one step
+    (blind2 ``wiki``)."""
     empty, topic = normalize("http://h/v?t=7&start=10"), normalize("http://h/v?t=7")
-    assert list_end(empty, topic, [normalize("http://h/v?t=7&start=20")]) == "http://h/v?t=7"
-    assert list_end(empty, topic, [normalize("http://h/v?t=8&start=20")]) is None
+    assert list_end(empty, topic, [topic, normalize("http://h/v?t=7&start=20")]) == "http://h/v?t=7"
+    assert list_end(empty, topic, [topic, normalize("http://h/v?t=8&start=20")]) is None
+    # Nor does a pager leave out its list's first page: two numbers stepped at once
+    # (DokuWiki's ``rev2[0]`` and ``rev2[1]``) make each page a list of its own.
+    assert list_end(empty, topic, [normalize("http://h/v?t=7&start=20")]) is None
     printed, page = normalize("http://h/p?print=1"), normalize("http://h/p")
     assert list_end(printed, page, [normalize("http://h/p?print=1&lang=fr")]) is None
     shown, hidden = normalize("http://h/rc?hideanons=1"), normalize("http://h/rc?hideanons=0")
     assert list_end(shown, page, [hidden]) is None  # a toggle leads back
     week = normalize("http://h/rc?days=7")
-    menu = [normalize(f"http://h/rc?days={n}") for n in (1, 3, 14, 30)]
+    menu = [normalize(f"http://h/rc?days={n}") for n in (1, 3, 14, 30)] + [normalize("http://h/rc")]
     assert list_end(week, normalize("http://h/rc"), menu) is None  # a filter's menu
     third = normalize("http://h/v?t=7&start=30")
-    pager = [normalize(f"http://h/v?t=7&start={n}") for n in (10, 20, 40)]
+    pager = [topic, *(normalize(f"http://h/v?t=7&start={n}") for n in (10, 20, 40))]
     assert list_end(third, normalize("http://h/v?t=7&start=20"), pager) == "http://h/v?t=7"

@@ -102,6 +102,11 @@ def _paged(
     return f"{norm.origin}{norm.path}?{'&'.join(rest)}", int(value), before
 
 
+def _listed(norm: NormalizedURL) -> str:
+    """A URL as :func:`paged_list` names a list: its pairs sorted."""
+    return f"{norm.origin}{norm.path}?{'&'.join(sorted(query_pairs(norm.query)))}"
+
+
 def list_end(
     norm: NormalizedURL, referer: NormalizedURL | None, links: Iterable[NormalizedURL]
 ) -> str | None:
@@ -110,11 +115,16 @@ def list_end(
     step (``start=10, 20, 30``) and one lies beyond it, away from its referer (the
     next offset: ``t=107&start=20`` on ``t=107&start=10``), else None. A filter's menu
     of values is at no one step (MediaWiki's ``days=1|3|7|14|30``, ``limit=50|100|250``:
-    blind2 ``wiki``), and a toggle (``print=1``, ``hideanons=1``) leads back or nowhere."""
+    blind2 ``wiki``), and a toggle (``print=1``, ``hideanons=1``) leads back or nowhere.
+    And a pager links its list's first page (the list's URL): where two numbers step at
+    once (DokuWiki's diffs, ``rev2[0]=…&rev2[1]=…``), each page would be a list of its
+    own, and each of them its end (blind4 ``dokuwiki``: 38 trap fetches)."""
     step = _paged(norm, referer)
     if step is None:
         return None
     key, mine, before = step
+    if not any(_listed(link) == key for link in links):
+        return None  # a pager links its list's first page
     values = {s[1] for link in links if (s := _paged(link, norm)) is not None and s[0] == key}
     down = before is not None and before > mine
     if not any(v < mine if down else v > mine for v in values):
