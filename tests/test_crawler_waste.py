@@ -174,13 +174,13 @@ def test_a_variant_repeating_its_paths_words_is_told_from_one_that_brings_words(
     adjacent words are new there."""
     ledger = WasteLedger(TriageConfig().waste_budget)
     page = ["home", "apply", "for", "a", "permit", "at", "the", "town", "hall"]
-    assert ledger.variant(normalize("http://h/help"), page) == (False, False)
+    assert ledger.variant(normalize("http://h/help"), page) == (False, False, False)
     # The print form: the navigation ("home") cut out, one new pair where it was.
-    assert ledger.variant(normalize("http://h/help?print=1"), page[1:]) == (True, True)
+    assert ledger.variant(normalize("http://h/help?print=1"), page[1:]) == (True, True, False)
     # The same words in another order say something else (another version's notes).
     shuffled = page[::-1]
-    assert ledger.variant(normalize("http://h/help?v=2"), shuffled) == (True, False)
-    assert ledger.variant(normalize("http://h/other?x=1"), page) == (False, False)
+    assert ledger.variant(normalize("http://h/help?v=2"), shuffled) == (True, False, False)
+    assert ledger.variant(normalize("http://h/other?x=1"), page) == (False, False, False)
 
 
 class ListStates:

@@ -113,10 +113,10 @@ def test_a_variant_bringing_new_pairs_teaches_on_a_path_whose_bits_are_nearly_al
     ((_, bits),) = ledger.snapshot()["paths"]
     assert int(bits, 16).bit_count() > PATH_BITS * 95 // 100
     fresh = [f"w{rng.randrange(10**9)}" for _ in range(300)]
-    assert ledger.variant(normalize("http://h/index.php?topic=1.10"), fresh) == (True, False)
+    assert ledger.variant(normalize("http://h/index.php?topic=1.10"), fresh) == (True, False, False)
     # A page of known words still repeats its path.
     known = words[:150]
-    assert ledger.variant(normalize("http://h/index.php?topic=2.10"), known) == (True, True)
+    assert ledger.variant(normalize("http://h/index.php?topic=2.10"), known) == (True, True, False)
 
 
 SYLLABLES = ["ka", "lo", "mi", "ren", "tu", "vas", "qe", "dor", "pim", "sul", "ob", "yat"]

@@ -394,14 +394,14 @@ class Screening:
         evidence: bool,
         seed: bool = False,
         vouches: bool = True,
+        paged: str | None = None,
     ) -> None:
-        """A fetch of ``asked`` (``url`` as fetched, under ``key``) for the waste bound:
-        ``taught`` or not, ``evidence`` about its family or not (an error, a page only like
-        its siblings); a ``seed``'s links stay vouched for, not a page's that ``vouches`` not."""
+        """A fetch of ``asked`` (``url`` as fetched, under ``key``, a page of the list
+        ``paged``) for the waste bound: ``taught`` or not, ``evidence`` about its family or
+        not; a ``seed``'s links stay vouched for, not a page's that ``vouches`` not."""
         family, shape, form = _waste_of(asked)
-        region, origin = self.region(asked), str(asked.origin)
-        counted = (family, evidence, seed, shape, form, vouches)
-        self.waste.fetched(origin, region, url, key, taught, *counted)
+        counted = (family, evidence, seed, shape, form, vouches, paged)
+        self.waste.fetched(str(asked.origin), self.region(asked), url, key, taught, *counted)
 
     def _same_path(self, url: str | None, norm: NormalizedURL) -> bool:
         """Whether ``url`` has ``norm``'s origin and path (under another query)."""

@@ -104,6 +104,7 @@ from robotkit.url.learned import nested_copy, query_alias
 from robotkit.url.normalization import NormalizedURL
 from robotkit.url.objects import default_object
 from robotkit.url.substitution import at_home
+from robotkit.url.template import list_end
 from robotkit.url.views import numbered, states
 from robotkit.url.views import views as is_view
 
@@ -338,7 +339,7 @@ class Triage(Screening):
         wasted = shown or soft is not None or copy_of is not None
         # A page only like its siblings, or echoing its URL's number, taught nothing but
         # proves nothing of its family unless a variant, or a view of its referer's page.
-        variant, repeats = self.waste.variant(asked, text.words)
+        variant, repeats, viewed = self.waste.variant(asked, text.words, ref)  # blind5 smf
         restated = _restates(self, page, asked, prose, grows or hub)  # a view saying
         said = restated is not None  # what it said is it again (an owner's: a view)
         wasted = wasted or near or repeats or nowhere or (said and is_view(asked, ref))
@@ -348,8 +349,7 @@ class Triage(Screening):
         # its discussion), news only by a passage made up for it (blind12 flarum).
         retold = said_new and numbered(asked, ref) and not (new or lists)
         wasted = wasted or (retold and self.copies.relinks(norm, page.links, page.referer))
-        # Not "alone": a non-canonical form seen first (its words are the host's first),
-        # nor a directory listing new entries (:func:`~robotkit.triage.items.entries_of`).
+        # Not "alone": a non-canonical form seen first, nor a listing of new entries.
         entries = (self.key(n) for n in entries_of(norm, same_origin))
         listing = any(k not in seen and k not in self._fetched_keys for k in entries)
         alone = not (wasted or novel or listing or action is LinkAction.FOLLOW or canonical)
@@ -372,9 +372,10 @@ class Triage(Screening):
         linked = linked or default_object(self.rules.listed, norm, old)  # ``commit/?id=<head>``
         view = alone and (said or self.news.viewed(norm, ref, page.referer, echo.simhash))
         view = view or (echoed and (said or states(asked, ref)))  # ``;isad``: blind11 atom
-        evidence = (variant or view or not (alone or echoed)) and not (linked or itself)
-        seed = page.referer is None or vouching
-        self.count_waste(asked, final, page.key, taught, evidence, seed, vouches=not bare)
+        evidence = (variant or view or not (alone or echoed)) and not (linked or itself or viewed)
+        seed, ends = page.referer is None or vouching, list_end(asked, ref, same_origin)
+        ends = ends if self.waste.vouches(page.referer) else None  # after a page that taught
+        self.count_waste(asked, final, page.key, taught, evidence, seed, not bare, ends)
         signals += self.slow(asked, page.elapsed, excused)
         return PageVerdict(reason, action, novel, streak, follow, tuple(signals), canonical, taught)
 

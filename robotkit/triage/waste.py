@@ -28,7 +28,12 @@ waste bound"):
   of pages with a shape beyond its own. A fetch that is no ``evidence`` (an error,
   a page only like its siblings, a canonical page linked by another page and
   read after its copy) counts neither way in its family's run: the last is
-  one fetch at most for each copy of it fetched before.
+  one fetch at most for each copy of it fetched before. Nor does a list's first
+  page that taught nothing when it links a further page of its list (its end:
+  :func:`robotkit.url.template.list_end`): a stale count of replies or results
+  offers one page past the last (phpBB's resync problem), so each list ends in an
+  empty page, and three lists so ended made the real later pages of every other
+  list of the script barren. A list's second such page is evidence.
 - Per host, a balance: each unvouched fetch that taught nothing adds one, each
   unvouched fetch that taught something takes one off (never below zero). While
   the balance is at ``budget`` or above, an unvouched URL is not fetched: it waits.
@@ -57,12 +62,12 @@ import hashlib
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from itertools import pairwise
 from typing import Any
 
 from robotkit.base.snapshot import header, listed, opened, reading, typed
 from robotkit.triage.forms import FormRuns
 from robotkit.triage.kinship import Kinship, more
+from robotkit.triage.variants import PATH_BITS, VARIANT_NEW, PathPairs, pairs, repeats
 from robotkit.url.normalization import NormalizedURL
 from robotkit.url.template import url_template
 from robotkit.url.views import owners
@@ -75,41 +80,14 @@ other URLs are vouched for by nothing (as many as a parameter's values asked to
 prove a copy family, :data:`robotkit.url.families.PARAM_VALUES`)."""
 
 
-VARIANT_NEW = 5
-"""Pairs of adjacent words new to its path a variant must show to teach something."""
 PAGE_BITS = 1024
 """Bits of the set, per page, of its pairs of words outside links, for the pages its
 links lead to (:meth:`PagePairs.restates`): 128 bytes a page."""
-PATH_BITS = 4096
-"""Bits of the set, per path, of the pairs of words shown under it (each pair sets
-one bit by its hash): 512 bytes a path, whatever its pages. A pair whose bit a
-different pair set counts as shown, so new pairs are undercounted a little on a
-path with many variants, never overcounted."""
 
 
 def _bag(words: Iterable[str]) -> str:
     """A page's words in any order, as a short digest (:meth:`WasteLedger.shown_before`)."""
     return hashlib.blake2b("\x00".join(sorted(words)).encode(), digest_size=12).hexdigest()
-
-
-def _pairs(words: Sequence[str], bits: int) -> int:
-    """The pairs of adjacent words of a page, each setting one of ``bits`` bits."""
-    mine = 0
-    for a, b in pairwise(words):
-        pair = hashlib.blake2b(f"{a} {b}".encode(), digest_size=4).digest()
-        mine |= 1 << (int.from_bytes(pair, "big") % bits)
-    return mine
-
-
-def _repeats(shown: int, mine: int, bits: int = PATH_BITS) -> bool:
-    """Whether a page's pairs (``mine``, bits) show fewer than ``VARIANT_NEW`` new to
-    its path's (``shown``). New bits undercount new pairs as the set fills (a pair
-    whose bit another pair set counts as shown): scaled by the share of bits still
-    free, the count is the pairs' own. A front controller serves a whole site under
-    one path (``/index.php?topic=…``): 40 pages filled 96% of the bits, and each
-    later page "repeated" it (blind5 ``smf``: the real second pages of long topics)."""
-    fill, new = shown.bit_count(), (mine & ~shown).bit_count()
-    return new * bits < VARIANT_NEW * (bits - fill)
 
 
 @dataclass(frozen=True)
@@ -164,7 +142,7 @@ class PagePairs:
         that ``url`` (parsed: ``of``) is a path under that it restates so
         (:func:`~robotkit.url.views.owners`; an object's export linked by a list of
         the objects, blind8 ``invenio``): returns the page restated, or None."""
-        mine = _pairs(prose, PAGE_BITS)
+        mine = pairs(prose, PAGE_BITS)
         count = Counter(url_template(link) for link in links)
         lists = frozenset(t for t, n in count.items() if t is not None and n > 1)
         above = owners(of) if of is not None else []
@@ -174,7 +152,7 @@ class PagePairs:
         template = url_template(url)
         for page in pages if mine else ():
             theirs = self._pages[page]
-            if template not in theirs[1] and _repeats(theirs[0], mine, PAGE_BITS):
+            if template not in theirs[1] and repeats(theirs[0], mine, PAGE_BITS):
                 return page
         return None
 
@@ -220,9 +198,9 @@ class WasteLedger:
         pages fetched since the last that taught something."""
         self.forms = FormRuns(BARREN, max_remembered)  # each query form's last pages
         self.kin = Kinship(BARREN)  # where one family's proof serves another
-        self._paths: dict[str, int] = {}
-        """Each judged page's origin and path (any query) to its word pairs (PATH_BITS)."""
+        self.paths = PathPairs(max_remembered)  # each path's word pairs, and its views'
         self.pages = PagePairs(max_remembered)
+        self._ended: set[str] = set()  # lists whose first page past the end was read
 
     # -- vouching ---------------------------------------------------------------------
 
@@ -302,22 +280,12 @@ class WasteLedger:
             bags |= mine
         return False
 
-    def variant(self, norm: NormalizedURL, words: Sequence[str]) -> tuple[bool, bool]:
-        """Whether a page is a *variant* (another query on a path judged before)
-        and whether it then *repeats* its path: fewer than ``VARIANT_NEW`` of its
-        pairs of adjacent words were not shown under the path's other queries (a
-        print form, whose only new pairs are where the navigation was cut out; a
-        re-sized list). Pairs, not words: a translation, the next page of a list,
-        another version's notes or a product under ``?id=`` say new things in words
-        a site uses everywhere. Remembers the page's pairs."""
-        path = f"{norm.origin}{norm.path}"
-        shown = self._paths.get(path)
-        mine = _pairs(words, PATH_BITS)
-        variant = shown is not None and bool(norm.query)
-        repeats = variant and _repeats(shown or 0, mine)
-        if shown is not None or len(self._paths) < self.max_remembered:
-            self._paths[path] = (shown or 0) | mine
-        return variant, repeats
+    def variant(
+        self, norm: NormalizedURL, words: Sequence[str], referer: NormalizedURL | None = None
+    ) -> tuple[bool, bool, bool]:
+        """Whether a page is a *variant*, *repeats* its path, and repeats only what a
+        view of a page showed (:meth:`~robotkit.triage.variants.PathPairs.variant`)."""
+        return self.paths.variant(norm, words, referer)
 
     def fetched(
         self,
@@ -332,12 +300,16 @@ class WasteLedger:
         shape: str = "",
         form: str = "",
         vouches: bool = True,
+        paged: str | None = None,
     ) -> None:
         """Count one fetch of ``host``: ``taught`` or not. ``url`` is the page its links
         name as their referer; ``key`` the key it was fetched under; ``family`` its
         family, which a page is ``evidence`` about (an error or a timeout is not);
         ``shape`` its parameter names, ``form`` its query form; one that ``vouches`` not
         (taught by SimHash alone) vouches for no link (blind5 ``hgweb``).
+
+        The first page of a list ``paged`` that taught nothing is its end, no evidence
+        (:func:`~robotkit.url.template.list_end`; the module docstring).
 
         A ``seed`` that taught nothing still vouches for its links: the user named its
         host, and a seed is a copy only of another seed (two names of one site, the
@@ -347,6 +319,10 @@ class WasteLedger:
         unvouched = key is not None and self.unvouched(key, family, shape, form)
         # Let through by its proven form, a barren family's page earns (blind4 viewvc).
         earns = unvouched or (key is not None and self.barren(family, shape))
+        ends = paged if evidence and not taught and paged not in self._ended else None
+        if ends is not None and len(self._ended) < self.max_remembered:  # blind2 phpbb
+            self._ended.add(ends)
+            evidence = False
         if (
             evidence
             and family is not None
@@ -458,9 +434,11 @@ class WasteLedger:
                 [f, [list(item) for item in sorted(run.items())]]
                 for f, run in self._families.items()
             ),
-            "paths": sorted([path, format(bits, "x")] for path, bits in self._paths.items()),
+            "paths": self.paths.snapshot()[0],
             "pages": self.pages.snapshot(),
             "forms": self.forms.snapshot(),
+            "ended": sorted(self._ended),
+            "views": self.paths.snapshot()[1:],
         }
 
     def restore(self, data: Any) -> None:
@@ -482,17 +460,17 @@ class WasteLedger:
             }
             families = _read_families(data.get("families", []))
             forms = FormRuns.restored(data.get("forms", []), BARREN, self.max_remembered)
-            paths = {
-                typed(path, str, "path"): int(typed(bits, str, "bits"), 16)
-                for path, bits in listed(data.get("paths", []), "paths", list)
-            }
+            paths = PathPairs.restored(
+                data.get("paths", []), data.get("views", []), self.max_remembered
+            )
             pages = PagePairs.restored(data.get("pages", []), self.max_remembered)
+            ended = set(listed(data.get("ended", []), "list", str))
         self._hosts, self.regions, self._word_bags = hosts, regions, bags
         self._families, self.kin, self.forms = families, Kinship(BARREN), forms
         for family, run in families.items():
             for shape in run:
                 self.kin.note(family, run, shape)
-        self._paths, self.pages = paths, pages
+        self.paths, self.pages, self._ended = paths, pages, ended
         self._wasted_pages, self._unvouched, self._vouched = wasted_pages, unvouched, vouched
 
 

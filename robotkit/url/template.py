@@ -8,9 +8,11 @@ compares a link's template with its page's (:mod:`robotkit.triage.copies`).
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
+from itertools import pairwise
 
 from robotkit.url.normalization import NormalizedURL, normalize_or_none
-from robotkit.url.rewrites import query_pairs
+from robotkit.url.rewrites import param_name, query_pairs
 
 _DIGITS = re.compile(r"\d+")
 _UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", re.I)
@@ -68,6 +70,67 @@ def counter_step(norm: NormalizedURL, referer: NormalizedURL | None) -> bool:
     ((a, b),) = changed
     (name_a, _, va), (name_b, _, vb) = a.partition("="), b.partition("=")
     return name_a == name_b and va.isdigit() and vb.isdigit() and abs(int(va) - int(vb)) == 1
+
+
+def paged_list(norm: NormalizedURL, referer: NormalizedURL | None) -> str | None:
+    """The list ``norm`` is a page of when it is its referer's URL with one number
+    added or moved (``t=107&start=10`` on ``t=107``, ``start=20`` on ``start=10``): that
+    URL without the number's pair (origin, path and the other pairs sorted), else None.
+    A list's offset or page number (phpBB's ``start=``, MediaWiki's ``offset=``,
+    RFC 5005 section 3's paged feeds) is the pair a "next" link adds or moves."""
+    step = _paged(norm, referer)
+    return None if step is None else step[0]
+
+
+def _paged(
+    norm: NormalizedURL, referer: NormalizedURL | None
+) -> tuple[str, int, int | None] | None:
+    """:func:`paged_list`'s list, with the number's value here and at the referer (None
+    where it was added)."""
+    if referer is None or referer.origin != norm.origin or referer.path != norm.path:
+        return None
+    mine, theirs = query_pairs(norm.query), query_pairs(referer.query)
+    moved = [pair for pair in mine if pair not in theirs]
+    if len(moved) != 1:
+        return None
+    name, value = param_name(moved[0]), moved[0].partition("=")[2]
+    rest = sorted(pair for pair in mine if pair != moved[0])
+    if not value.isdigit() or rest != sorted(p for p in theirs if param_name(p) != name):
+        return None
+    was = [p.partition("=")[2] for p in theirs if param_name(p) == name]
+    before = int(was[0]) if len(was) == 1 and was[0].isdigit() else None
+    return f"{norm.origin}{norm.path}?{'&'.join(rest)}", int(value), before
+
+
+def _listed(norm: NormalizedURL) -> str:
+    """A URL as :func:`paged_list` names a list: its pairs sorted."""
+    return f"{norm.origin}{norm.path}?{'&'.join(sorted(query_pairs(norm.query)))}"
+
+
+def list_end(
+    norm: NormalizedURL, referer: NormalizedURL | None, links: Iterable[NormalizedURL]
+) -> str | None:
+    """The list ``norm`` is a page of (:func:`paged_list`) when it is a pager's: the
+    values of the number it links for its list, its own and its referer's are at one
+    step (``start=10, 20, 30``) and one lies beyond it, away from its referer (the
+    next offset: ``t=107&start=20`` on ``t=107&start=10``), else None. A filter's menu
+    of values is at no one step (MediaWiki's ``days=1|3|7|14|30``, ``limit=50|100|250``:
+    blind2 ``wiki``), and a toggle (``print=1``, ``hideanons=1``) leads back or nowhere.
+    And a pager links its list's first page (the list's URL): where two numbers step at
+    once (DokuWiki's diffs, ``rev2[0]=…&rev2[1]=…``), each page would be a list of its
+    own, and each of them its end (blind4 ``dokuwiki``: 38 trap fetches)."""
+    step = _paged(norm, referer)
+    if step is None:
+        return None
+    key, mine, before = step
+    if not any(_listed(link) == key for link in links):
+        return None  # a pager links its list's first page
+    values = {s[1] for link in links if (s := _paged(link, norm)) is not None and s[0] == key}
+    down = before is not None and before > mine
+    if not any(v < mine if down else v > mine for v in values):
+        return None
+    points = sorted(values | {mine} | (set() if before is None else {before}))
+    return key if len({b - a for a, b in pairwise(points)}) == 1 else None
 
 
 def query_form(norm: NormalizedURL) -> str:
