@@ -14,6 +14,10 @@ state, so a resumed crawl judges as an uninterrupted one would):
   words in a row that its region never showed: a new sentence is news even in the
   words the site always uses (a forum's posts, a listing's README), where known
   items re-sorted or filtered make new runs only where two items meet;
+- *retelling*: a query family asking at a number for a named object whose page
+  was fetched, whose last ``RETOLD`` pages were each news by a passage alone (no
+  word new to its region, no list), writes a passage for every number, and its next
+  such members are no news (:meth:`PageNews.retells`);
 - *link-farm shape*: a page that links many hosts its origin never linked before
   while saying almost nothing new.
 
@@ -25,9 +29,12 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any
+from urllib.parse import parse_qsl
 
 from robotkit.base.snapshot import listed, pairs, typed
 from robotkit.content import hamming, passage_shingles
+from robotkit.triage.regions import LIST_ITEMS
+from robotkit.triage.screening import waste_of
 from robotkit.url.normalization import NormalizedURL
 from robotkit.url.template import url_template
 from robotkit.url.views import views
@@ -35,7 +42,11 @@ from robotkit.url.views import views
 if TYPE_CHECKING:
     from robotkit.triage.screening import TriageConfig
 
-__all__ = ["PageNews"]
+__all__ = ["RETOLD", "PageNews"]
+
+RETOLD = 3
+"""Members of a query family in a row that were news by a passage alone, before its
+next such members are no news (as many as ``BARREN`` pages make a family barren)."""
 
 
 class PageNews:
@@ -48,6 +59,8 @@ class PageNews:
         self.linked_hosts: dict[str, set[str]] = {}
         self.vocabulary: dict[str, set[str]] = {}
         self.passages: dict[str, set[int]] = {}
+        self.retold: dict[str, int] = {}
+        self.objects: set[str] = set()
 
     def like_others(self, url: str, referer: str | None, simhash: int) -> bool:
         """A page within ``similar_distance`` bits of the page that linked it, or of
@@ -114,6 +127,37 @@ class PageNews:
             known.update(shingles)
         return longest >= self.config.min_passage
 
+    def retells(self, asked: NormalizedURL, passage: bool, new: int, fresh: int) -> bool:
+        """Whether a page news by a ``passage`` alone (no ``new`` word of its region, not
+        a list of ``fresh`` URLs of its own) comes after ``RETOLD`` such pages of its query
+        family in a row, one asking at a number for a named object whose page (its
+        query without the numbers) was fetched: the family writes prose for every
+        number (a repository browser's file at every revision, WebSVN's
+        ``filedetails.php?path=…&rev=N&peg=N`` of ``filedetails.php?path=…``), and a
+        passage there tells nothing of the site. Not a family of named objects alone
+        (``filedetails.php?path=/trunk/README``), whose thin pages are each a file, nor
+        of numbered ones (phpBB's ``viewtopic.php?f=1&t=101``, Joomla's
+        ``index.php?option=com_content&view=article&id=5``), each a topic or an article.
+        A member with new words ends the run: the family's pages differ by more than
+        prose."""
+        params = parse_qsl(asked.query or "")
+        named = "&".join(sorted(f"{k}={v}" for k, v in params if not v.isdigit()))
+        base = f"{asked.origin}{asked.path}?{named}"
+        if len(params) == named.count("&") + bool(named):  # a named object, or nothing
+            if named and len(self.objects) < self.config.max_vocabulary:
+                self.objects.add(base)
+            return False
+        if base not in self.objects:
+            return False
+        family = str(waste_of(asked)[0])
+        run = self.retold.get(family, 0)
+        alone = passage and not new and fresh < LIST_ITEMS
+        if alone and (run or len(self.retold) < self.config.max_vocabulary):
+            self.retold[family] = run + 1
+        elif new:
+            self.retold.pop(family, None)
+        return alone and run >= RETOLD
+
     def says_more(self, region: str, words: set[str]) -> tuple[bool, bool, int]:
         """Whether a page brings words its region has not shown yet (at least
         ``min_new_words`` and a tenth of its own, or ``min_own_words`` however long
@@ -163,6 +207,8 @@ class PageNews:
             "linked_hosts": [[o, sorted(hosts)] for o, hosts in self.linked_hosts.items()],
             "vocabulary": [[scope, sorted(words)] for scope, words in self.vocabulary.items()],
             "passages": [[scope, sorted(runs)] for scope, runs in self.passages.items()],
+            "retold": sorted(self.retold.items()),
+            "objects": sorted(self.objects),
         }
 
     def restore(self, data: dict[str, Any]) -> None:
@@ -183,3 +229,6 @@ class PageNews:
             k: set(listed(v, "shingle", int))
             for k, v in (pairs(data, "passages", str) if "passages" in data else ())
         }
+        retold = pairs(data, "retold", str) if "retold" in data else ()
+        self.retold = {k: typed(v, int, "run") for k, v in retold}
+        self.objects = set(listed(data.get("objects", []), "object", str))

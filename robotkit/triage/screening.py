@@ -32,7 +32,7 @@ from robotkit.url.parse import InvalidURL
 from robotkit.url.template import query_form
 from robotkit.url.waste import waste_family, waste_shape
 
-__all__ = ["Screening", "TriageConfig"]
+__all__ = ["Screening", "TriageConfig", "waste_of"]
 
 
 @dataclass(frozen=True)
@@ -286,7 +286,7 @@ class Screening:
         for waiting in self.waste.abandon(host):
             norm = self._parse(waiting.url)
             key = self.key(norm) if norm is not None else waiting.key
-            family, shape, form = _waste_of(norm)
+            family, shape, form = waste_of(norm)
             if (
                 key not in self._fetched_keys
                 and self.waste.vouched(key)
@@ -302,7 +302,7 @@ class Screening:
         """Whether a queued URL waits instead of being fetched now: no novel page
         vouched for it and its host spent the waste budget."""
         norm = self._parse(url)
-        return norm is not None and self.waste.must_wait(str(norm.origin), key, *_waste_of(norm))
+        return norm is not None and self.waste.must_wait(str(norm.origin), key, *waste_of(norm))
 
     def wait(self, url: str, key: str, depth: int, referer: str | None) -> None:
         """Hold a URL :meth:`must_wait` said waits; the ledger gives it back."""
@@ -399,7 +399,7 @@ class Screening:
         """A fetch of ``asked`` (``url`` as fetched, under ``key``, a page of the list
         ``paged``) for the waste bound: ``taught`` or not, ``evidence`` about its family or
         not; a ``seed``'s links stay vouched for, not a page's that ``vouches`` not."""
-        family, shape, form = _waste_of(asked)
+        family, shape, form = waste_of(asked)
         counted = (family, evidence, seed, shape, form, vouches, paged)
         self.waste.fetched(str(asked.origin), self.region(asked), url, key, taught, *counted)
 
@@ -409,7 +409,7 @@ class Screening:
         return other is not None and (other.origin, other.path) == (norm.origin, norm.path)
 
 
-def _waste_of(norm: NormalizedURL | None) -> tuple[str | None, str, str]:
+def waste_of(norm: NormalizedURL | None) -> tuple[str | None, str, str]:
     """A URL's family, parameter names and query form, as the waste bound counts them
     (:func:`robotkit.url.waste.waste_family`, ``waste_shape``,
     :func:`robotkit.url.template.query_form`)."""

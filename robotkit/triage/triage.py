@@ -296,12 +296,11 @@ class Triage(Screening):
             if str(norm.origin) not in self._farms:
                 self._farms.add(str(norm.origin))
                 signals.append(f"link-farm pages on {norm.origin}, first {final}")
-        copy = action is not LinkAction.FOLLOW
+        copy, farm = action is not LinkAction.FOLLOW, reason is Reason.TRAP_HOST
         # A product, post or question of one template is near its siblings by
         # SimHash; with words of its own it is still news, and only its links are
         # demoted. Exact copies, soft 404s, farm pages and non-canonical forms never.
         alike = action is LinkAction.DEPRIORITIZE and canonical is None
-        farm = reason is Reason.TRAP_HOST
         novel = says_more and (not copy or (own and alike and not farm))
         novel = novel or (canonical_member and not copy)
         excused = novel  # by words: a tarpit's stalled reports write a sentence each
@@ -345,10 +344,11 @@ class Triage(Screening):
         wasted = wasted or near or repeats or nowhere or (said and is_view(asked, ref))
         wasted = wasted or (said and restated != page.referer)
         lists = hub or fresh >= LIST_ITEMS  # a class tree listing its release's pages
-        # A number under its linker linking only what that linked (a post's number under
-        # its discussion), news only by a passage made up for it (blind12 flarum).
+        # A number under its linker linking only what that linked (blind12 flarum), or a
+        # fetched object at a number, its family's 4th such in a row (websvn): a passage.
         retold = said_new and numbered(asked, ref) and not (new or lists)
         wasted = wasted or (retold and self.copies.relinks(norm, page.links, page.referer))
+        wasted = self.news.retells(asked, said_new, new, fresh) or wasted
         # Not "alone": a non-canonical form seen first, nor a listing of new entries.
         entries = (self.key(n) for n in entries_of(norm, same_origin))
         listing = any(k not in seen and k not in self._fetched_keys for k in entries)
