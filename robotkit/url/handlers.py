@@ -3,12 +3,12 @@
 One script often serves a whole application, the page it renders named by a parameter
 it dispatches on: Matomo's ``module=CoreHome&action=index``, OTRS and Znuny's
 ``Action=PublicFAQZoom``, gitweb's ``a=commit``, DokuWiki's ``do``, MediaWiki's and
-SMF's ``action``. Each handler is a template of its own, and a repository browser's handler renders
-it at a revision: the tree or blob at the symbolic ``HEAD`` (``hb=HEAD``, hgweb's
-``tip``) is the record, the same handler at a commit's hash a view of that commit
-(:func:`at_revision`). Each handler is a template of its own: the region guard judges a
-parked space per handler (:mod:`robotkit.triage.routes`), and the waste bound counts
-each handler's pages as a family of their own (:func:`robotkit.url.waste.waste_family`).
+SMF's ``action``. Each handler is a template of its own, and a repository browser's
+renders it at a revision: the tree or blob at the symbolic ``HEAD`` (``hb=HEAD``,
+hgweb's ``tip``) is the record, the same handler at a commit's hash a view of that
+commit (:func:`at_revision`). So the region guard judges a parked space per handler
+(:mod:`robotkit.triage.routes`), and the waste bound counts each handler's pages as a
+family of their own (:func:`robotkit.url.waste.waste_family`).
 Pure: no I/O.
 """
 
