@@ -12,7 +12,8 @@ import json
 from urllib.parse import quote
 
 from robotkit.base.reasons import Reason
-from robotkit.triage.regions import Regions, region_of, route_of
+from robotkit.triage.regions import Regions, region_of
+from robotkit.triage.routes import route_of
 from robotkit.url.normalization import normalize
 from tests.test_triage import SITE, WORDS, Crawl
 

@@ -10,7 +10,8 @@ from __future__ import annotations
 import json
 
 from robotkit.base.reasons import Reason
-from robotkit.triage.regions import Regions, region_of, route_of
+from robotkit.triage.regions import Regions, region_of
+from robotkit.triage.routes import route_of
 from robotkit.url.learned import LearnedRules
 from robotkit.url.normalization import normalize
 from tests.test_triage import SITE, Crawl, html

@@ -43,15 +43,7 @@ from robotkit.triage.routes import Route, route_of, route_shape
 from robotkit.url.normalization import NormalizedURL
 from robotkit.url.rewrites import param_name, query_pairs
 
-__all__ = [
-    "FailureKind",
-    "Regions",
-    "family_of",
-    "other_template",
-    "region_of",
-    "renamed",
-    "route_of",
-]
+__all__ = ["FailureKind", "Regions", "family_of", "other_template", "region_of", "renamed"]
 
 _DIGITS = re.compile(r"\d+")
 _REGION_TOKEN = re.compile(r"(?=[a-z0-9]*[0-9])(?=[a-z0-9]*[a-z])[a-z0-9]{5,}|[\w\-]{20,}", re.I)
@@ -296,18 +288,16 @@ class Regions:
         if region in self._parked:
             return self._count_route(norm, region, news, grows)
         counts = self._counts.setdefault(region, _Counts())
+        if not (news or grows):
+            return None
+        own = _names(norm)  # a page's names, read once for the region and its route
+        counts.routes.setdefault(route_of(norm) or "", Route()).note(route_shape(norm, own), news)
         if news:
             counts.news += 1
-            counts.news_names |= _names(norm)
-            shape = route_shape(norm, _names(norm))
-            counts.routes.setdefault(route_of(norm) or "", Route()).note(shape, True)
-            return None
-        if not grows:
+            counts.news_names |= own
             return None
         counts.growth += 1
-        counts.growth_names |= _names(norm)
-        shape = route_shape(norm, _names(norm))
-        counts.routes.setdefault(route_of(norm) or "", Route()).note(shape, False)
+        counts.growth_names |= own
         if counts.growth < self.growth_limit or counts.growth <= counts.news:
             return None
         detail = (

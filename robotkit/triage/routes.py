@@ -11,6 +11,7 @@ held and the script's other pages are not (ARCHITECTURE.md, "Trap policy").
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 from robotkit.url.handlers import at_revision, handler_pairs
@@ -35,13 +36,18 @@ def route_of(norm: NormalizedURL) -> str | None:
     return next((pair for pair in pairs if _ROUTE.fullmatch(pair.partition("=")[2])), None)
 
 
-def dispatched(page: NormalizedURL, link: NormalizedURL) -> bool:
-    """Whether a link of a page to its own path asks the script for another handler
-    (``/otrs/public.pl`` linking ``?Action=PublicFAQZoom;ItemID=23``): a page of the
-    application, no view of the page (a facet, a sort), and an item when a page
-    lists many (blind12 ``znuny``: the FAQ's home lists 14 articles)."""
-    route = route_of(link)
-    return route is not None and route != route_of(page)
+def dispatched(page: NormalizedURL, links: Iterable[NormalizedURL]) -> Iterator[NormalizedURL]:
+    """The links of a page that may be items of a list: to another path, or to its own
+    path asking the script for another handler (``/otrs/public.pl`` linking
+    ``?Action=PublicFAQZoom;ItemID=23``): a page of the application, no view of the
+    page (a facet, a sort), and an item when a page lists many (blind12 ``znuny``: the
+    FAQ's home lists 14 articles). The page's own route is read once, not once a link:
+    a query-addressed page links its own path many times."""
+    mine = route_of(page)
+    for link in links:
+        route = route_of(link) if link.path == page.path else None
+        if link.path != page.path or (route is not None and route != mine):
+            yield link
 
 
 AT_REVISION = "@"

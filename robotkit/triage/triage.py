@@ -314,11 +314,7 @@ class Triage(Screening):
             self.copies.record(norm, page.referer, copy, proof, copy_of is not None)
         fresh, hub = _links_news(self, norm, parsed, seen, in_scope)
         grows = fresh > 0
-        views = (
-            item_region(n, self.region(n))
-            for n in same_origin
-            if n.path != norm.path or dispatched(norm, n)
-        )
+        views = (item_region(n, self.region(n)) for n in dispatched(norm, same_origin))
         self.regions.list_of(final, region, views)
         nowhere = leads_nowhere(self, norm, region, same_origin, ref, hub, seen, novel or copy)
         # A hub (a list of new items) restarts the count of copies in a row, however alike.
