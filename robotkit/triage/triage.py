@@ -100,6 +100,7 @@ from robotkit.triage.regions import (
 )
 from robotkit.triage.routes import dispatched
 from robotkit.triage.screening import Screening, TriageConfig
+from robotkit.url.families import elsewhere
 from robotkit.url.learned import nested_copy, query_alias
 from robotkit.url.normalization import NormalizedURL
 from robotkit.url.objects import default_object
@@ -308,10 +309,12 @@ class Triage(Screening):
         ref = self._parse(page.referer) if page.referer else None
         mine = self._same(copy_of, page.referer or "")  # a copy of the page linking it
         itself = mine and self.rules.versions.own_version(norm, ref)  # its own version
+        old = self._parse(copy_of) if copy_of else None
+        twin = elsewhere(norm, old)  # a second host's copy read first (blind13 invidious)
         if page.referer is not None:  # proof 2: the site itself says so (RFC 6596)
             proof = 1 if mine and not itself else 0
             proof = 2 if canonical is not None and self._same(canonical, page.referer) else proof
-            self.copies.record(norm, page.referer, copy, proof, copy_of is not None)
+            self.copies.record(norm, page.referer, copy, proof, copy_of is not None and not twin)
         fresh, hub = _links_news(self, norm, parsed, seen, in_scope)
         grows = fresh > 0
         views = (item_region(n, self.region(n)) for n in dispatched(norm, same_origin))
@@ -359,17 +362,17 @@ class Triage(Screening):
         # its copy's own link (``rel=canonical``) it is evidence. So after a near or
         # echoed copy (blind6 liferay's ?redirect=, blind10 coppermine).
         linked = (canonical_member or shorter) and not self._reduces(norm, page.referer)
-        old = self._parse(copy_of) if copy_of else None
         # A script's query form alone read after the clean path it mounts the object at
         # (``tiki-index.php?page=X`` after ``/X``; not a view, ``&printable=yes``): the
         # object under its other name, no evidence against its family (blind10 tikiwiki).
         alias = old is not None and "&" not in (norm.query or "&") and query_alias(old, norm)
-        linked = linked or at_home(norm, old, ref) or alias
+        linked = linked or at_home(norm, old, ref) or alias or twin
         linked = linked or default_object(self.rules.listed, norm, old)  # ``commit/?id=<head>``
         view = alone and (said or self.news.viewed(norm, ref, page.referer, echo.simhash))
         view = view or (echoed and (said or states(asked, ref)))  # ``;isad``: blind11 atom
         evidence = (variant or view or not (alone or echoed)) and not (linked or itself or viewed)
-        seed, ends = page.referer is None or vouching, list_end(asked, ref, same_origin)
+        seed = page.referer is None or vouching or (twin and self.waste.vouches(copy_of))
+        ends = list_end(asked, ref, same_origin)
         ends = ends if self.waste.vouches(page.referer) else None  # after a page that taught
         self.count_waste(asked, final, page.key, taught, evidence, seed, not bare, ends)
         signals += self.slow(asked, page.elapsed, excused)

@@ -51,6 +51,7 @@ __all__ = [
     "TAILS",
     "TWIN_PATHS",
     "CopyFamilies",
+    "elsewhere",
     "path_info_tail",
     "reduces",
 ]
@@ -86,6 +87,18 @@ def path_info_tail(norm: NormalizedURL) -> bool:
     spelling only path info makes a page of (Apache ``AcceptPathInfo On``)."""
     segments = path_segments(norm.path)
     return any(file_ext(segment) in STATIC for segment in segments[:-1])
+
+
+def elsewhere(copy: NormalizedURL, old: NormalizedURL | None) -> bool:
+    """Whether ``copy`` is ``old``'s path and query on another origin: the page a second
+    host serves again (a mirror, a second instance of one application serving every
+    object of the first). Which of the two hosts is the page's own the text cannot
+    tell, and each host's own pages are the host's (the twin rule maps one host onto
+    the other only once two paths prove it): read second, the page is no evidence
+    against its family on its host (blind13 ``invidious``: the second instance's
+    videos, read first, made the first instance's family of videos barren, and 8 of its
+    16 videos waited for good)."""
+    return old is not None and copy.origin != old.origin and _target(copy) == _target(old)
 
 
 def reduces(short: NormalizedURL, long: NormalizedURL) -> bool:
