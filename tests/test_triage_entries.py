@@ -176,3 +176,24 @@ def test_a_query_builders_numbered_clause_is_no_list_of_its_own() -> None:
         entries.fetched(other, f"{SITE}/discover?", item, [(page_two, "")], news=True)
         assert entries.admits(other) is (name == "subject")
         assert entries.admits(page_two) is (name == "subject")
+
+
+def test_the_canonical_member_of_a_spelling_fetched_is_let_in() -> None:
+    """A video's page (``/watch?v=a``) was news, and the playlist player's spelling of
+    another video (``/watch?v=b&list=p&index=2``) was fetched: in the parked space,
+    ``/watch?v=b`` has a form that was news and its pairs all in a spelling fetched,
+    so it is the page that spelling spelled, and is let in (blind13 ``invidious``).
+    A video no spelling of which was fetched, a form never news (``?list=p``) and the
+    player's next step are not; a snapshot keeps it."""
+    triage, entries = Crawl().triage, Entries()
+    region = f"{SITE}/watch?"
+    page, spelling = (triage.normalize(f"{SITE}/watch?{q}") for q in ("v=a", "index=2&list=p&v=b"))
+    entries.fetched(page, region, None, [], news=True)
+    entries.fetched(spelling, region, page, [], news=False)
+    own = triage.normalize(f"{SITE}/watch?v=b")
+    assert entries.admits(own)
+    others = ("v=c", "list=p", "index=3&list=p&v=c")
+    assert not any(entries.admits(triage.normalize(f"{SITE}/watch?{q}")) for q in others)
+    copy = Entries()
+    copy.restore(json.loads(json.dumps(entries.snapshot())))
+    assert copy.admits(own)

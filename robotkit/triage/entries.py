@@ -26,8 +26,16 @@ are evidence of their own, and are still followed:
   the recheck). Links from inside the region (a facet's
   facets), forms never fetched (an advanced search) and a search one or two articles
   suggest (blind ``related``) stay parked.
+- **Canonical members.** A URL whose pairs are all of a page of its path fetched
+  under more (``?v=X`` of the playlist player's ``?v=X&list=L&index=10``), of a set
+  of names a page of its path that was news had (``?v``), is the page that spelling
+  spelled: of a copy family the shorter member is the page and the longer its copy
+  (:func:`robotkit.url.families.reduces`), and a spelling read first is no reason to
+  leave the page itself (blind13 ``invidious``: three videos reached first through
+  the endless player, whose "next" links parked the watch page's space, were held).
+  One fetch at most for each page of the space fetched.
 
-Neither holds for a query of a query builder's numbered clauses (``filter_1=``).
+None holds for a query of a query builder's numbered clauses (``filter_1=``).
 """
 
 from __future__ import annotations
@@ -141,6 +149,10 @@ class Entries:
         self._deferred: set[str] = set()
         """Siblings sent to wait for the demoted tier, once."""
         self._known: dict[str, list[Counter[str]]] = {}
+        self._spelled: dict[str, list[Counter[str]]] = {}
+        """:attr:`_known` by origin and path: the queries fetched there."""
+        self._news: set[str] = set()
+        """The forms (:func:`_form`) of the pages that were news."""
 
     def fetched(
         self,
@@ -157,8 +169,11 @@ class Entries:
             kept = self._known.setdefault(_form(norm), [])
             if len(kept) < MAX_FORMS:
                 kept.append(_pairs(norm))
-        if not news or len(self._next) + len(self._outside) >= MAX_ENTRIES:
+                self._spelled.setdefault(f"{norm.origin}{norm.path}", []).append(kept[-1])
+        if not news or len(self._next) + len(self._outside) + len(self._news) >= MAX_ENTRIES:
             return
+        if norm.query:
+            self._news.add(_form(norm))
         self._outside.update({link.key for link, other in links if link.query and other != region})
         entry = not norm.query or norm.key in self._next
         entry = entry or (referer is not None and referer.path != norm.path)
@@ -167,11 +182,21 @@ class Entries:
 
     def admits(self, norm: NormalizedURL) -> bool:
         """Whether a URL of a parked region is let in: a next page an entry named,
-        or a sibling of a page of it fetched that ``LINKED_BY`` pages of other
-        regions that were news linked."""
-        if norm.key in self._next:
+        a sibling of a page of it fetched that ``LINKED_BY`` pages of other
+        regions that were news linked, or the canonical member of a page of it
+        fetched (:meth:`_canonical`)."""
+        if norm.key in self._next or self._canonical(norm):
             return True
         return self._outside[norm.key] >= LINKED_BY and self._sibling(norm)
+
+    def _canonical(self, norm: NormalizedURL) -> bool:
+        """Whether a query of a form that was news has its pairs all in a query of its
+        path fetched with more (the module docstring, "Canonical members")."""
+        if _form(norm) not in self._news:
+            return False
+        mine = _pairs(norm)
+        spelled = self._spelled.get(f"{norm.origin}{norm.path}", ())
+        return any(page != mine and not mine - page for page in spelled)
 
     def defer(self, norm: NormalizedURL) -> bool:
         """Whether a URL of a parked region waits for the demoted tier (once) before
@@ -199,6 +224,7 @@ class Entries:
             "next": sorted(self._next),
             "outside": sorted(self._outside.items()),
             "deferred": sorted(self._deferred),
+            "news": sorted(self._news),
             "known": [
                 [form, [sorted(page.elements()) for page in pages]]
                 for form, pages in self._known.items()
@@ -215,6 +241,7 @@ class Entries:
                 {typed(url, str, "url"): typed(n, int, "count") for url, n in data["outside"]}
             )
             deferred = set(listed(data["deferred"], "url", str))
+            news = set(listed(data.get("news", []), "form", str))  # none before they counted
             known = {
                 typed(form, str, "form"): [
                     Counter(listed(page, "pair", str)) for page in listed(pages, "pages", list)
@@ -222,4 +249,7 @@ class Entries:
                 for form, pages in listed(data["known"], "known", list)
             }
         self._next, self._outside, self._known = nexts, outside, known
-        self._deferred = deferred
+        self._deferred, self._news = deferred, news
+        self._spelled = {}
+        for form, pages in known.items():
+            self._spelled.setdefault(form.rpartition("?")[0], []).extend(pages)
