@@ -16,6 +16,7 @@ from operator import itemgetter
 
 from robotkit.url.hosts import BadHost, parse_host
 from robotkit.url.listing import is_listing_display_query
+from robotkit.url.nesting import unnested
 from robotkit.url.parse import (
     DEFAULT_PORTS,
     HOST_CACHE,
@@ -403,6 +404,8 @@ def _normalize_parts(
         query = _normalize_query(query, param_filter, policy)
         if query and policy.strip_listing_sort and is_listing_display_query(path, query):
             query = None
+        if query and ("%" in query or "?" in query):  # a return address in itself
+            query = unnested(path, host, query, _fixed_query)
 
     if fragment is not None:
         fragment = (
@@ -411,6 +414,11 @@ def _normalize_parts(
             else None
         )
     return scheme, host, port, userinfo, path, query, fragment
+
+
+def _fixed_query(text: str) -> str:
+    """``text`` percent-normalized as a query is."""
+    return _QUERY_FIX.sub(_percent_fix, text)
 
 
 def _userinfo(raw: str) -> str:
