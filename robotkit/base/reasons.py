@@ -57,6 +57,10 @@ class Reason(CodeEnum):
     WASTE_BUDGET = "waste-budget"
     """A URL no novel page vouched for, left when its host's fetches that taught
     nothing had spent the waste budget (ARCHITECTURE.md, "Trap policy")."""
+    SELF_GROWTH = "self-growth"
+    """A URL its own class's pages grew from a root further than a few steps of one
+    move, left when the crawl had nothing else queued (ARCHITECTURE.md, "The waste
+    bound")."""
 
     # crawl scope and budgets
     DEPTH_LIMIT = "depth-limit"

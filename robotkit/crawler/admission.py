@@ -77,7 +77,9 @@ class Admission:
         seen = crawl.frontier.seen
         work = crawl.work
         if key in seen:
-            back = crawl.triage.linked_again(url, key, referer)
+            # Held as grown (robotkit.triage.growth), or waiting on the waste bound.
+            back = crawl.triage.growth.again(url, key, referer)
+            back = back or crawl.triage.linked_again(url, key, referer)
             if back is not None:
                 # It waited on the waste bound; a page that taught vouches for it now.
                 self.queue_again(back)
@@ -99,6 +101,7 @@ class Admission:
             crawl.skip(url, held, depth, referer)
             return
         crawl.triage.remember(key, streak, referer)
+        crawl.triage.growth.offered(key, referer, url)
         tier = Tier.DEMOTED if streak else Tier.MAIN
         # Requested without the parameters its key drops (a tracking parameter).
         asked = crawl.triage.request_form(url, norm)
@@ -124,6 +127,13 @@ class Admission:
             self.queue_again(going, Tier.DEMOTED)
         if len(crawl.frontier) or crawl.frontier.in_flight:
             return
+        grown, deep = crawl.triage.growth.leave()
+        for held in deep:
+            crawl.skip(held.url, Reason.SELF_GROWTH, held.depth, held.referer)
+        for closer in grown:  # a page closer to a root linked it since
+            self.queue_again(closer)
+        if grown:
+            return
         for waiting in ledger.waiting_hosts():
             again, gone = crawl.triage.leave(waiting)
             for back in again:
@@ -141,6 +151,8 @@ class Admission:
     def report_waiting(self) -> None:
         """At the natural end, URLs still waiting on the waste bound are left."""
         ledger = self.crawl.triage.waste
+        for held in self.crawl.triage.growth.leave()[1]:
+            self.crawl.skip(held.url, Reason.SELF_GROWTH, held.depth, held.referer)
         for host in ledger.waiting_hosts():
             for left in ledger.abandon(host):
                 self.crawl.skip(left.url, Reason.WASTE_BUDGET, left.depth, left.referer)

@@ -22,6 +22,7 @@ import httpx
 from robotkit.base.clock import Clock
 from robotkit.base.outcome import NetworkErrorKind
 from robotkit.base.reasons import Reason
+from robotkit.content import PageText
 from robotkit.crawler.config import CrawlConfig
 from robotkit.crawler.ports import CrawlReports
 from robotkit.crawler.report import CrawlEvent, EventKind
@@ -35,6 +36,7 @@ from robotkit.http.errors import (
 )
 from robotkit.http.facts import FetchFacts
 from robotkit.triage.triage import FailureKind, PageFacts, Triage
+from robotkit.triage.waste import Waiting
 from robotkit.url.normalization import normalize_or_none
 from robotkit.url.parse import InvalidURL
 
@@ -74,10 +76,17 @@ class FetchStep:
         if reason is not None:
             rule = ctx.triage.explain(entry.url) if reason is Reason.DUPLICATE_URL else None
             crawl.skip(entry.url, reason, entry.depth, entry.referer, copy_rule=rule)
-            back = ctx.triage.copied(entry.url, entry.key) if rule is not None else None
+            # Its link is one to the page: held as grown, or waiting on the waste bound.
+            back = ctx.triage.growth.copied(entry.url, entry.referer) if rule else None
+            back = back or (ctx.triage.copied(entry.url, entry.key) if rule else None)
             if back is not None:
                 # The page it copies waited on the waste bound; its link vouches for it.
                 crawl.queue_again(back)
+            crawl.finish(entry)
+            return
+        if ctx.triage.growth.waits(entry.url, entry.key):
+            # Grown by its own class's pages past a few steps (robotkit.triage.growth).
+            ctx.triage.growth.hold(Waiting(entry.url, entry.key, entry.depth, entry.referer, ""))
             crawl.finish(entry)
             return
         if ctx.triage.must_wait(entry.url, entry.key):
@@ -89,7 +98,7 @@ class FetchStep:
             ctx.frontier.demote(entry)
             return
         # A session parameter learned since it was queued is left out of the request.
-        entry.url = ctx.triage.asked(entry.url)
+        entry.url = ctx.triage.asked(ctx.triage.growth.respelled(entry.url))
         began = ctx.clock()
         try:
             response = await ctx.client.fetch(entry.url, referer=entry.referer)
@@ -208,6 +217,7 @@ class FetchStep:
         ctx, crawl = self.context, self.crawl
         status = response.status_code
         final = str(response.url)
+        ctx.triage.growth.answered(entry.url, final)  # its links name it so
         redirected = bool(facts.redirects)
         if redirected:
             self._mark_seen(final)
@@ -245,6 +255,9 @@ class FetchStep:
         )
         for line in verdict.signals:
             crawl.signal(line)
+        if text is not None:  # a record of its own yields (robotkit.triage.growth)
+            read = page.text if page is not None and page.text is not None else None
+            ctx.triage.growth.judged(final, (read or PageText.of(text)).words)
         reason = Reason.BODY_TOO_LARGE if facts.truncated else verdict.reason
         self._emit(
             entry.url,

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from robotkit.base.reasons import Reason
 from robotkit.triage.copies import Copies
+from robotkit.triage.growth import GrowthGate
 from robotkit.triage.guard import Guard, GuardVerdict, Rule, find_repeated_run, path_segments
 from robotkit.triage.regions import FailureKind, Regions, region_of
 from robotkit.triage.waste import Waiting, WasteLedger
@@ -125,6 +126,7 @@ class Screening:
         """Per origin, the URLs fetched there (their keys change as rules are learned)."""
         self.copies = Copies(self.config.max_remembered_pages)
         self.waste = WasteLedger(self.config.waste_budget, self.config.max_remembered_pages)
+        self.growth = GrowthGate(self.config.max_remembered_pages, self._parse, self.key)
 
     # -- keys -------------------------------------------------------------------------
 
@@ -167,8 +169,7 @@ class Screening:
         self._fetched_spellings.add(norm.key)
 
     def _rekey(self, norm: NormalizedURL) -> None:
-        """A rule was learned for this origin: the pages fetched there so far are
-        known under their new keys too."""
+        """A rule was learned on this origin: its fetched pages are known under new keys too."""
         for url in self._fetched.get(str(norm.origin), ()):
             other = self._parse(url)
             if other is not None:

@@ -1,0 +1,373 @@
+"""Self-grown URLs: a bound on a class of URLs that its own pages keep extending
+(ARCHITECTURE.md, "The waste bound", "Self-grown URLs").
+
+The waste ledger (:mod:`robotkit.triage.waste`) bounds pages that teach nothing. A trap
+page that writes prose seeded by its own URL teaches by every measure of words, and
+vouches for its links, so a space its pages keep extending is never bounded by it
+(blind13 ``qa``: tag intersections ``/questions/tagged/a+b+c`` growing by one tag a
+click, each with ``?tab=`` and ``&page=N``; ``weather``: dates along endless
+previous/next arrows, each with ``?units=``: both crawls ran to the page cap). This
+bound does not read the pages' words, only where their URLs came from:
+
+- A URL's *class* is its origin, its first path segment, its number of segments and
+  its script's name (:func:`growth_class`): ``/history/{view}/{station}/date/{day}``
+  with any query.
+- A link is *self-grown* when it is of its page's class and carries parameters (a
+  query, or a segment with a digit or a joined value: ``a+b``, ``m@v1.2.3``,
+  :func:`parametric`). Its *move* is where it differs from its page: the path segments
+  and the query names whose values differ (:func:`move`). A *counter* move changes one
+  place from a value with a digit to another (a date, a page number, a cursor).
+  Another kind of page is no move: another template of a query (names added and
+  others dropped: an article of a category), a word switched with anything else (a
+  commit of a list of commits, a publisher's dataset).
+- A URL linked by a page of another class or kind, or by a seed, is a *root*: a page
+  outside the class vouches for it. So is a link of a page that *yields*: that linked
+  a new URL of another class (a list's new items: a pager's next page lists new
+  posts), or that showed words its host never showed, or is a copy of a page that did
+  (a record of its own: :meth:`GrowthGate.judged`).
+- From a root, a chain of self-grown links repeating one move (or fewer of its
+  places: a list's third page after ``tab=newest&page=2``) is followed
+  ``COUNTER_STEPS`` steps of a counter (real months along an arrow, a feed's cursor
+  pages) or ``OTHER_STEPS`` of another move (a tag joined to the tags, a view or a
+  unit switched); a chain that changes its move (a date stepped on a units variant,
+  a page number on a tag's sort) or goes further is *deep*: its URL waits, and is
+  left once the crawl has nothing else queued (``self-growth``), unless a page closer
+  to a root links it meanwhile.
+
+Each URL's state is the best over the pages that linked it (the first ``LINKERS``),
+read when its turn comes, once those pages' links were all offered (a page's yield is
+known only then); under the spelling a site's own pages link, when the queued one is
+deep by every link of its own (a station's month first queued under a "Nearby" link's
+lower-case alias). Pure: :class:`GrowthGate` reads URLs through the screening's parser
+and keys.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+from robotkit.triage.waste import Waiting
+from robotkit.url.normalization import NormalizedURL
+from robotkit.url.rewrites import query_pairs
+from robotkit.url.waste import STATIC
+
+__all__ = [
+    "COUNTER_STEPS",
+    "OTHER_STEPS",
+    "Growth",
+    "GrowthGate",
+    "growth_class",
+    "move",
+    "parametric",
+]
+
+COUNTER_STEPS = 7
+"""Steps of one counter move from a root: a real month two arrows back (blind13
+``weather``), a feed's fourth cursor page listing its items inline (the first blind
+set's ``cursor``: 2 of 23 pages lost at 2), a chain of seven pages each linking only
+the next (gauntlet ``numbered-pages``: 2 lost at 4; a region is parked after 8 pages
+that grew it, ``TriageConfig.growth_limit``, and a chain of seven stops before it)."""
+
+OWN_WORDS = 5
+"""Words its host never showed that make a page yield (``TriageConfig.min_own_words``):
+a record of its own, each product of a chain of related products."""
+
+MAX_WORDS = 50_000
+"""Words remembered per host (``TriageConfig.max_vocabulary``)."""
+
+OTHER_STEPS = 1
+"""Steps of one move that is no counter: a view or a filter of a root's page."""
+
+DEEP = 1 << 20
+"""A chain's length once it changed its move: deep whatever its count."""
+
+LINKERS = 16
+"""Pages remembered per URL as linking it: the first ones, then a later one takes the
+place of the farthest from a root when it is closer."""
+
+_SCRIPT = re.compile(r"[A-Za-z0-9_\-]+\.([A-Za-z][A-Za-z0-9]{1,5})")
+"""A script's name, ``product.do``, ``viewtopic.php``."""
+
+_PARAMETER = re.compile(r"[0-9+@,;:=]")
+"""A path segment carrying a value: a number or a date, joined values, a version."""
+
+
+def _segments(norm: NormalizedURL) -> list[str]:
+    return norm.path.strip("/").split("/") if norm.path.strip("/") else []
+
+
+def growth_class(norm: NormalizedURL) -> tuple[str, str, int, str]:
+    """A URL's class: its origin, first path segment and number of path segments, and
+    its script's name (``/shop/product.do`` apart from ``/shop/catalog.do``: another
+    script is another kind of page, a product listed by a sorted catalogue, blind3
+    ``struts``; not a static file's, ``a.html``, one document of many)."""
+    parts = _segments(norm)
+    script = _SCRIPT.fullmatch(parts[-1]) if parts else None
+    own = parts[-1] if script and script.group(1).lower() not in STATIC else ""
+    return str(norm.origin), parts[0] if parts else "", len(parts), own
+
+
+def parametric(norm: NormalizedURL) -> bool:
+    """Whether a URL carries parameters: a query, or a path segment after the first
+    with a digit or a joined value (``a+b``, ``m@v1.2.3``, ``k,v``)."""
+    return bool(norm.query) or any(_PARAMETER.search(s) for s in _segments(norm)[1:])
+
+
+def _query(norm: NormalizedURL) -> dict[str, str]:
+    return dict(pair.partition("=")[::2] for pair in query_pairs(norm.query))
+
+
+def move(page: NormalizedURL, link: NormalizedURL) -> tuple[str, bool] | None:
+    """Where a self-grown ``link`` differs from its ``page`` (segment indexes and query
+    names) and whether it is a counter step; None when it is no self-grown link."""
+    if growth_class(page) != growth_class(link) or not parametric(link):
+        return None
+    mine, theirs = _segments(page), _segments(link)
+    # Case-blind: a link is compared under its key, which a learned rule may fold.
+    pairs = enumerate(zip(mine, theirs, strict=True))
+    places = [(str(i), a, b) for i, (a, b) in pairs if a.lower() != b.lower()]
+    old, new = _query(page), _query(link)
+    if set(old) - set(new) and set(new) - set(old):
+        return None  # another template of the script: an article of a category (joomla)
+    # A word switched with anything else: another kind of page, a commit listed by a
+    # page of commits (blind4 gitlab's ``commits/main?page=2`` to ``commit/<sha>``), a
+    # dataset of a publisher (blind3 django's ``publisher/10/change/`` to
+    # ``dataset/253/change/``). A view switched alone on one date is a move.
+    words = any(not _PARAMETER.search(a + b) for _, a, b in places)
+    names = sorted(set(old) | set(new))
+    places += [("?" + n, old.get(n, ""), new.get(n, "")) for n in names if old.get(n) != new.get(n)]
+    if not places or (words and len(places) > 1):
+        return None
+    counter = len(places) == 1 and all(re.search(r"\d", v) for v in places[0][1:])
+    return ",".join(p for p, _, _ in places), counter
+
+
+@dataclass(frozen=True)
+class _State:
+    move: str | None
+    steps: int
+
+
+_ROOT = _State(None, 0)
+
+
+class Growth:
+    """Each URL's chain of self-grown links from a root, and the URLs held as deep."""
+
+    def __init__(self, max_remembered: int = 200_000) -> None:
+        self.max_remembered = max_remembered
+        self._linkers: dict[str, list[tuple[str, NormalizedURL, str | None]]] = {}
+        self.spelled: dict[str, str] = {}
+        """A URL to request under the spelling a page closer to a root linked it by
+        (blind13 ``weather``: a station's month first queued under the lower-case
+        spelling of a "Nearby" link, an alias, then linked by its own station's month)."""
+        self._states: dict[str, _State] = {}
+        self._yields: set[str] = set()
+        self._roots: set[str] = set()  # seeds
+        self.held: dict[str, tuple[Waiting, NormalizedURL]] = {}
+
+    def linked(
+        self,
+        key: str,
+        link: NormalizedURL,
+        referer: str | None,
+        page: NormalizedURL | None,
+        new: bool = True,
+        url: str | None = None,
+    ) -> None:
+        """``link`` (queued under ``key``) linked by ``referer`` (parsed: ``page``, under
+        its key ``referer``; None for a seed), ``new`` to the crawl or known (linked as
+        ``url``)."""
+        kind = growth_class(link)
+        if referer is None or page is None:
+            self._roots.add(key)
+            return
+        if new and kind != growth_class(page):
+            self._yields.add(referer)  # a new URL of another class: the page yields
+        known = self._linkers.setdefault(key, [])
+        entry = (referer, page, None if new else url)
+        if len(known) < LINKERS and len(self._linkers) < self.max_remembered:
+            known.append(entry)
+        elif known:  # full: the new page takes the place of the farthest from a root
+            steps = [self._step(r, p, link).steps for r, p, _ in known]
+            worst = max(range(len(known)), key=steps.__getitem__)
+            if self._step(referer, page, link).steps < steps[worst]:
+                known[worst] = entry
+
+    def state(self, key: str, link: NormalizedURL) -> _State:
+        """The best chain to ``link`` over the pages that linked it (remembered as the
+        state of ``key`` once it is fetched)."""
+        best = _ROOT if key in self._roots else None  # by the spelling queued
+        other, spelling = None, None  # by another spelling
+        for referer, page, url in self._linkers.get(key, ()):
+            mine = self._step(referer, page, link)
+            if url is None and (best is None or mine.steps < best.steps):
+                best = mine
+            elif url is not None and (other is None or mine.steps < other.steps):
+                other, spelling = mine, url
+        # Only a spelling deep by every link of its own (a "Nearby" alias) gives way:
+        # a site's own pages link a page under the spelling they serve it by.
+        if other is not None and best is not None and other.steps < DEEP <= best.steps:
+            if spelling is not None and len(self.spelled) < self.max_remembered:
+                self.spelled[key] = spelling
+            best = other
+        if other is not None and best is not None and other.steps < best.steps:
+            best = other
+        return best or other or _ROOT
+
+    def _step(self, referer: str, page: NormalizedURL, link: NormalizedURL) -> _State:
+        """The chain to ``link`` through ``page``: a root when it is of another class or
+        kind, or when the page yields (a pager listing new posts goes on); else one step
+        more of the page's move (or of fewer of its places: a list's third page after its
+        second, ``page=3`` after ``tab=newest&page=2``); else deep."""
+        moved = move(page, link)
+        theirs = self._states.get(referer, _ROOT)
+        if moved is None or referer in self._yields:
+            return _ROOT
+        where, counter = moved
+        if theirs.steps == 0:
+            return _State(where, 1)
+        along = set(where.split(",")) <= set((theirs.move or "").split(","))
+        steps = theirs.steps + 1 if along else DEEP
+        limit = COUNTER_STEPS if counter else OTHER_STEPS
+        return _State(where, steps if steps <= limit else DEEP)
+
+    def deep(self, key: str, link: NormalizedURL, asked: NormalizedURL | None = None) -> bool:
+        """Whether ``link``'s turn came while it is deep (it waits); else its state is
+        remembered, for the links of its page (``asked``, under its own spelling's key:
+        a rule learned since re-keys the page, not the referer its links name)."""
+        mine = self.state(key, link)
+        if mine.steps < DEEP and len(self._states) < self.max_remembered:
+            self._states[(asked or link).key] = mine
+        return mine.steps >= DEEP
+
+    def yields(self, key: str) -> None:
+        """The page under ``key`` yields: its links are roots."""
+        if len(self._yields) < self.max_remembered:
+            self._yields.add(key)
+
+    def answered(self, asked: str, final: str) -> None:
+        """The page asked for under the key ``asked`` answered as ``final`` (a redirect):
+        its links name it so (``@master`` to a pseudo-version, blind13 ``pkgsite``)."""
+        mine = self._states.get(asked)
+        if mine is not None and final != asked and len(self._states) < self.max_remembered:
+            self._states[final] = mine
+
+    def hold(self, waiting: Waiting, link: NormalizedURL) -> None:
+        self.held[waiting.key] = (waiting, link)
+
+    def again(self, key: str, link: NormalizedURL, url: str) -> Waiting | None:
+        """A held URL linked again: given back (under the spelling ``url`` of the new
+        link) when it is no longer deep."""
+        if key not in self.held or self.state(key, link).steps >= DEEP:
+            return None
+        back = self.held.pop(key)[0]
+        return Waiting(url, back.key, back.depth, back.referer, back.region)
+
+    def leave(self) -> tuple[list[Waiting], list[Waiting]]:
+        """What is still held once the crawl has nothing else queued: the URLs no
+        longer deep (a page closer to a root linked them since), to queue again, and
+        those left for good."""
+        again = [w for w, link in self.held.values() if self.state(w.key, link).steps < DEEP]
+        left = [w for w, _ in self.held.values() if w not in again]
+        self.held = {}
+        return again, left
+
+
+class GrowthGate:
+    """:class:`Growth` as the screening asks it, by URLs and keys: ``parse`` and ``key``
+    are the screening's own (its normalization policy and learned rules)."""
+
+    def __init__(
+        self,
+        max_remembered: int,
+        parse: Callable[[str], NormalizedURL | None],
+        key: Callable[[NormalizedURL], str],
+    ) -> None:
+        self.core = Growth(max_remembered)
+        self._parse, self._key = parse, key
+        self._words: dict[str, set[str]] = {}  # per host, the words its pages showed
+        self._records: set[int] = set()  # the texts that brought words of their own
+
+    def offered(
+        self, key: str, referer: str | None, url: str | None = None, new: bool = True
+    ) -> NormalizedURL | None:
+        """A link to ``key`` (as ``url``) by ``referer``: queued (``new``) or known. A new
+        link a learned rule re-keys (``/dashboard/EGHI`` under a folded case) is no new
+        page: its page does not yield by it."""
+        link, page = self._parse(key), self._parse(referer) if referer else None
+        spelled = self._parse(url) if new and url is not None else None
+        fresh = new and (spelled is None or spelled.key == key)
+        if link is not None:
+            ref = page.key if page is not None else None
+            self.core.linked(key, link, ref, page, fresh, None if new else url)
+        return link
+
+    def again(self, url: str, key: str, referer: str | None) -> Waiting | None:
+        """A known URL linked again: given back if it was held and is no longer deep."""
+        link = self.offered(key, referer, url, new=False)
+        return None if link is None else self.core.again(key, link, url)
+
+    def copied(self, url: str, referer: str | None) -> Waiting | None:
+        """A queued URL skipped as a copy of the page under its key now: its link is one
+        to that page, under its spelling (a station's month queued under its own
+        spelling and a "Nearby" link's lower-case one is fetched under its own, blind13
+        ``weather``); the page is given back if it was held and is no longer deep."""
+        norm = self._parse(url)
+        return None if norm is None else self.again(url, self._key(norm), referer)
+
+    def waits(self, url: str, key: str) -> bool:
+        """Whether a queued URL's turn came while it is deep; else its state is kept, under
+        the spelling it is requested by too (:meth:`respelled`)."""
+        link = self._parse(key)
+        if link is None or self.core.deep(key, link, self._parse(url)):
+            return link is not None
+        other = self._parse(self.core.spelled.get(key, ""))
+        if other is not None:  # its links name it under that spelling
+            self.core.deep(key, link, other)
+        return False
+
+    def hold(self, waiting: Waiting) -> None:
+        """Hold a URL :meth:`waits` said is deep; given back or left (:meth:`leave`)."""
+        link = self._parse(waiting.key)
+        if link is not None:
+            self.core.hold(waiting, link)
+
+    def respelled(self, url: str) -> str:
+        """A queued URL's spelling to request: the one a page closer to a root linked,
+        when that chain was the shorter."""
+        norm = self._parse(url)
+        spelled = self.core.spelled.pop(self._key(norm), None) if norm is not None else None
+        return url if spelled is None or self._parse(spelled) is None else spelled
+
+    def answered(self, url: str, final: str) -> None:
+        """A page asked for as ``url`` answered as ``final`` (a redirect): its links name
+        it so."""
+        asked, answer = self._parse(url), self._parse(final)
+        if asked is not None and answer is not None:
+            self.core.answered(asked.key, answer.key)
+
+    def judged(self, url: str, words: Iterable[str]) -> None:
+        """A page read as ``url`` with ``words``: it yields when it shows ``OWN_WORDS``
+        words its host never showed, or is a copy of a page that did (a product in a
+        chain of related products, each a record of its own, read after its copy under
+        a collection's path; a page writing prose in the site's words brings none once
+        the host has shown them)."""
+        norm = self._parse(url)
+        if norm is None:
+            return
+        shown = self._words.setdefault(str(norm.origin), set())
+        mine = {word for word in words if not word.isdigit()}
+        bag = hash(frozenset(mine))  # a copy of a page that yielded yields as it did
+        new = mine - shown
+        if len(shown) < MAX_WORDS:
+            shown |= new
+        if len(new) >= OWN_WORDS and len(self._records) < self.core.max_remembered:
+            self._records.add(bag)
+        if bag in self._records:
+            self.core.yields(norm.key)
+
+    def leave(self) -> tuple[list[Waiting], list[Waiting]]:
+        return self.core.leave()
