@@ -9,6 +9,11 @@ Pure: no I/O.
   an action on the page, no item of it.
 - :func:`entries_of`: a directory page's links under its own path are its entries.
 - :func:`leads_nowhere`: whether a page taught nothing by what it links.
+- :func:`restyled`, :func:`restyles`: a part or a view of the page that linked it
+  (a post's number, the page under another template), which taught nothing when it
+  links nothing that page did not.
+- :func:`templated`: a template's alias appended to a directory index's path that
+  links nothing its page did not, a proof of its copy form.
 """
 
 from __future__ import annotations
