@@ -9,6 +9,11 @@ Pure: no I/O.
   an action on the page, no item of it.
 - :func:`entries_of`: a directory page's links under its own path are its entries.
 - :func:`leads_nowhere`: whether a page taught nothing by what it links.
+- :func:`restyled`, :func:`restyles`: a part or a view of the page that linked it
+  (a post's number, the page under another template), which taught nothing when it
+  links nothing that page did not.
+- :func:`templated`: a template's alias appended to a directory index's path that
+  links nothing its page did not, a proof of its copy form.
 """
 
 from __future__ import annotations
@@ -18,17 +23,22 @@ from collections.abc import Container, Iterable, Sequence
 from typing import TYPE_CHECKING
 from urllib.parse import parse_qsl, unquote
 
-from robotkit.url.normalization import NormalizedURL
-from robotkit.url.rewrites import is_token
-from robotkit.url.template import counter_step, has_parameters
+from robotkit.url.normalization import NormalizedURL, normalize_or_none
+from robotkit.url.rewrites import is_token, param_name, query_pairs
+from robotkit.url.template import counter_step, has_parameters, structured_state
+from robotkit.url.views import numbered
 
 if TYPE_CHECKING:
     from robotkit.triage.screening import Screening
 
 _WORD = re.compile(r"[A-Za-z]")
 """A letter: an entry's name is a word, not a number."""
+_DIGIT = re.compile(r"\d")
+"""A digit: a pair valued by a number names a page or a version, no template."""
+_SUFFIX = re.compile(r"[A-Za-z]+/?")
+"""A word appended to a directory index's path: a template's alias (``/visit/amp``)."""
 
-__all__ = ["entries_of", "item_region", "leads_nowhere", "returns_to"]
+__all__ = ["entries_of", "item_region", "leads_nowhere", "restyled", "returns_to", "templated"]
 
 
 def item_region(norm: NormalizedURL, region: str) -> str:
@@ -49,6 +59,72 @@ def returns_to(link: NormalizedURL, page: NormalizedURL) -> bool:
         return False
     here = unquote(f"{page.path}?{page.query}" if page.query else page.path)
     return any(value in (here, unquote(page.key)) for _, value in parse_qsl(link.query))
+
+
+def restyled(
+    page: NormalizedURL,
+    referer: NormalizedURL | None,
+    passage: bool,
+    links: Iterable[NormalizedURL] = (),
+) -> bool:
+    """Whether a page is a part or a view of the page that linked it, which the crawl
+    asks to have linked nothing new: a number under it whose only news is a
+    ``passage`` (a post's number under its discussion, Flarum's ``/d/<id>-<slug>/<n>``:
+    blind12 ``flarum``), or the page under another template (:func:`restyles`)."""
+    return (passage and numbered(page, referer)) or restyles(page, referer, links)
+
+
+def restyles(
+    page: NormalizedURL, referer: NormalizedURL | None, links: Iterable[NormalizedURL] = ()
+) -> bool:
+    """Whether a page is its referer's on its path with query pairs added, each valued
+    by a word, one of a menu of them (``/visit/?altTemplate=Print`` of ``/visit/``,
+    linking ``?altTemplate=Amp``, ``?altTemplate=JsonLd``): the referer's page under
+    another template or display. Linking nothing its referer did not, it taught
+    nothing, whatever prose it writes (blind13 ``umbraco``: six templates under every
+    page, each rendering its page with prose of its own). Not a pair valued by a
+    number, a page or a version of the page (a topic's ``&start=10`` shows other posts
+    and links the same pager: blind2 ``phpbb``); nor a pair of one value, a tab of the
+    page's own (a user's ``?tab=questions``, linking the questions the profile listed:
+    blind13 ``qa``, 3 such tabs waited for good in a trial); nor the page without the
+    pairs, read from its view's link."""
+    if referer is None or not page.query:
+        return False
+    if (page.origin, page.path) != (referer.origin, referer.path):
+        return False
+    mine, theirs = set(query_pairs(page.query)), set(query_pairs(referer.query))
+    added = mine - theirs
+    if not theirs < mine or any(_DIGIT.search(pair) for pair in added):
+        return False
+    names = {param_name(pair) for pair in added}
+    menu = (
+        pair
+        for link in links
+        if (link.origin, link.path) == (page.origin, page.path)
+        for pair in query_pairs(link.query)
+    )
+    return any(param_name(pair) in names and pair not in mine for pair in menu)
+
+
+def templated(
+    triage: Screening, page: NormalizedURL, links: Sequence[str], linker: str | None
+) -> bool:
+    """Whether a page is its referer's path, a directory's index, with a word appended
+    (``/visit/sitemap`` of ``/visit/``) and links nothing its referer did not: the
+    referer under another template (Umbraco's ContentFinderByUrlAndTemplate), with
+    prose of its own. Its form (``/{s}/sitemap``) is then a copy form of its page
+    (:mod:`robotkit.triage.copies`), as a print form copying the page is: twice so,
+    and the form is known on every other page (blind13 ``umbraco``: six templates
+    under every page, the three suffixes 104 trap fetches). A real child named by a
+    word (``/trees/apple`` of ``/trees/``) has a name of its own, no form of others."""
+    referer = normalize_or_none(linker) if linker is not None else None
+    if referer is None or page.query or referer.query or page.origin != referer.origin:
+        return False
+    base = referer.path
+    rest = page.path[len(base) :] if base.endswith("/") and page.path.startswith(base) else ""
+    if not _SUFFIX.fullmatch(rest):
+        return False
+    return triage.copies.relinks(page, links, linker)
 
 
 def entries_of(page: NormalizedURL, links: Iterable[NormalizedURL]) -> list[NormalizedURL]:
@@ -97,7 +173,8 @@ def leads_nowhere(
     ``mailman``). Not a page like its siblings (``news`` too, as a copy): one that
     differs by a number proves nothing of its family (gauntlet ``numbered-pages``)."""
     kept = (n for n in same_origin if triage.region(n) != region and not returns_to(n, norm))
-    if triage.regions.listed_before(region, map(triage.key, kept)) and has_parameters(norm):
+    items = map(triage.key, kept)
+    if triage.regions.listed_before(region, items, structured_state(norm)) and has_parameters(norm):
         return True
     met = not (hub or news or norm.query) and all(triage.key(n) in seen for n in same_origin)
     return met or (not hub and counter_step(norm, ref))

@@ -54,6 +54,9 @@ with digits (``3byuna``, ``x7k2q9``) or a long opaque run (a session id)."""
 LIST_ITEMS = 8
 """Pages of another region a page links before it is a list of that region's items
 (as many as the growth a region is parked after)."""
+SHORT_LIST = 4
+"""Pages of other regions, in all, a page links before its region's pages are judged
+by their items too (:meth:`Regions.listed_before`), when they list some."""
 MAX_LISTS = 200_000
 """Lists remembered (a bound on memory)."""
 LISTS_KEPT = 1000
@@ -186,6 +189,8 @@ class Regions:
         self._lists: set[tuple[str, str]] = set()
         self._listing: set[str] = set()
         """Regions a page of which listed another region's items."""
+        self._short: set[str] = set()
+        """Regions a page of which linked ``SHORT_LIST`` pages of other regions."""
         self._item_sets: dict[str, list[frozenset[int]]] = {}
         """Per list region, the sets of items its pages listed (a hash each)."""
         self.entries = Entries()
@@ -239,19 +244,24 @@ class Regions:
             if n >= LIST_ITEMS and len(self._lists) < MAX_LISTS:
                 self._lists.add((url, other))
                 self._listing.add(region)
+        if counts.total() >= SHORT_LIST and len(self._short) < MAX_LISTS:
+            self._short.add(region)
 
-    def listed_before(self, region: str, items: Iterable[str]) -> bool:
+    def listed_before(self, region: str, items: Iterable[str], short: bool = False) -> bool:
         """Whether ``region`` is a list region (a page of it listed ``LIST_ITEMS``
-        pages of another region or more: its pages are worth the items they link)
-        and a page of it listed these items (the keys of its links into other
-        regions), all of them, before: the same list re-sorted, its filters in
-        another order, a filter of it, an empty result. Remembers them."""
-        if region not in self._listing:
+        pages of another region or more: its pages are worth the items they link),
+        or for a ``short`` list's state one a page of which linked ``SHORT_LIST`` pages
+        of other regions, and a page of it listed these items (the keys of its links
+        into other regions), all of them, before: the same list re-sorted, its filters
+        in another order, a filter of it, an empty result. Remembers them."""
+        if region not in self._listing and not (short and region in self._short):
             return False
         mine = frozenset(
             int.from_bytes(hashlib.blake2b(i.encode(), digest_size=8).digest(), "big")
             for i in items
         )
+        if not mine and region not in self._listing:
+            return False  # a short list's page listing nothing: not judged by its items
         lists = self._item_sets.setdefault(region, [])
         if any(mine <= earlier for earlier in lists):
             return True
@@ -387,6 +397,7 @@ class Regions:
             "broken": sorted(self._broken.items()),
             "lists": sorted(self._lists),
             "listing": sorted(self._listing),
+            "short": sorted(self._short),
             "item_sets": [
                 [region, [sorted(items) for items in lists]]
                 for region, lists in self._item_sets.items()
@@ -433,6 +444,7 @@ class Regions:
                 for url, region in listed(data.get("lists", []), "lists", list)
             }
             listing = set(listed(data.get("listing", []), "region", str))
+            short = set(listed(data.get("short", []), "region", str))
             item_sets = {
                 typed(region, str, "region"): [
                     frozenset(listed(items, "item", int)) for items in listed(sets, "sets", list)
@@ -443,6 +455,7 @@ class Regions:
             if "entries" in data:  # a snapshot from before entries were kept has none
                 entries.restore(data["entries"])
         self._lists, self._listing, self._item_sets = lists, listing, item_sets
+        self._short = short
         self.entries = entries
         self._counts, self._parked, self._held_names = counts, parked, held
         self._routes = routes

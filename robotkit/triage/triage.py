@@ -89,7 +89,7 @@ from robotkit.content import (
     unechoed,
 )
 from robotkit.triage.guard import Guard
-from robotkit.triage.items import entries_of, item_region, leads_nowhere
+from robotkit.triage.items import entries_of, item_region, leads_nowhere, restyled, templated
 from robotkit.triage.news import PageNews
 from robotkit.triage.regions import (
     LIST_ITEMS,
@@ -105,8 +105,8 @@ from robotkit.url.learned import nested_copy, query_alias
 from robotkit.url.normalization import NormalizedURL
 from robotkit.url.objects import default_object
 from robotkit.url.substitution import at_home
-from robotkit.url.template import list_end
-from robotkit.url.views import numbered, states
+from robotkit.url.template import has_parameters, list_end
+from robotkit.url.views import states
 from robotkit.url.views import views as is_view
 
 __all__ = [
@@ -290,7 +290,7 @@ class Triage(Screening):
         says_more, own, new = self.news.says_more(region, words)
         prose = prose_words(page.text or "")  # its own sentences, for two rules below
         said_new = self.news.new_passage(region, prose)  # a query space's too: ``bare``
-        passage = said_new and not norm.query
+        passage = said_new and not has_parameters(norm)  # a path's parameters: a query
         if self.news.farm_page(norm, words, parsed, in_scope) and action is LinkAction.FOLLOW:
             action = LinkAction.DEPRIORITIZE
             reason = Reason.TRAP_HOST
@@ -312,7 +312,7 @@ class Triage(Screening):
         old = self._parse(copy_of) if copy_of else None
         twin = elsewhere(norm, old)  # a second host's copy read first (blind13 invidious)
         if page.referer is not None:  # proof 2: the site itself says so (RFC 6596)
-            proof = 1 if mine and not itself else 0
+            proof = int((mine and not itself) or templated(self, norm, page.links, page.referer))
             proof = 2 if canonical is not None and self._same(canonical, page.referer) else proof
             self.copies.record(norm, page.referer, copy, proof, copy_of is not None and not twin)
         fresh, hub = _links_news(self, norm, parsed, seen, in_scope)
@@ -343,9 +343,9 @@ class Triage(Screening):
         wasted = wasted or near or repeats or nowhere or (said and is_view(asked, ref))
         wasted = wasted or (said and restated != page.referer)
         lists = hub or fresh >= LIST_ITEMS  # a class tree listing its release's pages
-        # A number under its linker linking only what that linked (blind12 flarum), or a
-        # fetched object at a number, its family's 4th such in a row (websvn): a passage.
-        retold = said_new and numbered(asked, ref) and not (new or lists)
+        # A number or a view under its linker linking only what that linked (blind12 flarum,
+        # blind13 umbraco), or a fetched object at a number, 4th in a row (websvn): a passage.
+        retold = restyled(asked, ref, said_new and not new, same_origin) and not lists
         wasted = wasted or (retold and self.copies.relinks(norm, page.links, page.referer))
         wasted = self.news.retells(asked, said_new, new, fresh) or wasted
         # Not "alone": a non-canonical form seen first, nor a listing of new entries.

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from itertools import pairwise
+from urllib.parse import unquote
 
 from robotkit.url.normalization import NormalizedURL, normalize_or_none
 from robotkit.url.rewrites import param_name, query_pairs
@@ -21,6 +22,10 @@ _ALNUM = re.compile(r"[A-Za-z0-9]*\d[A-Za-z0-9]*")
 _WORD_NUMBER = re.compile(r"([A-Za-z]*[G-Zg-z][A-Za-z]*)\d+")
 _PATH_PARAMETER = re.compile(r"/[A-Za-z_][\w-]*[:=][^/]+(?=/|$)")
 """A path segment that is a parameter, ``name:value`` or ``name=value``."""
+_COMMA_PARAMETER = re.compile(r"/[A-Za-z_]\w*,[^/,]+(?=/|$)")
+"""A path segment ``name,value``: a parameter when the path has two of them or more
+(Osclass's ``/search/category,bikes/sOrder,dt_pub_date``), where one alone may be a
+title with a comma (``/wiki/Paris,_France``)."""
 
 
 def _template_text(text: str) -> str:
@@ -53,7 +58,25 @@ def has_parameters(norm: NormalizedURL) -> bool:
     """Whether a URL carries parameters: a query, or a path segment ``name:value`` or
     ``name=value`` (path parameters, RFC 3986 section 3.3: Askbot's
     ``/questions/scope:all/sort:age-asc/tags:a,b/``, a store's ``/color=red/``)."""
-    return bool(norm.query) or _PATH_PARAMETER.search(norm.path) is not None
+    if norm.query or _PATH_PARAMETER.search(norm.path) is not None:
+        return True
+    return len(_COMMA_PARAMETER.findall(norm.path)) >= 2
+
+
+def structured_state(norm: NormalizedURL) -> bool:
+    """Whether a URL writes a list's whole state in a structure of its own: path
+    parameters without a query (Osclass's ``/search/category,bikes/region,north``,
+    Askbot's ``/questions/scope:all/sort:age-asc/``), or a query value that is a JSON
+    object or array (OpenProject's ``query_props={"t":"id:asc","f":[...]}``). A search
+    or a filter builder writes so; a translation or a toggle (``?lang=de``) is a pair."""
+    if not norm.query:
+        return has_parameters(norm)
+    return any(unquote(value).lstrip()[:1] in ("{", "[") for value in _values(norm.query))
+
+
+def _values(query: str) -> list[str]:
+    """A query's values, undecoded (``+`` kept)."""
+    return [pair.partition("=")[2] for pair in query.split("&")]
 
 
 def counter_step(norm: NormalizedURL, referer: NormalizedURL | None) -> bool:
