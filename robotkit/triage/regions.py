@@ -202,11 +202,21 @@ class Regions:
 
     def held(self, norm: NormalizedURL, region: str) -> Reason | None:
         """Why a URL in ``region`` is not to be fetched, or ``None``."""
-        if self._trapped(norm, region) and not (norm.query and self.entries.admits(norm)):
+        if self._trapped(norm, region) and not (norm.query and self._admits(norm, region)):
             return Reason.TRAP_HOST
         if self._broken and family_of(norm) in self._broken:
             return Reason.SLOW_PATH
         return None
+
+    def _admits(self, norm: NormalizedURL, region: str) -> bool:
+        """Whether a URL with a query that its region would hold is let in
+        (:mod:`robotkit.triage.entries`): a next page, a sibling linked from outside,
+        or a deep link from a static page of a form the region never grew by."""
+        if self.entries.admits(norm):
+            return True
+        counts = self._counts.get(region, _Counts())
+        grown = (names for route in counts.routes.values() for names in route.growth)
+        return self.entries.deep(norm, grown, counts.growth_names - counts.news_names)
 
     def _trapped(self, norm: NormalizedURL, region: str) -> bool:
         """Whether a URL is in a parked region or carries a name held on its section."""
