@@ -15,7 +15,7 @@ from functools import partial
 
 from robotkit.triage.entries import Entries, next_pages, pager_step, sibling
 from robotkit.triage.regions import Regions
-from tests.test_triage import SITE, Crawl, html
+from tests.test_triage import SITE, WORDS, Crawl, html
 
 
 def prose(seed: str) -> str:
@@ -197,3 +197,77 @@ def test_the_canonical_member_of_a_spelling_fetched_is_let_in() -> None:
     copy = Entries()
     copy.restore(json.loads(json.dumps(entries.snapshot())))
     assert copy.admits(own)
+
+
+STATS = ("s0", "s1", "s2")
+LANGS = ["en", "fr", "de", "es", "it", "nl", "pt", "pl", "cs", "sv"]
+TONGUES = dict(zip(LANGS, WORDS, strict=False))
+
+
+def statistics(url: str) -> tuple[str, list[str]]:
+    """A statistics host: each site's summary ``/stats.pl?config=s0`` links ten
+    language views, each saying nothing new and linking two reports more of itself;
+    each site's static month pages ``/usage/s0/2026-07.html`` link that month's real
+    summary ``/stats.pl?config=s0&month=07&year=2026``, which the script's own pages
+    never link, and whose language views stay views; and an export
+    ``/stats.pl?export=07``, which names no summary's pairs. A view says what its summary
+    said, and a word or two more."""
+    path, _, query = url[len(SITE) :].partition("?")
+    if path == "/":
+        links = [f"{SITE}/stats.pl?config={s}" for s in STATS]
+        links += [f"{SITE}/usage/{s}/" for s in STATS]
+        return html("Statistics", "statistics of the hosted sites", links), links
+    if path.startswith("/usage/") and path.endswith("/"):
+        s = path.split("/")[2]
+        links = [f"{SITE}/usage/{s}/2026-{m}.html" for m in ("07", "08", "09", "10")]
+        return html("Usage", prose(f"u{s}"), links), links
+    if path.startswith("/usage/"):
+        s, m = path.split("/")[2], path[-7:-5]
+        links = [f"{SITE}/stats.pl?config={s}&month={m}&year=2026", f"{SITE}/stats.pl?export={m}"]
+        return html("Usage", prose(f"u{s}{m}"), links), links
+    pairs = dict(pair.partition("=")[::2] for pair in query.split("&"))
+    if "export" in pairs:
+        return html("Export", prose(f"x{pairs['export']}")), []
+    text = prose(f"a{pairs['config']}{pairs.get('month', '')}")
+    if set(pairs) <= {"config", "month", "year"}:
+        links = [f"{url}&lang={lang}" for lang in LANGS]
+        return html("Summary", text, links), links
+    more = [] if "output" in pairs else [f"{url}&output=a", f"{url}&output=b"]
+    view = " ".join(TONGUES.get(value, value) for value in pairs.values())
+    return html("Summary", f"{text} {view}", more), more
+
+
+def test_a_static_page_links_the_record_it_is_about_in_a_parked_query_space() -> None:
+    """The language views of the first summary park ``/stats.pl?`` before the month
+    pages are read: each month's summary, linked once by its static month page and of
+    a form the space never grew by, the summary of a site fetched with a qualifier,
+    is still fetched (blind13 ``awstats``); its language views, those of the other
+    summaries, and the export naming no summary, are not."""
+    crawl = Crawl()
+    crawl.run(statistics, f"{SITE}/", budget=300)
+    assert f"{SITE}/stats.pl?" in crawl.triage.regions.parked
+    assert all(
+        f"{SITE}/stats.pl?config={s}&month={m}&year=2026" in crawl.fetched
+        for s in STATS
+        for m in ("07", "08", "09", "10")
+    )
+    assert not any("month=" in url and "lang=" in url for url in crawl.fetched)
+    assert not any("output=" in url or "export=" in url for url in crawl.fetched)
+
+
+def test_a_calendars_next_month_is_its_next_page() -> None:
+    """A month written as ISO 8601 does (``month=2027-02``) counts in months: the
+    "Next month" of an availability calendar is its next page (blind13 ``booking``:
+    the engine's real March, reached only along "Next month" once the offers' copies
+    parked the calendar); the month before, the next year's month (a pager's pages
+    ahead, but a calendar's arrow to a year it never ends) and a day are not."""
+    crawl = Crawl()
+    page = crawl.triage.normalize(f"{SITE}/availability?month=2027-02")
+    links = [
+        crawl.triage.normalize(f"{SITE}/availability?month={m}")
+        for m in ("2027-03", "2027-01", "2028-02", "2027-13", "2027-03-01")
+    ]
+    assert next_pages(page, links) == links[:1]
+    december = crawl.triage.normalize(f"{SITE}/availability?month=2026-12")
+    january = crawl.triage.normalize(f"{SITE}/availability?month=2027-01")
+    assert pager_step(december, january) == ("month", 2026 * 12 + 11, 2027 * 12)

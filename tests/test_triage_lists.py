@@ -167,6 +167,34 @@ def test_a_counter_step_leading_to_no_new_page_taught_nothing() -> None:
     assert verdict.taught
 
 
+def test_a_stepper_step_linking_only_its_own_form_led_nowhere() -> None:
+    """A booking engine's occupancy stepper: ``/select?nights=2&adults=2`` linked as
+    "+ night" by ``nights=1``, writing prose of its own, links its further steps and
+    its own reservation, ``/reserve?<its query>``, the form that submits its state, no
+    page of its own: it taught nothing (blind13 ``booking``: 346 steps fetched). A
+    step linking a page of another path under another query, or of another template
+    of its own script (an item), still teaches."""
+    crawl = Crawl()
+    home, first = f"{SITE}/", f"{SITE}/select?nights=1&adults=2"
+    crawl.offer(home)
+    crawl.fetch(home, html("Hotel", prose_of(0), [first]), [first])
+    step = f"{SITE}/select?nights=2&adults=2"
+    links = [step, f"{SITE}/reserve?nights=1&adults=2"]
+    _, verdict = crawl.fetch(first, html("Rooms", prose_of(1), links), links, referer=home)
+    assert verdict.taught
+    links = [f"{SITE}/select?nights=3&adults=2", f"{SITE}/reserve?nights=2&adults=2"]
+    _, verdict = crawl.fetch(step, html("Rooms", prose_of(2), links), links, referer=first)
+    assert not verdict.taught
+    other = f"{SITE}/select?nights=2&adults=3"
+    links = [f"{SITE}/select?nights=2&adults=4", f"{SITE}/room?nights=2&adults=3&r=7"]
+    _, verdict = crawl.fetch(other, html("Rooms", prose_of(3), links), links, referer=step)
+    assert verdict.taught
+    item = f"{SITE}/select?nights=2&adults=4"  # an item of another template of its script
+    links = [f"{SITE}/select?nights=2&adults=5", f"{SITE}/select?room=7&view=item&rate=1"]
+    _, verdict = crawl.fetch(item, html("Rooms", prose_of(4), links), links, referer=other)
+    assert verdict.taught
+
+
 def test_a_page_saying_and_linking_nothing_new_to_its_region_taught_nothing() -> None:
     """A message's permalink in a list archive shows one message of the thread page
     that linked it, in words and passages its region showed, and links nothing the

@@ -34,6 +34,21 @@ are evidence of their own, and are still followed:
   leave the page itself (blind13 ``invidious``: three videos reached first through
   the endless player, whose "next" links parked the watch page's space, were held).
   One fetch at most for each page of the space fetched.
+- **Deep links from a static page.** A URL a page without a query of another region
+  that was news linked (a static page outside the script: a report generator's month
+  page linking the script's summary of that month), with every pair of a page of its
+  path that was news and names more (that page's object with a qualifier), of a form
+  the space never grew by (no set of its names a growing page of it had) and carrying
+  none of the names that grew it, is the record that page is about, not a view of the
+  space's (:meth:`Entries.deep`; blind13 ``awstats``: each site's real monthly
+  summaries ``awstats.pl?config=<site>&month=07&year=2026``, linked only by
+  Webalizer's ``usage_202607.html``, were held once the summaries' report and
+  language views parked the script, 12 of 33 pages). A search a glossary term
+  suggests (``/search?q=``, blind ``related``) is of the form that grew its space; a
+  record's author search (``?q=<name>&search_field=author``, blind7 ``blacklight``),
+  an event's display options (blind11 ``indico``) and a hotel's booking form (blind10
+  ``webflow``) name no news page's pairs and more: all stay parked (in a trial
+  without that test, they cost 3, 60 and 5 trap fetches and 3 real pages).
 
 None holds for a query of a query builder's numbered clauses (``filter_1=``).
 """
@@ -59,6 +74,8 @@ _ORDINAL = re.compile(r"\d")
 search, not a list of its own: its siblings and pages stay parked (blind5
 ``dspace``: an item's author and subject searches, copies of the subject browse
 pages, and their next pages, 4 trap fetches in a trial)."""
+_MONTH = re.compile(r"(\d{4})-(0[1-9]|1[0-2])")
+"""A month as ISO 8601 writes it, ``YYYY-MM``."""
 LINKED_BY = 3
 """Pages of other regions that must link a sibling: a tag every entry of it links,
 not the searches one article suggests (blind ``related``)."""
@@ -91,12 +108,25 @@ def pager_step(page: NormalizedURL, link: NormalizedURL) -> tuple[str, int, int]
     old, new = change
     name, _, value = new.partition("=")
     old_name, _, old_value = old.partition("=")
-    if not value.isdigit() or (old and (old_name != name or not old_value.isdigit())):
+    number, was = _ordinal(value), _ordinal(old_value)
+    if number is None or (old and (old_name != name or was is None)):
         return None
     # A first page is at 1; ``page=1`` on it is the pager's second page if it counts
     # from 0 (:func:`next_pages` tells).
-    at = int(old_value) if old else 0 if int(value) == 1 else 1
-    return (name, at, int(value)) if int(value) > at else None
+    at = was if was is not None else 0 if number == 1 else 1
+    if not value.isdigit() and number != at + 1:
+        return None  # a calendar's next month, never its next year
+    return (name, at, number) if number > at else None
+
+
+def _ordinal(value: str) -> int | None:
+    """A pager's number: digits, or a month written as ISO 8601 does (``2027-02``,
+    counted in months: a calendar's "Next month" is its next page, blind13
+    ``booking``'s real March of its engine); else ``None``."""
+    if value.isdigit():
+        return int(value)
+    month = _MONTH.fullmatch(value)
+    return int(month[1]) * 12 + int(month[2]) - 1 if month else None
 
 
 def next_pages(page: NormalizedURL, links: Iterable[NormalizedURL]) -> list[NormalizedURL]:
@@ -153,6 +183,10 @@ class Entries:
         """:attr:`_known` by origin and path: the queries fetched there."""
         self._news: set[str] = set()
         """The forms (:func:`_form`) of the pages that were news."""
+        self._deep: set[str] = set()
+        """URLs with a query a page without one of another region that was news linked."""
+        self._records: dict[str, list[Counter[str]]] = {}
+        """Per path, the queries of its pages that were news."""
 
     def fetched(
         self,
@@ -170,11 +204,18 @@ class Entries:
             if len(kept) < MAX_FORMS:
                 kept.append(_pairs(norm))
                 self._spelled.setdefault(f"{norm.origin}{norm.path}", []).append(kept[-1])
+        if news and norm.query:
+            records = self._records.setdefault(f"{norm.origin}{norm.path}", [])
+            if len(records) < MAX_FORMS:
+                records.append(_pairs(norm))
         if not news or len(self._next) + len(self._outside) + len(self._news) >= MAX_ENTRIES:
             return
         if norm.query:
             self._news.add(_form(norm))
-        self._outside.update({link.key for link, other in links if link.query and other != region})
+        outside = {link.key for link, other in links if link.query and other != region}
+        self._outside.update(outside)
+        if not norm.query:
+            self._deep |= outside
         entry = not norm.query or norm.key in self._next
         entry = entry or (referer is not None and referer.path != norm.path)
         if entry and not _clause(norm):
@@ -197,6 +238,22 @@ class Entries:
         mine = _pairs(norm)
         spelled = self._spelled.get(f"{norm.origin}{norm.path}", ())
         return any(page != mine and not mine - page for page in spelled)
+
+    def deep(self, norm: NormalizedURL, grown: Iterable[frozenset[str]], held: set[str]) -> bool:
+        """Whether a URL of a parked region is a deep link from a static page: a page
+        without a query of another region that was news linked it; it has every pair
+        of a page of its path that was news and names more (the object that page
+        named, with a qualifier: ``config=x&month=07&year=2026`` of ``config=x``);
+        its names are none of the sets the region grew by (``grown``) and carry none
+        of the names held on it (``held``), nor a numbered clause."""
+        if norm.key not in self._deep or _clause(norm):
+            return False
+        mine = _pairs(norm)
+        names = frozenset(param_name(pair) for pair in mine)
+        if names & held or names in set(grown):
+            return False
+        records = self._records.get(f"{norm.origin}{norm.path}", ())
+        return any(not page - mine and names > {param_name(p) for p in page} for page in records)
 
     def defer(self, norm: NormalizedURL) -> bool:
         """Whether a URL of a parked region waits for the demoted tier (once) before
@@ -225,10 +282,9 @@ class Entries:
             "outside": sorted(self._outside.items()),
             "deferred": sorted(self._deferred),
             "news": sorted(self._news),
-            "known": [
-                [form, [sorted(page.elements()) for page in pages]]
-                for form, pages in self._known.items()
-            ],
+            "deep": sorted(self._deep),
+            "records": _listed(self._records),
+            "known": _listed(self._known),
         }
 
     def restore(self, data: Any) -> None:
@@ -242,14 +298,26 @@ class Entries:
             )
             deferred = set(listed(data["deferred"], "url", str))
             news = set(listed(data.get("news", []), "form", str))  # none before they counted
-            known = {
-                typed(form, str, "form"): [
-                    Counter(listed(page, "pair", str)) for page in listed(pages, "pages", list)
-                ]
-                for form, pages in listed(data["known"], "known", list)
-            }
+            deep = set(listed(data.get("deep", []), "url", str))  # none before deep links
+            records = _queries(data.get("records", []), "path")
+            known = _queries(data["known"], "form")
         self._next, self._outside, self._known = nexts, outside, known
-        self._deferred, self._news = deferred, news
+        self._deferred, self._news, self._deep, self._records = deferred, news, deep, records
         self._spelled = {}
         for form, pages in known.items():
             self._spelled.setdefault(form.rpartition("?")[0], []).extend(pages)
+
+
+def _listed(queries: dict[str, list[Counter[str]]]) -> list[Any]:
+    """Queries by path or form as JSON: :func:`_queries` reads them back."""
+    return [[key, [sorted(page.elements()) for page in pages]] for key, pages in queries.items()]
+
+
+def _queries(data: Any, what: str) -> dict[str, list[Counter[str]]]:
+    """A snapshot's queries by ``what`` (a path or a form), each a list of pairs."""
+    return {
+        typed(key, str, what): [
+            Counter(listed(page, "pair", str)) for page in listed(pages, "pages", list)
+        ]
+        for key, pages in listed(data, what, list)
+    }

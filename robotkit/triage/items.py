@@ -14,6 +14,8 @@ Pure: no I/O.
   links nothing that page did not.
 - :func:`templated`: a template's alias appended to a directory index's path that
   links nothing its page did not, a proof of its copy form.
+- :func:`acts_only`: whether a page's new pages elsewhere are all actions on it (its
+  own query on another path: the form that submits its state).
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from collections.abc import Container, Iterable, Sequence
 from typing import TYPE_CHECKING
 from urllib.parse import parse_qsl, unquote
 
+from robotkit.triage.regions import other_template
 from robotkit.url.normalization import NormalizedURL, normalize_or_none
 from robotkit.url.rewrites import is_token, param_name, query_pairs
 from robotkit.url.template import counter_step, has_parameters, structured_state
@@ -38,7 +41,15 @@ _DIGIT = re.compile(r"\d")
 _SUFFIX = re.compile(r"[A-Za-z]+/?")
 """A word appended to a directory index's path: a template's alias (``/visit/amp``)."""
 
-__all__ = ["entries_of", "item_region", "leads_nowhere", "restyled", "returns_to", "templated"]
+__all__ = [
+    "acts_only",
+    "entries_of",
+    "item_region",
+    "leads_nowhere",
+    "restyled",
+    "returns_to",
+    "templated",
+]
 
 
 def item_region(norm: NormalizedURL, region: str) -> str:
@@ -167,7 +178,8 @@ def leads_nowhere(
     (another sort, filter, tag set or empty result, by its parameters) listing only
     items an earlier list of its region listed (blind4 ``askbot``'s list states). A
     counter's next or previous value (``?rev=41`` linked by ``?rev=42``) leading to
-    no new page (blind4 ``dokuwiki``'s diffs). A page of a path region saying nothing
+    no new page (blind4 ``dokuwiki``'s diffs), its own form on another path none
+    (:func:`acts_only`: blind13 ``booking``'s steppers). A page of a path region saying nothing
     new to it (no words, no passage) and linking no URL the crawl has not met: an
     archive's message permalinks, each a message its thread showed (blind8
     ``mailman``). Not a page like its siblings (``news`` too, as a copy): one that
@@ -177,4 +189,31 @@ def leads_nowhere(
     if triage.regions.listed_before(region, items, structured_state(norm)) and has_parameters(norm):
         return True
     met = not (hub or news or norm.query) and all(triage.key(n) in seen for n in same_origin)
-    return met or (not hub and counter_step(norm, ref))
+    if not counter_step(norm, ref):
+        return met
+    return met or not hub or acts_only(triage, norm, region, same_origin, seen)
+
+
+def acts_only(
+    triage: Screening,
+    page: NormalizedURL,
+    region: str,
+    links: Iterable[NormalizedURL],
+    seen: Container[str],
+) -> bool:
+    """Whether the new pages a page links out of its region are all actions on it:
+    its own query on another path (a booking engine's ``/reserve?<the page's query>``
+    of ``/select?checkin=…&nights=2``, the form that submits the page's state), no
+    page of its own (blind13 ``booking``: each step of the occupancy steppers linked
+    its own reservation, so none led nowhere, 346 steps fetched). A link the crawl
+    has not met (``seen``) under its key is new: a page fetched under a key a rule
+    learned since (a session id dropped) counts as new, so the page led somewhere."""
+    mine = sorted(query_pairs(page.query))
+    for link in links:
+        if triage.key(link) in seen:
+            continue
+        if link.path == page.path and not other_template(page, link):
+            continue  # another query of its own: its region's growth, judged apart
+        if link.path == page.path or sorted(query_pairs(link.query)) != mine:
+            return False
+    return True

@@ -207,11 +207,20 @@ class Regions:
 
     def held(self, norm: NormalizedURL, region: str) -> Reason | None:
         """Why a URL in ``region`` is not to be fetched, or ``None``."""
-        if self._trapped(norm, region) and not (norm.query and self.entries.admits(norm)):
+        if self._trapped(norm, region) and not (norm.query and self._admits(norm, region)):
             return Reason.TRAP_HOST
         if self._broken and family_of(norm) in self._broken:
             return Reason.SLOW_PATH
         return None
+
+    def _admits(self, norm: NormalizedURL, region: str) -> bool:
+        """Whether a URL with a query its region would hold is let in: an entry of it
+        (:mod:`robotkit.triage.entries`), or a deep link from a static page."""
+        if self.entries.admits(norm):
+            return True
+        counts = self._counts.get(region, _Counts())
+        grown = (names for route in counts.routes.values() for names in route.growth)
+        return self.entries.deep(norm, grown, counts.growth_names - counts.news_names)
 
     def _trapped(self, norm: NormalizedURL, region: str) -> bool:
         """Whether a URL is in a parked region or carries a name held on its section."""
@@ -248,12 +257,11 @@ class Regions:
             self._short.add(region)
 
     def listed_before(self, region: str, items: Iterable[str], short: bool = False) -> bool:
-        """Whether ``region`` is a list region (a page of it listed ``LIST_ITEMS``
-        pages of another region or more: its pages are worth the items they link),
-        or for a ``short`` list's state one a page of which linked ``SHORT_LIST`` pages
-        of other regions, and a page of it listed these items (the keys of its links
-        into other regions), all of them, before: the same list re-sorted, its filters
-        in another order, a filter of it, an empty result. Remembers them."""
+        """Whether ``region`` is a list region (a page of it listed ``LIST_ITEMS`` pages
+        of another region or more: its pages are worth their items), or for a ``short``
+        list's state one a page of which linked ``SHORT_LIST`` pages of other regions,
+        and a page of it listed all these items (its links into other regions) before:
+        the same list re-sorted or filtered, an empty result. Remembers them."""
         if region not in self._listing and not (short and region in self._short):
             return False
         mine = frozenset(

@@ -101,7 +101,7 @@ from robotkit.triage.regions import (
 from robotkit.triage.routes import dispatched
 from robotkit.triage.screening import Screening, TriageConfig
 from robotkit.url.families import elsewhere
-from robotkit.url.learned import nested_copy, query_alias
+from robotkit.url.learned import learn_minted, nested_copy, query_alias
 from robotkit.url.normalization import NormalizedURL
 from robotkit.url.objects import default_object
 from robotkit.url.substitution import at_home
@@ -228,7 +228,8 @@ class Triage(Screening):
         # Each link parsed once, for every rule below that reads it.
         parsed = [(link, self._parse(link)) for link in page.links]
         same_origin = [n for _, n in parsed if n is not None and n.origin == norm.origin]
-        if self.rules.observe_links(norm, same_origin):
+        observed = self.rules.observe_links(norm, same_origin)
+        if observed | learn_minted(self.rules, asked, norm, page.referer):
             signals.append(f"learned from {final}: {self.rules.describe(norm)}")
             self._rekey(norm)
         canonical = self._canonical(page, norm, in_scope)
@@ -343,8 +344,7 @@ class Triage(Screening):
         wasted = wasted or near or repeats or nowhere or (said and is_view(asked, ref))
         wasted = wasted or (said and restated != page.referer)
         lists = hub or fresh >= LIST_ITEMS  # a class tree listing its release's pages
-        # A number or a view under its linker linking only what that linked (blind12 flarum,
-        # blind13 umbraco), or a fetched object at a number, 4th in a row (websvn): a passage.
+        # A number or view under its linker, linking only what it linked (flarum, umbraco).
         retold = restyled(asked, ref, said_new and not new, same_origin) and not lists
         wasted = wasted or (retold and self.copies.relinks(norm, page.links, page.referer))
         wasted = self.news.retells(asked, said_new, new, fresh) or wasted

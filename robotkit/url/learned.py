@@ -41,6 +41,7 @@ from urllib.parse import unquote
 from robotkit.base.snapshot import header, listed, opened, reading, typed
 from robotkit.url.families import MAX_TEXTS, CopyFamilies, reduces
 from robotkit.url.fresh import FreshValues
+from robotkit.url.minted import Minted
 from robotkit.url.normalization import NormalizedURL, normalize
 from robotkit.url.objects import object_scopes
 from robotkit.url.parse import InvalidURL
@@ -177,6 +178,26 @@ def _query_numbered(short: Sequence[str], long: Sequence[str]) -> bool:
     )
 
 
+def learn_minted(
+    rules: LearnedRules, asked: NormalizedURL | None, final: NormalizedURL, referer: str | None
+) -> bool:
+    """Learn the place of a token a form's redirects mint for each visit
+    (:mod:`robotkit.url.minted`) as a session id on ``final``'s origin, unless a page
+    linked several tokens there (a list of commits names pages by them). Returns
+    whether it is new."""
+    try:
+        ref = normalize(referer) if referer else None
+    except InvalidURL:
+        ref = None
+    proven = None if asked is None else rules.minted.observe(asked, final, ref)
+    positions = rules._rules.of(final).session_positions if proven else set()
+    if proven is None or proven[0] in positions or (str(final.origin), proven[0]) in rules._vetoed:
+        return False
+    positions.add(proven[0])
+    rules._families.proofs[f"{final.origin} segment {proven[0]}"] = proven[1]
+    return True
+
+
 class LearnedRules:
     """What one crawl learned about its sites' URLs, per origin."""
 
@@ -188,6 +209,7 @@ class LearnedRules:
         """Parameters a page linked with several token values: names of pages."""
         self.versions = Versions()  # pages' numbered versions
         self.fresh = FreshValues()  # parameters stamped anew by each response
+        self.minted = Minted()  # tokens a form's redirects mint for each visit
         self._families = CopyFamilies(self._rules, max_texts)
         self._paths = Substitutions(max_texts)
 
