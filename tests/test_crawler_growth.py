@@ -10,7 +10,7 @@ import random
 
 from werkzeug import Request
 
-from robotkit.triage.growth import COUNTER_STEPS, Growth, growth_class, move
+from robotkit.triage.growth import COUNTER_STEPS, Growth, growth_class, listed, move
 from robotkit.triage.waste import Waiting
 from robotkit.url.normalization import normalize
 from tests.test_crawler_waste import vocabulary
@@ -124,6 +124,25 @@ def test_a_page_listing_new_pages_of_another_class_makes_its_links_roots() -> No
         _offer(growth, f"http://h/post/{n}-title", url)  # a new item of another class
         assert not _offer(growth, nxt, url)[1]
         url = nxt
+
+
+def test_an_index_listing_new_records_of_its_class_starts_its_links_chains() -> None:
+    """A mailing list's month reached by the previous-month arrow lists threads of its
+    own class (a number of its path switched for a word): it is an index, so its threads
+    and its second page are followed, where they were a change of move two steps from
+    the list's page (blind14 ``hyperkitty``: 11 of 35 real pages held). A month the
+    arrows reach that lists no thread stays one step further along the arrow's chain."""
+    growth = Growth()
+    lst = "http://h/hyperkitty/list/dev@lists.example.org"
+    nov, oct_, sep = f"{lst}/2026/11/", f"{lst}/2026/10/", f"{lst}/2026/9/"
+    _offer(growth, nov, f"{lst}/")
+    assert not _offer(growth, oct_, nov)[1]
+    assert not _offer(growth, f"{lst}/thread/H27BSNGHRLIW3BTUE56USYSZNJFTB6CL/", oct_)[1]
+    assert not _offer(growth, f"{oct_}?page=2", oct_)[1]
+    assert not _offer(growth, sep, oct_)[1]  # an arrow's month: no thread of its own
+    assert _offer(growth, f"{sep}?page=2", sep)[1]
+    assert not listed(normalize(nov), normalize(oct_))
+    assert not listed(normalize(f"{lst}/thread/ABC/"), normalize(oct_))
 
 
 def test_a_held_url_goes_back_under_the_spelling_a_closer_page_linked() -> None:

@@ -25,6 +25,11 @@ bound does not read the pages' words, only where their URLs came from:
   a new URL of another class (a list's new items: a pager's next page lists new
   posts), or that showed words its host never showed, or is a copy of a page that did
   (a record of its own: :meth:`GrowthGate.judged`).
+- A page that linked a new *record* of its class (a number of its path switched for a
+  word: a month's thread, :func:`listed`) is an *index*: its links start their chains
+  again, one step from it as from a root (blind14 ``hyperkitty``: the month reached
+  by an arrow, its second page and its threads, 11 of 35 real pages held without it;
+  the arrows' trap months list none and stay bounded).
 - From a root, a chain of self-grown links repeating one move (or fewer of its
   places: a list's third page after ``tab=newest&page=2``) is followed
   ``COUNTER_STEPS`` steps of a counter (real months along an arrow, a feed's cursor
@@ -59,6 +64,7 @@ __all__ = [
     "Growth",
     "GrowthGate",
     "growth_class",
+    "listed",
     "move",
     "parametric",
 ]
@@ -115,6 +121,16 @@ def parametric(norm: NormalizedURL) -> bool:
     return bool(norm.query) or any(_PARAMETER.search(s) for s in _segments(norm)[1:])
 
 
+def listed(page: NormalizedURL, link: NormalizedURL) -> bool:
+    """Whether ``link`` is a record that ``page`` lists as an index: of its class, with a
+    number of the page's path switched for a word (a month's thread: blind14
+    ``hyperkitty``'s ``<list>/2026/10/`` to ``<list>/thread/<id>/``)."""
+    if growth_class(page) != growth_class(link):
+        return False
+    pairs = zip(_segments(page), _segments(link), strict=True)
+    return any(a.isdigit() and not _PARAMETER.search(b) for a, b in pairs)
+
+
 def _query(norm: NormalizedURL) -> dict[str, str]:
     return dict(pair.partition("=")[::2] for pair in query_pairs(norm.query))
 
@@ -165,6 +181,7 @@ class Growth:
         spelling of a "Nearby" link, an alias, then linked by its own station's month)."""
         self._states: dict[str, _State] = {}
         self._yields: set[str] = set()
+        self._lists: set[str] = set()  # indexes: pages that listed a new record
         self._roots: set[str] = set()  # seeds
         self.held: dict[str, tuple[Waiting, NormalizedURL]] = {}
 
@@ -186,6 +203,8 @@ class Growth:
             return
         if new and kind != growth_class(page):
             self._yields.add(referer)  # a new URL of another class: the page yields
+        elif new and listed(page, link) and len(self._lists) < self.max_remembered:
+            self._lists.add(referer)  # a new record: the page is an index
         known = self._linkers.setdefault(key, [])
         entry = (referer, page, None if new else url)
         if len(known) < LINKERS and len(self._linkers) < self.max_remembered:
@@ -219,15 +238,16 @@ class Growth:
 
     def _step(self, referer: str, page: NormalizedURL, link: NormalizedURL) -> _State:
         """The chain to ``link`` through ``page``: a root when it is of another class or
-        kind, or when the page yields (a pager listing new posts goes on); else one step
-        more of the page's move (or of fewer of its places: a list's third page after its
+        kind, or when the page yields (a pager listing new posts goes on); one step from
+        a root when the page is a root or an index (a month listing new threads); else
+        one step more of the page's move (or of fewer of its places: a list's third page after its
         second, ``page=3`` after ``tab=newest&page=2``); else deep."""
         moved = move(page, link)
         theirs = self._states.get(referer, _ROOT)
         if moved is None or referer in self._yields:
             return _ROOT
         where, counter = moved
-        if theirs.steps == 0:
+        if theirs.steps == 0 or referer in self._lists:
             return _State(where, 1)
         along = set(where.split(",")) <= set((theirs.move or "").split(","))
         steps = theirs.steps + 1 if along else DEEP
