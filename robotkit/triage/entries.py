@@ -15,7 +15,17 @@ are evidence of their own, and are still followed:
   one, so no page size, ``per_page=20``) vouches for them, when the page is an entry
   of its list: without a query, linked by a page of another path, or itself a next
   page so let in. A facet or sort of a list, linked by the list's own path, is no
-  entry: its pages stay parked.
+  entry: its pages stay parked. A pager by offset (Solr's and Google's ``start=``,
+  Elasticsearch's ``from=``, Django REST framework's ``offset=``, a portal's
+  ``index=``; SQL's ``OFFSET``) numbers the next page by the first record it shows,
+  the page's offset (0 without the pair) plus the records the page lists: a name
+  whose forward steps are the records the page lists (the most pages of one other
+  region it links, 2 at least) and the next multiples of them in order (Google's
+  ``start=10``, ``20``, ``30`` on ten results) names next pages too (blind14
+  ``realestate``: each region's ``&index=4`` after four homes, two homes only
+  there, held with the filters that parked the searches). A filter valued by a
+  small number (``minBedrooms=1..4``) steps by 1 too, and page sizes skip
+  multiples (``per_page=10``, ``20``, ``50``): neither is one.
 - **Siblings linked from outside.** A URL with the names of a page of the region
   fetched (no exact copy) and another value of one of them (``?tags=lens`` beside
   ``?tags=lamp``; a tag search beside the seed's, its other values the same), that
@@ -64,7 +74,7 @@ from robotkit.base.snapshot import header, listed, opened, reading, typed
 from robotkit.url.normalization import NormalizedURL
 from robotkit.url.rewrites import param_name, query_pairs
 
-__all__ = ["Entries", "next_pages", "pager_step", "sibling"]
+__all__ = ["Entries", "next_pages", "offset_pages", "pager_step", "sibling"]
 
 MAX_ENTRIES = 200_000
 """Next pages and links from outside remembered (a bound on memory)."""
@@ -96,10 +106,10 @@ def _one_change(old: Counter[str], new: Counter[str]) -> tuple[str, str] | None:
     return next(iter(removed), ""), next(iter(added))
 
 
-def pager_step(page: NormalizedURL, link: NormalizedURL) -> tuple[str, int, int] | None:
-    """How ``link`` pages on from ``page``: the name of its one numbered pair that
-    ``page`` lacks or has with a smaller number, the number ``page`` is at (1 when
-    it lacks it) and the link's, when the path and the other pairs are the same."""
+def _renumbered(page: NormalizedURL, link: NormalizedURL) -> tuple[str, str | None, str] | None:
+    """The one pair ``link`` has in place of ``page``'s of its name, or beside
+    ``page``'s pairs, when the path and the other pairs are the same: its name,
+    ``page``'s value (``None`` when it lacks the name) and the link's."""
     if link.origin != page.origin or link.path != page.path:
         return None
     change = _one_change(_pairs(page), _pairs(link))
@@ -108,8 +118,21 @@ def pager_step(page: NormalizedURL, link: NormalizedURL) -> tuple[str, int, int]
     old, new = change
     name, _, value = new.partition("=")
     old_name, _, old_value = old.partition("=")
-    number, was = _ordinal(value), _ordinal(old_value)
-    if number is None or (old and (old_name != name or was is None)):
+    if old and old_name != name:
+        return None
+    return name, old_value if old else None, value
+
+
+def pager_step(page: NormalizedURL, link: NormalizedURL) -> tuple[str, int, int] | None:
+    """How ``link`` pages on from ``page``: the name of its one numbered pair that
+    ``page`` lacks or has with a smaller number, the number ``page`` is at (1 when
+    it lacks it) and the link's, when the path and the other pairs are the same."""
+    change = _renumbered(page, link)
+    if change is None:
+        return None
+    name, old_value, value = change
+    number, was = _ordinal(value), _ordinal(old_value or "")
+    if number is None or (old_value is not None and was is None):
         return None
     # A first page is at 1; ``page=1`` on it is the pager's second page if it counts
     # from 0 (:func:`next_pages` tells).
@@ -148,6 +171,35 @@ def next_pages(page: NormalizedURL, links: Iterable[NormalizedURL]) -> list[Norm
         for ahead in steps.values()
         for at, _, link in ahead
         if any(n == 1 for _, n, _ in ahead) and (at or len(ahead) == 1)
+    ]
+
+
+def offset_pages(
+    page: NormalizedURL, links: Iterable[tuple[NormalizedURL, str]], region: str
+) -> list[NormalizedURL]:
+    """The pages ahead that ``page``'s pager by offset names (the module docstring,
+    "Next pages"): of ``links`` (each with its region), those of a numbered name
+    of the page (0 when it lacks it) whose steps are the records it lists times 1,
+    2, 3 and so on, each once; none when it lists fewer than 2 records."""
+    links = list(links)
+    listed = Counter(other for _, other in {(link.key, other) for link, other in links})
+    listed.pop(region, None)
+    items = max(listed.values(), default=0)
+    if items < 2:
+        return []
+    steps: dict[str, list[tuple[int, NormalizedURL]]] = {}
+    for link, _ in links:
+        change = _renumbered(page, link)
+        if change is None or not change[2].isdigit() or not (change[1] or "0").isdigit():
+            continue
+        step = int(change[2]) - int(change[1] or "0")
+        if step > 0:
+            steps.setdefault(change[0], []).append((step, link))
+    return [
+        link
+        for ahead in steps.values()
+        if sorted(step for step, _ in ahead) == [items * k for k in range(1, len(ahead) + 1)]
+        for _, link in ahead
     ]
 
 
@@ -219,7 +271,8 @@ class Entries:
         entry = not norm.query or norm.key in self._next
         entry = entry or (referer is not None and referer.path != norm.path)
         if entry and not _clause(norm):
-            self._next.update(link.key for link in next_pages(norm, [n for n, _ in links]))
+            ahead = next_pages(norm, [n for n, _ in links]) + offset_pages(norm, links, region)
+            self._next.update(link.key for link in ahead)
 
     def admits(self, norm: NormalizedURL) -> bool:
         """Whether a URL of a parked region is let in: a next page an entry named,
