@@ -84,8 +84,10 @@ _ORDINAL = re.compile(r"\d")
 search, not a list of its own: its siblings and pages stay parked (blind5
 ``dspace``: an item's author and subject searches, copies of the subject browse
 pages, and their next pages, 4 trap fetches in a trial)."""
-_MONTH = re.compile(r"(\d{4})-(0[1-9]|1[0-2])")
-"""A month as ISO 8601 writes it, ``YYYY-MM``."""
+_MONTH = re.compile(r"(\d{4})-(0[1-9]|1[0-2])(?:-01)?")
+"""A month as ISO 8601 writes it, ``YYYY-MM``, or by its first day, ``YYYY-MM-01``, as
+a report of a month period does (Matomo's ``period=month&date=2026-10-01``)."""
+_MONTH_LEN = len("2027-02")
 LINKED_BY = 3
 """Pages of other regions that must link a sibling: a tag every entry of it links,
 not the searches one article suggests (blind ``related``)."""
@@ -125,7 +127,8 @@ def _renumbered(page: NormalizedURL, link: NormalizedURL) -> tuple[str, str | No
 
 def pager_step(page: NormalizedURL, link: NormalizedURL) -> tuple[str, int, int] | None:
     """How ``link`` pages on from ``page``: the name of its one numbered pair that
-    ``page`` lacks or has with a smaller number, the number ``page`` is at (1 when
+    ``page`` lacks or has with a smaller number (of a month, the month after; of a
+    month by its first day, the one before too), the number ``page`` is at (1 when
     it lacks it) and the link's, when the path and the other pairs are the same."""
     change = _renumbered(page, link)
     if change is None:
@@ -137,15 +140,25 @@ def pager_step(page: NormalizedURL, link: NormalizedURL) -> tuple[str, int, int]
     # A first page is at 1; ``page=1`` on it is the pager's second page if it counts
     # from 0 (:func:`next_pages` tells).
     at = was if was is not None else 0 if number == 1 else 1
-    if not value.isdigit() and number != at + 1:
-        return None  # a calendar's next month, never its next year
+    if not value.isdigit():
+        # A calendar's next month, never its next year; a report's period (a month
+        # by its first day) both ways; spelled as the page's month is.
+        step = number - at if len(value) == _MONTH_LEN else abs(number - at)
+        return (name, at, number) if len(value) == len(old_value or "") and step == 1 else None
     return (name, at, number) if number > at else None
 
 
 def _ordinal(value: str) -> int | None:
     """A pager's number: digits, or a month written as ISO 8601 does (``2027-02``,
-    counted in months: a calendar's "Next month" is its next page, blind13
-    ``booking``'s real March of its engine); else ``None``."""
+    ``2027-02-01``), counted in months: a calendar's "Next month" is its next page
+    (blind13 ``booking``'s real March of its engine). A month by its first day is a
+    report's period (Matomo's ``period=month&date=``), whose real months lie in the
+    past: its "previous period", the month before, is a next page too (blind12
+    ``matomo``: each site's July to October overviews, held with the segments and
+    periods that parked the dashboard). A month view (``YYYY-MM``) looks ahead: an
+    availability calendar's months before it are past, each new dates to book
+    (blind13 ``booking``: 159 trap fetches in a trial that took them); else
+    ``None``."""
     if value.isdigit():
         return int(value)
     month = _MONTH.fullmatch(value)
@@ -165,7 +178,7 @@ def next_pages(page: NormalizedURL, links: Iterable[NormalizedURL]) -> list[Norm
     for link in links:
         step = pager_step(page, link)
         if step is not None:
-            steps.setdefault(step[0], []).append((step[1], step[2] - step[1], link))
+            steps.setdefault(step[0], []).append((step[1], abs(step[2] - step[1]), link))
     return [
         link
         for ahead in steps.values()
