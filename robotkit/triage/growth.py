@@ -30,6 +30,19 @@ bound does not read the pages' words, only where their URLs came from:
   again, one step from it as from a root (blind14 ``hyperkitty``: the month reached
   by an arrow, its second page and its threads, 11 of 35 real pages held without it;
   the arrows' trap months list none and stay bounded).
+- *Across classes*: a link of a page that yields, or of another class or kind, is a
+  root for its own class's chain, but not when both pages carry parameters and the
+  page showed no words of its own: a chain of such pages is followed ``HOPS``
+  classes from a page that vouches (one without parameters, a seed, a record), and
+  the next class waits (blind14 ``osm``: a map's query lists made-up features, each
+  linking its history, a query near it and a changeset, an endless graph whose pages
+  each linked new pages of other classes). A part of a page's object, its path with
+  segments more (an event's contributions), crosses nothing. A link showing its
+  page's own state in another view (:func:`projected`: the page's query pairs, a
+  board's train on the board's date, its journeys at its date and time; or a part
+  of its object, a train's carriages) makes the page yield by nothing and goes on
+  the page's chain where it was (blind14 ``timetable``: every board, train and
+  journey yielded by such links, so its date arrows were never counted).
 - From a root, a chain of self-grown links repeating one move (or fewer of its
   places: a list's third page after ``tab=newest&page=2``) is followed
   ``COUNTER_STEPS`` steps of a counter (real months along an arrow, a feed's cursor
@@ -86,6 +99,13 @@ MAX_WORDS = 50_000
 OTHER_STEPS = 1
 """Steps of one move that is no counter: a view or a filter of a root's page."""
 
+HOPS = 2
+"""Classes a chain of pages with parameters crosses from a page that vouches (one
+without parameters, a seed, a record with words of its own): a map view's query of
+features, then a feature it lists; that feature's own query or changeset waits
+(blind14 ``osm``: 1 lost 8 of 32 real pages, a changeset's elements; 3 let its
+made-up graph run to the page cap)."""
+
 DEEP = 1 << 20
 """A chain's length once it changed its move: deep whatever its count."""
 
@@ -131,6 +151,19 @@ def listed(page: NormalizedURL, link: NormalizedURL) -> bool:
     return any(a.isdigit() and not _PARAMETER.search(b) for a, b in pairs)
 
 
+def under(page: NormalizedURL, link: NormalizedURL) -> bool:
+    """Whether ``link``'s path is ``page``'s path with segments more: a part of the
+    page's object (an event's contributions, an element's history)."""
+    mine, theirs = _segments(page), _segments(link)
+    return bool(mine) and len(theirs) > len(mine) and theirs[: len(mine)] == mine
+
+
+def projected(page: NormalizedURL, link: NormalizedURL) -> bool:
+    """Whether ``link`` shows ``page``'s own state in another view: it carries one of
+    the page's query pairs, or it is a part of the page's object (:func:`under`)."""
+    return under(page, link) or bool(set(query_pairs(page.query)) & set(query_pairs(link.query)))
+
+
 def _query(norm: NormalizedURL) -> dict[str, str]:
     return dict(pair.partition("=")[::2] for pair in query_pairs(norm.query))
 
@@ -164,9 +197,16 @@ def move(page: NormalizedURL, link: NormalizedURL) -> tuple[str, bool] | None:
 class _State:
     move: str | None
     steps: int
+    hops: int = 0
+    """The classes its chain crossed since a page that vouches (``HOPS``)."""
 
 
 _ROOT = _State(None, 0)
+
+
+def _rank(state: _State) -> tuple[bool, int, int]:
+    """The order of chains: not deep first, then fewer classes crossed, fewer steps."""
+    return state.steps >= DEEP, state.hops, state.steps
 
 
 class Growth:
@@ -181,6 +221,7 @@ class Growth:
         spelling of a "Nearby" link, an alias, then linked by its own station's month)."""
         self._states: dict[str, _State] = {}
         self._yields: set[str] = set()
+        self._records: set[str] = set()  # pages that showed words of their own
         self._lists: set[str] = set()  # indexes: pages that listed a new record
         self._roots: set[str] = set()  # seeds
         self.held: dict[str, tuple[Waiting, NormalizedURL]] = {}
@@ -201,7 +242,7 @@ class Growth:
         if referer is None or page is None:
             self._roots.add(key)
             return
-        if new and kind != growth_class(page):
+        if new and kind != growth_class(page) and not projected(page, link):
             self._yields.add(referer)  # a new URL of another class: the page yields
         elif new and listed(page, link) and len(self._lists) < self.max_remembered:
             self._lists.add(referer)  # a new record: the page is an index
@@ -210,9 +251,9 @@ class Growth:
         if len(known) < LINKERS and len(self._linkers) < self.max_remembered:
             known.append(entry)
         elif known:  # full: the new page takes the place of the farthest from a root
-            steps = [self._step(r, p, link).steps for r, p, _ in known]
-            worst = max(range(len(known)), key=steps.__getitem__)
-            if self._step(referer, page, link).steps < steps[worst]:
+            ranks = [_rank(self._step(r, p, link)) for r, p, _ in known]
+            worst = max(range(len(known)), key=ranks.__getitem__)
+            if _rank(self._step(referer, page, link)) < ranks[worst]:
                 known[worst] = entry
 
     def state(self, key: str, link: NormalizedURL) -> _State:
@@ -222,9 +263,9 @@ class Growth:
         other, spelling = None, None  # by another spelling
         for referer, page, url in self._linkers.get(key, ()):
             mine = self._step(referer, page, link)
-            if url is None and (best is None or mine.steps < best.steps):
+            if url is None and (best is None or _rank(mine) < _rank(best)):
                 best = mine
-            elif url is not None and (other is None or mine.steps < other.steps):
+            elif url is not None and (other is None or _rank(mine) < _rank(other)):
                 other, spelling = mine, url
         # Only a spelling deep by every link of its own (a "Nearby" alias) gives way:
         # a site's own pages link a page under the spelling they serve it by.
@@ -232,7 +273,7 @@ class Growth:
             if spelling is not None and len(self.spelled) < self.max_remembered:
                 self.spelled[key] = spelling
             best = other
-        if other is not None and best is not None and other.steps < best.steps:
+        if other is not None and best is not None and _rank(other) < _rank(best):
             best = other
         return best or other or _ROOT
 
@@ -241,18 +282,41 @@ class Growth:
         kind, or when the page yields (a pager listing new posts goes on); one step from
         a root when the page is a root or an index (a month listing new threads); else
         one step more of the page's move (or of fewer of its places: a list's third page after its
-        second, ``page=3`` after ``tab=newest&page=2``); else deep."""
+        second, ``page=3`` after ``tab=newest&page=2``); else deep. Across classes, a
+        root that counts the classes crossed, deep past ``HOPS``, or the page's own
+        chain for a view of its state (:func:`projected`); a root whatever it crossed
+        after a page with words of its own."""
         moved = move(page, link)
         theirs = self._states.get(referer, _ROOT)
+        if referer in self._records:
+            return _ROOT  # a record of its own vouches for its links
         if moved is None or referer in self._yields:
-            return _ROOT
+            hops = self._hops(page, link, theirs)
+            if hops > HOPS:
+                return _State(None, DEEP, hops)
+            other = growth_class(link) != growth_class(page)
+            if other and projected(page, link):  # its chain goes on in that view
+                return _State(theirs.move, theirs.steps, hops)
+            return _State(None, 0, hops)
         where, counter = moved
         if theirs.steps == 0 or referer in self._lists:
-            return _State(where, 1)
+            return _State(where, 1, theirs.hops)
         along = set(where.split(",")) <= set((theirs.move or "").split(","))
         steps = theirs.steps + 1 if along else DEEP
         limit = COUNTER_STEPS if counter else OTHER_STEPS
-        return _State(where, steps if steps <= limit else DEEP)
+        return _State(where, steps if steps <= limit else DEEP, theirs.hops)
+
+    @staticmethod
+    def _hops(page: NormalizedURL, link: NormalizedURL, theirs: _State) -> int:
+        """The classes crossed by a chain through ``page`` (in state ``theirs``) to a
+        ``link`` starting a chain of its own class: none from a page or to a link
+        without parameters (a page that vouches), one more to another class but a part
+        of the page's object (blind11 ``indico``: an event's contributions, 4 real
+        pages held when it counted)."""
+        if not (parametric(page) and parametric(link)):
+            return 0
+        crossed = growth_class(link) != growth_class(page) and not under(page, link)
+        return theirs.hops + crossed
 
     def deep(self, key: str, link: NormalizedURL, asked: NormalizedURL | None = None) -> bool:
         """Whether ``link``'s turn came while it is deep (it waits); else its state is
@@ -264,9 +328,10 @@ class Growth:
         return mine.steps >= DEEP
 
     def yields(self, key: str) -> None:
-        """The page under ``key`` yields: its links are roots."""
+        """The page under ``key`` yields by words of its own: its links are roots."""
         if len(self._yields) < self.max_remembered:
             self._yields.add(key)
+            self._records.add(key)
 
     def answered(self, asked: str, final: str) -> None:
         """The page asked for under the key ``asked`` answered as ``final`` (a redirect):
