@@ -38,6 +38,9 @@ _WORD = re.compile(r"[A-Za-z]")
 """A letter: an entry's name is a word, not a number."""
 _DIGIT = re.compile(r"\d")
 """A digit: a pair valued by a number names a page or a version, no template."""
+_TARGET = re.compile(r"[A-Za-z]{2,}\d{1,3}")
+"""A word with a number at its end, a build target's name (``amd64``, ``arm64``,
+``win32``): still a word, where ``v2`` or ``r5`` names a version."""
 _SUFFIX = re.compile(r"[A-Za-z]+/?")
 """A word appended to a directory index's path: a template's alias (``/visit/amp``)."""
 
@@ -93,7 +96,9 @@ def restyles(
     linking ``?altTemplate=Amp``, ``?altTemplate=JsonLd``): the referer's page under
     another template or display. Linking nothing its referer did not, it taught
     nothing, whatever prose it writes (blind13 ``umbraco``: six templates under every
-    page, each rendering its page with prose of its own). Not a pair valued by a
+    page, each rendering its page with prose of its own). A word may end in a number,
+    a build target's name (:func:`_named`: pkg.go.dev's ``?GOOS=linux&GOARCH=amd64``,
+    each package under four build contexts: blind13 ``pkgsite``). Not a pair valued by a
     number, a page or a version of the page (a topic's ``&start=10`` shows other posts
     and links the same pager: blind2 ``phpbb``); nor a pair of one value, a tab of the
     page's own (a user's ``?tab=questions``, linking the questions the profile listed:
@@ -105,7 +110,7 @@ def restyles(
         return False
     mine, theirs = set(query_pairs(page.query)), set(query_pairs(referer.query))
     added = mine - theirs
-    if not theirs < mine or any(_DIGIT.search(pair) for pair in added):
+    if not theirs < mine or not all(map(_named, added)):
         return False
     names = {param_name(pair) for pair in added}
     menu = (
@@ -115,6 +120,13 @@ def restyles(
         for pair in query_pairs(link.query)
     )
     return any(param_name(pair) in names and pair not in mine for pair in menu)
+
+
+def _named(pair: str) -> bool:
+    """Whether a query pair is valued by a word: no digit, or a build target's name
+    (``GOARCH=amd64``: pkg.go.dev's build contexts, blind13 ``pkgsite``)."""
+    name, _, value = pair.partition("=")
+    return not _DIGIT.search(name) and (not _DIGIT.search(value) or bool(_TARGET.fullmatch(value)))
 
 
 def templated(
