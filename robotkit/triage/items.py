@@ -189,7 +189,8 @@ def leads_nowhere(
     (ARCHITECTURE.md, "The waste bound"). A list is worth its items: a view of a list
     (another sort, filter, tag set or empty result, by its parameters) listing only
     items an earlier list of its region listed (blind4 ``askbot``'s list states). A
-    counter's next or previous value (``?rev=41`` linked by ``?rev=42``) leading to
+    counter's next or previous value (``?rev=41`` linked by ``?rev=42``; a stepper's
+    doubled or halved one, :func:`~robotkit.url.template.counter_step`) leading to
     no new page (blind4 ``dokuwiki``'s diffs), its own form on another path none
     (:func:`acts_only`: blind13 ``booking``'s steppers). A page of a path region saying nothing
     new to it (no words, no passage) and linking no URL the crawl has not met: an
@@ -217,7 +218,11 @@ def acts_only(
     its own query on another path (a booking engine's ``/reserve?<the page's query>``
     of ``/select?checkin=…&nights=2``, the form that submits the page's state), no
     page of its own (blind13 ``booking``: each step of the occupancy steppers linked
-    its own reservation, so none led nowhere, 346 steps fetched). A link the crawl
+    its own reservation, so none led nowhere, 346 steps fetched); or a link taking the
+    page's own address back (:func:`returns_to`: a recipe plugin's unit converter,
+    ``/convert/?amount=2&from=cup&to=ml&return=<the step>``, an action on the step as a
+    login's ``returnUrl=`` is: blind14 ``recipes``, whose servings steps each linked
+    their own converter page). A link the crawl
     has not met (``seen``) under its key is new: a page fetched under a key a rule
     learned since (a session id dropped) counts as new, so the page led somewhere."""
     mine = sorted(query_pairs(page.query))
@@ -226,6 +231,8 @@ def acts_only(
             continue
         if link.path == page.path and not other_template(page, link):
             continue  # another query of its own: its region's growth, judged apart
+        if returns_to(link, page):
+            continue  # a converter taking the step's address back (blind14 recipes)
         if link.path == page.path or sorted(query_pairs(link.query)) != mine:
             return False
     return True
