@@ -38,6 +38,9 @@ _WORD = re.compile(r"[A-Za-z]")
 """A letter: an entry's name is a word, not a number."""
 _DIGIT = re.compile(r"\d")
 """A digit: a pair valued by a number names a page or a version, no template."""
+_TARGET = re.compile(r"[A-Za-z]{2,}\d{1,3}")
+"""A word with a number at its end, a build target's name (``amd64``, ``arm64``,
+``win32``): still a word, where ``v2`` or ``r5`` names a version."""
 _SUFFIX = re.compile(r"[A-Za-z]+/?")
 """A word appended to a directory index's path: a template's alias (``/visit/amp``)."""
 
@@ -93,7 +96,9 @@ def restyles(
     linking ``?altTemplate=Amp``, ``?altTemplate=JsonLd``): the referer's page under
     another template or display. Linking nothing its referer did not, it taught
     nothing, whatever prose it writes (blind13 ``umbraco``: six templates under every
-    page, each rendering its page with prose of its own). Not a pair valued by a
+    page, each rendering its page with prose of its own). A word may end in a number,
+    a build target's name (:func:`_named`: pkg.go.dev's ``?GOOS=linux&GOARCH=amd64``,
+    each package under four build contexts: blind13 ``pkgsite``). Not a pair valued by a
     number, a page or a version of the page (a topic's ``&start=10`` shows other posts
     and links the same pager: blind2 ``phpbb``); nor a pair of one value, a tab of the
     page's own (a user's ``?tab=questions``, linking the questions the profile listed:
@@ -105,7 +110,7 @@ def restyles(
         return False
     mine, theirs = set(query_pairs(page.query)), set(query_pairs(referer.query))
     added = mine - theirs
-    if not theirs < mine or any(_DIGIT.search(pair) for pair in added):
+    if not theirs < mine or not all(map(_named, added)):
         return False
     names = {param_name(pair) for pair in added}
     menu = (
@@ -115,6 +120,13 @@ def restyles(
         for pair in query_pairs(link.query)
     )
     return any(param_name(pair) in names and pair not in mine for pair in menu)
+
+
+def _named(pair: str) -> bool:
+    """Whether a query pair is valued by a word: no digit, or a build target's name
+    (``GOARCH=amd64``: pkg.go.dev's build contexts, blind13 ``pkgsite``)."""
+    name, _, value = pair.partition("=")
+    return not _DIGIT.search(name) and (not _DIGIT.search(value) or bool(_TARGET.fullmatch(value)))
 
 
 def templated(
@@ -177,7 +189,8 @@ def leads_nowhere(
     (ARCHITECTURE.md, "The waste bound"). A list is worth its items: a view of a list
     (another sort, filter, tag set or empty result, by its parameters) listing only
     items an earlier list of its region listed (blind4 ``askbot``'s list states). A
-    counter's next or previous value (``?rev=41`` linked by ``?rev=42``) leading to
+    counter's next or previous value (``?rev=41`` linked by ``?rev=42``; a stepper's
+    doubled or halved one, :func:`~robotkit.url.template.counter_step`) leading to
     no new page (blind4 ``dokuwiki``'s diffs), its own form on another path none
     (:func:`acts_only`: blind13 ``booking``'s steppers). A page of a path region saying nothing
     new to it (no words, no passage) and linking no URL the crawl has not met: an
@@ -205,7 +218,11 @@ def acts_only(
     its own query on another path (a booking engine's ``/reserve?<the page's query>``
     of ``/select?checkin=…&nights=2``, the form that submits the page's state), no
     page of its own (blind13 ``booking``: each step of the occupancy steppers linked
-    its own reservation, so none led nowhere, 346 steps fetched). A link the crawl
+    its own reservation, so none led nowhere, 346 steps fetched); or a link taking the
+    page's own address back (:func:`returns_to`: a recipe plugin's unit converter,
+    ``/convert/?amount=2&from=cup&to=ml&return=<the step>``, an action on the step as a
+    login's ``returnUrl=`` is: blind14 ``recipes``, whose servings steps each linked
+    their own converter page). A link the crawl
     has not met (``seen``) under its key is new: a page fetched under a key a rule
     learned since (a session id dropped) counts as new, so the page led somewhere."""
     mine = sorted(query_pairs(page.query))
@@ -214,6 +231,8 @@ def acts_only(
             continue
         if link.path == page.path and not other_template(page, link):
             continue  # another query of its own: its region's growth, judged apart
+        if returns_to(link, page):
+            continue  # a converter taking the step's address back (blind14 recipes)
         if link.path == page.path or sorted(query_pairs(link.query)) != mine:
             return False
     return True

@@ -81,7 +81,9 @@ def _values(query: str) -> list[str]:
 
 def counter_step(norm: NormalizedURL, referer: NormalizedURL | None) -> bool:
     """Whether ``norm`` is its referer's URL with one number of its query moved by
-    one (a counter's next or previous: ``rev=41`` on ``rev=42``)."""
+    one (a counter's next or previous: ``rev=41`` on ``rev=42``), or doubled or halved
+    (a stepper's scale: a recipe plugin's servings adjuster, ``servings=8`` on
+    ``servings=4``, beside its ``-`` and ``+``)."""
     if referer is None or referer.origin != norm.origin or referer.path != norm.path:
         return False
     mine, theirs = query_pairs(norm.query), query_pairs(referer.query)
@@ -92,7 +94,10 @@ def counter_step(norm: NormalizedURL, referer: NormalizedURL | None) -> bool:
         return False
     ((a, b),) = changed
     (name_a, _, va), (name_b, _, vb) = a.partition("="), b.partition("=")
-    return name_a == name_b and va.isdigit() and vb.isdigit() and abs(int(va) - int(vb)) == 1
+    if name_a != name_b or not (va.isdigit() and vb.isdigit()):
+        return False
+    low, high = sorted((int(va), int(vb)))
+    return high - low == 1 or high == 2 * low
 
 
 def paged_list(norm: NormalizedURL, referer: NormalizedURL | None) -> str | None:
