@@ -50,7 +50,7 @@ and keys.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Set
 from dataclasses import dataclass
 
 from robotkit.triage.waste import Waiting
@@ -79,9 +79,6 @@ that grew it, ``TriageConfig.growth_limit``, and a chain of seven stops before i
 OWN_WORDS = 5
 """Words its host never showed that make a page yield (``TriageConfig.min_own_words``):
 a record of its own, each product of a chain of related products."""
-
-MAX_WORDS = 50_000
-"""Words remembered per host (``TriageConfig.max_vocabulary``)."""
 
 OTHER_STEPS = 1
 """Steps of one move that is no counter: a view or a filter of a root's page."""
@@ -308,7 +305,6 @@ class GrowthGate:
     ) -> None:
         self.core = Growth(max_remembered)
         self._parse, self._key = parse, key
-        self._words: dict[str, set[str]] = {}  # per host, the words its pages showed
         self._records: set[int] = set()  # the texts that brought words of their own
 
     def offered(
@@ -369,22 +365,19 @@ class GrowthGate:
         if asked is not None and answer is not None:
             self.core.answered(asked.key, answer.key)
 
-    def judged(self, url: str, words: Iterable[str]) -> None:
-        """A page read as ``url`` with ``words``: it yields when it shows ``OWN_WORDS``
-        words its host never showed, or is a copy of a page that did (a product in a
-        chain of related products, each a record of its own, read after its copy under
-        a collection's path; a page writing prose in the site's words brings none once
+    def judged(self, url: str, words: Set[str], shown: int) -> None:
+        """A page read as ``url`` with ``words`` (numbers left out), ``shown`` of them
+        words its host never showed (the count of the vocabulary the triage's news
+        keeps per host, :class:`~robotkit.triage.triage.PageVerdict`): it yields when it
+        shows ``OWN_WORDS``, or is a copy of a page that did (a product in a chain of
+        related products, each a record of its own, read after its copy under a
+        collection's path; a page writing prose in the site's words brings none once
         the host has shown them)."""
         norm = self._parse(url)
         if norm is None:
             return
-        shown = self._words.setdefault(str(norm.origin), set())
-        mine = {word for word in words if not word.isdigit()}
-        bag = hash(frozenset(mine))  # a copy of a page that yielded yields as it did
-        new = mine - shown
-        if len(shown) < MAX_WORDS:
-            shown |= new
-        if len(new) >= OWN_WORDS and len(self._records) < self.core.max_remembered:
+        bag = hash(frozenset(words))  # a copy of a page that yielded yields as it did
+        if shown >= OWN_WORDS and len(self._records) < self.core.max_remembered:
             self._records.add(bag)
         if bag in self._records:
             self.core.yields(norm.key)
