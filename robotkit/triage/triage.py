@@ -101,7 +101,7 @@ from robotkit.triage.regions import (
 from robotkit.triage.routes import dispatched
 from robotkit.triage.screening import Screening, TriageConfig
 from robotkit.url.families import elsewhere
-from robotkit.url.learned import learn_minted, nested_copy, query_alias
+from robotkit.url.learned import nested_copy, query_alias
 from robotkit.url.normalization import NormalizedURL
 from robotkit.url.objects import default_object
 from robotkit.url.substitution import at_home
@@ -226,7 +226,7 @@ class Triage(Screening):
         parsed = [(link, self._parse(link)) for link in page.links]
         same_origin = [n for _, n in parsed if n is not None and n.origin == norm.origin]
         observed = self.rules.observe_links(norm, same_origin)
-        if observed | learn_minted(self.rules, asked, norm, page.referer):
+        if observed | self.rules.learn_minted(asked, norm, page.referer):
             signals.append(f"learned from {final}: {self.rules.describe(norm)}")
             self._rekey(norm)
         canonical = self._canonical(page, norm, in_scope)

@@ -6,7 +6,7 @@ request did not (``/reservation/4ab9d1356cee413f/guest``) has made a new object 
 the visit, and its pages (``guest``, ``extras``, ``summary``) are the same for every
 visit under a new token. Two such redirects of one form's path, each to its own token
 at the same place of one path, prove that place a session id
-(:func:`robotkit.url.learned.learn_minted`): the token is one value a visit, and a page
+(:meth:`robotkit.url.learned.LearnedRules.learn_minted`): the token is one value a visit, and a page
 under another one is the page already fetched (blind13 ``booking``: each of 55
 reservations was read at its three steps, 165 fetches). A form is the page's own query
 on another path, so a short link (``/s/x7k2q9`` to ``/post/<id>``) and a symbolic
