@@ -44,7 +44,8 @@ read when its turn comes, once those pages' links were all offered (a page's yie
 known only then); under the spelling a site's own pages link, when the queued one is
 deep by every link of its own (a station's month first queued under a "Nearby" link's
 lower-case alias). Pure: :class:`GrowthGate` reads URLs through the screening's parser
-and keys.
+and keys. All of it is saved with the triage's snapshot (:meth:`GrowthGate.snapshot`):
+a resumed crawl takes no URL it had queued for a root, and loses none it held.
 """
 
 from __future__ import annotations
@@ -52,8 +53,11 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Set
 from dataclasses import dataclass
+from typing import Any
 
-from robotkit.triage.waste import Waiting
+from robotkit.base.snapshot import header, opened, reading, typed
+from robotkit.base.snapshot import listed as typed_list
+from robotkit.triage.waste import Waiting, word_bag
 from robotkit.url.normalization import NormalizedURL
 from robotkit.url.rewrites import query_pairs
 from robotkit.url.waste import STATIC
@@ -292,6 +296,48 @@ class Growth:
         self.held = {}
         return again, left
 
+    def snapshot(self) -> dict[str, Any]:
+        """The linkers, states, yields, indexes, roots and held URLs as JSON (a page as
+        its URL), for a resumed crawl: without them the URLs queued before are roots
+        again, and those held are lost."""
+        return {
+            "linkers": [
+                [key, [[ref, page.original, url] for ref, page, url in known]]
+                for key, known in self._linkers.items()
+            ],
+            "spelled": [[key, url] for key, url in self.spelled.items()],
+            "states": [[key, s.move, s.steps] for key, s in self._states.items()],
+            "yields": sorted(self._yields),
+            "lists": sorted(self._lists),
+            "roots": sorted(self._roots),
+            "held": [waiting.saved() for waiting, _ in self.held.values()],
+        }
+
+    def restore(self, data: dict[str, Any], parse: Callable[[str], NormalizedURL | None]) -> None:
+        """Take back :meth:`snapshot`'s fields, each URL read by ``parse`` (inside the
+        caller's ``reading``; a URL it no longer reads is left out)."""
+        linkers: dict[str, list[tuple[str, NormalizedURL, str | None]]] = {}
+        for key, known in typed_list(data["linkers"], "linkers", list):
+            entries = linkers.setdefault(typed(key, str, "key"), [])
+            for ref, url, spelling in typed_list(known, "linker", list):
+                page = parse(typed(url, str, "url"))
+                spelled = None if spelling is None else typed(spelling, str, "url")
+                if page is not None:
+                    entries.append((typed(ref, str, "key"), page, spelled))
+        states = {
+            typed(k, str, "key"): _State(
+                None if m is None else typed(m, str, "move"), typed(n, int, "steps")
+            )
+            for k, m, n in typed_list(data["states"], "states", list)
+        }
+        held = [Waiting.restored(entry) for entry in typed_list(data["held"], "held", list)]
+        self._linkers, self._states = linkers, states
+        self.spelled = {typed(k, str, "key"): typed(u, str, "url") for k, u in data["spelled"]}
+        self._yields = set(typed_list(data["yields"], "key", str))
+        self._lists = set(typed_list(data["lists"], "key", str))
+        self._roots = set(typed_list(data["roots"], "key", str))
+        self.held = {w.key: (w, link) for w in held if (link := parse(w.key)) is not None}
+
 
 class GrowthGate:
     """:class:`Growth` as the screening asks it, by URLs and keys: ``parse`` and ``key``
@@ -305,7 +351,7 @@ class GrowthGate:
     ) -> None:
         self.core = Growth(max_remembered)
         self._parse, self._key = parse, key
-        self._records: set[int] = set()  # the texts that brought words of their own
+        self._records: set[str] = set()  # the texts that brought words of their own
 
     def offered(
         self, key: str, referer: str | None, url: str | None = None, new: bool = True
@@ -376,7 +422,7 @@ class GrowthGate:
         norm = self._parse(url)
         if norm is None:
             return
-        bag = hash(frozenset(words))  # a copy of a page that yielded yields as it did
+        bag = word_bag(words)  # a copy of a page that yielded yields as it did
         if shown >= OWN_WORDS and len(self._records) < self.core.max_remembered:
             self._records.add(bag)
         if bag in self._records:
@@ -384,3 +430,19 @@ class GrowthGate:
 
     def leave(self) -> tuple[list[Waiting], list[Waiting]]:
         return self.core.leave()
+
+    def snapshot(self) -> dict[str, Any]:
+        """What the bound learned, as a part of the triage's snapshot."""
+        return {**header("growth", 1), **self.core.snapshot(), "records": sorted(self._records)}
+
+    def restore(self, data: Any) -> None:
+        """Take back :meth:`snapshot` (None: a snapshot from before the bound was saved,
+        nothing learned); :class:`~robotkit.base.snapshot.SnapshotError` for bad data,
+        leaving the bound as it was."""
+        core, records = Growth(self.core.max_remembered), set[str]()
+        if data is not None:
+            with reading("growth"):
+                data = opened(data, "growth", 1)
+                core.restore(data, self._parse)
+                records = set(typed_list(data["records"], "record", str))
+        self.core, self._records = core, records

@@ -426,6 +426,7 @@ class Triage(Screening):
             **self.news.snapshot(),
             "farms": sorted(self._farms),
             "waste": self.waste.snapshot(),
+            "growth": self.growth.snapshot(),
         }
 
     def restore(self, data: Any) -> None:
@@ -453,6 +454,7 @@ class Triage(Screening):
             self._farms = set(listed(data["farms"], "farms", str))
             if "waste" in data:  # a snapshot from before the waste bound has none
                 self.waste.restore(data["waste"])
+            self.growth.restore(data.get("growth"))  # a snapshot from before has none
             self.guard.restore_learned(data["guard"])
         fetched = [
             norm

@@ -219,6 +219,7 @@ class LearnedRules:
             "versions": self.versions.snapshot(),
             "evidence": self._families.snapshot(),
             "substitutions": self._paths.snapshot(),
+            "minted": self.minted.snapshot(),
         }
 
     def restore(self, data: Any) -> None:
@@ -242,7 +243,8 @@ class LearnedRules:
             versions = Versions.restored(data.get("versions", {}))
             families = CopyFamilies.restored(data.get("evidence", {}), rules, self.max_texts)
             self._paths.restore(data.get("substitutions", []))
-        self._rules, self._reissued, self._vetoed = rules, reissued, vetoed
+            minted = Minted.restored(data.get("minted", []))  # none saved before
+        self._rules, self._reissued, self._vetoed, self.minted = rules, reissued, vetoed, minted
         self.listed, self.versions = listed_params, versions
         self._families = families
 
