@@ -11,11 +11,13 @@ import random
 from werkzeug import Request
 
 from robotkit.triage.growth import COUNTER_STEPS, Growth, growth_class, listed, move
+from robotkit.triage.triage import PageFacts, PageVerdict, Triage
 from robotkit.triage.waste import Waiting
 from robotkit.url.normalization import normalize
 from tests.test_crawler_waste import vocabulary
 from tests.test_crawler_waste_exports import crawl_paths, page
 from tests.test_crawler_waste_listing import SPENT
+from tests.test_triage import SITE, html
 
 STATIONS = ("EGHI", "EGJJ", "EGKA")
 REAL_MONTHS = (dt.date(2026, 9, 1), dt.date(2026, 10, 1), dt.date(2026, 11, 1))
@@ -186,3 +188,20 @@ def test_another_kind_of_page_is_no_move() -> None:
     assert moved("http://h/c/publisher/10/change/", "http://h/c/dataset/253/change/") is None
     assert moved("http://h/h/monthly/A/date/2026-12-1", "http://h/h/daily/A/date/2026-12-1")
     assert moved("http://h/q?tab=new&page=2", "http://h/q?tab=new&page=3") == ("?page", True)
+
+
+def test_the_verdict_counts_the_words_new_to_the_host_before_the_page() -> None:
+    """A page yields by the words its host never showed before it (numbers left out),
+    in any region of the host: the triage's news counts them on the vocabulary it
+    keeps per host, and the verdict hands them to the bound, one vocabulary for both."""
+    triage = Triage()
+
+    def judged(path: str, text: str) -> PageVerdict:
+        url = f"{SITE}{path}"
+        return triage.judge(PageFacts(url, url, 200, html("Notes", text), []), set())
+
+    first = judged("/a/1", "alpha beta gamma 2026")
+    assert "2026" not in first.words and first.shown == len(first.words) == 4
+    second = judged("/b/2", "alpha beta delta epsilon 2027")  # another region
+    assert second.shown == len(second.words - first.words) == 2
+    assert judged("/c/3", "gamma delta notes").shown == 0

@@ -52,3 +52,20 @@ def test_a_short_link_or_a_symbolic_name_mints_no_session_id() -> None:
         redirected(triage, f"{SITE}/go?n={n}", final, f"{SITE}/log?n={n}", [])
     assert triage.key(normalize(f"{SITE}/post/4ab9d1356cee413f/story")).endswith("f/story")
     assert triage.key(normalize(f"{SITE}/commit/3fa9c2e17b/tree")).endswith("7b/tree")
+
+
+def test_a_place_a_page_linked_several_tokens_at_is_never_minted() -> None:
+    """A page linking several tokens at the place a form's redirects mint one (a
+    list of reservations) vetoes it: the place names pages, and two redirects more
+    prove nothing there (the veto is the session-id bookkeeping minted tokens share
+    with tokens re-issued in every link)."""
+    triage = Triage()
+    listing = f"{SITE}/reservation/0d3e5f7a9b1c2e4f/all"
+    ids = ["5b8c1d2e3f4a6b7c", "7e9f0a1b2c3d4e5f"]
+    redirected(triage, listing, listing, f"{SITE}/", [f"{SITE}/reservation/{i}/guest" for i in ids])
+    for n, token in enumerate(["4ab9d1356cee413f", "9c0e77ab12f4d8e1"], 1):
+        query = f"checkin=2026-12-0{n}&nights=1"
+        final = f"{SITE}/reservation/{token}/guest"
+        redirected(triage, f"{SITE}/reserve?{query}", final, f"{SITE}/select?{query}", [])
+    third = normalize(f"{SITE}/reservation/e3f1aa0912bc7d55/extras")
+    assert triage.key(third) == third.key

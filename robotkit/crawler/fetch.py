@@ -22,7 +22,6 @@ import httpx
 from robotkit.base.clock import Clock
 from robotkit.base.outcome import NetworkErrorKind
 from robotkit.base.reasons import Reason
-from robotkit.content import PageText
 from robotkit.crawler.config import CrawlConfig
 from robotkit.crawler.ports import CrawlReports
 from robotkit.crawler.report import CrawlEvent, EventKind
@@ -256,8 +255,7 @@ class FetchStep:
         for line in verdict.signals:
             crawl.signal(line)
         if text is not None:  # a record of its own yields (robotkit.triage.growth)
-            read = page.text if page is not None and page.text is not None else None
-            ctx.triage.growth.judged(final, (read or PageText.of(text)).words)
+            ctx.triage.growth.judged(final, verdict.words, verdict.shown)
         reason = Reason.BODY_TOO_LARGE if facts.truncated else verdict.reason
         self._emit(
             entry.url,

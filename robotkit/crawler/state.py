@@ -23,7 +23,8 @@ What lives in the directory, and why:
   and never spends more than N requests past its page budget.
 * ``crawl.json``: the seeds (a resume with other seeds is refused unless
   ``add_seeds``) and what the crawl learned (page fingerprints, soft-404 answers,
-  novelty windows, the automatic blacklist, the retry counts: :func:`learned_snapshot`),
+  novelty windows, the automatic blacklist, the self-growth bound's chains, the retry
+  counts: :func:`learned_snapshot`),
   written at the start, with every checkpoint and at every clean stop.
 * ``crawl.json.journal``: the facts learned since ``crawl.json`` was written that
   cost a request to learn (a directory's soft-404 answer), one checksummed record

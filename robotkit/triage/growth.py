@@ -57,16 +57,20 @@ read when its turn comes, once those pages' links were all offered (a page's yie
 known only then); under the spelling a site's own pages link, when the queued one is
 deep by every link of its own (a station's month first queued under a "Nearby" link's
 lower-case alias). Pure: :class:`GrowthGate` reads URLs through the screening's parser
-and keys.
+and keys. All of it is saved with the triage's snapshot (:meth:`GrowthGate.snapshot`):
+a resumed crawl takes no URL it had queued for a root, and loses none it held.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Set
 from dataclasses import dataclass
+from typing import Any
 
-from robotkit.triage.waste import Waiting
+from robotkit.base.snapshot import header, opened, reading, typed
+from robotkit.base.snapshot import listed as typed_list
+from robotkit.triage.waste import Waiting, word_bag
 from robotkit.url.normalization import NormalizedURL
 from robotkit.url.rewrites import query_pairs
 from robotkit.url.waste import STATIC
@@ -92,9 +96,6 @@ that grew it, ``TriageConfig.growth_limit``, and a chain of seven stops before i
 OWN_WORDS = 5
 """Words its host never showed that make a page yield (``TriageConfig.min_own_words``):
 a record of its own, each product of a chain of related products."""
-
-MAX_WORDS = 50_000
-"""Words remembered per host (``TriageConfig.max_vocabulary``)."""
 
 OTHER_STEPS = 1
 """Steps of one move that is no counter: a view or a filter of a root's page."""
@@ -360,6 +361,48 @@ class Growth:
         self.held = {}
         return again, left
 
+    def snapshot(self) -> dict[str, Any]:
+        """The linkers, states, yields, indexes, roots and held URLs as JSON (a page as
+        its URL), for a resumed crawl: without them the URLs queued before are roots
+        again, and those held are lost."""
+        return {
+            "linkers": [
+                [key, [[ref, page.original, url] for ref, page, url in known]]
+                for key, known in self._linkers.items()
+            ],
+            "spelled": [[key, url] for key, url in self.spelled.items()],
+            "states": [[key, s.move, s.steps] for key, s in self._states.items()],
+            "yields": sorted(self._yields),
+            "lists": sorted(self._lists),
+            "roots": sorted(self._roots),
+            "held": [waiting.saved() for waiting, _ in self.held.values()],
+        }
+
+    def restore(self, data: dict[str, Any], parse: Callable[[str], NormalizedURL | None]) -> None:
+        """Take back :meth:`snapshot`'s fields, each URL read by ``parse`` (inside the
+        caller's ``reading``; a URL it no longer reads is left out)."""
+        linkers: dict[str, list[tuple[str, NormalizedURL, str | None]]] = {}
+        for key, known in typed_list(data["linkers"], "linkers", list):
+            entries = linkers.setdefault(typed(key, str, "key"), [])
+            for ref, url, spelling in typed_list(known, "linker", list):
+                page = parse(typed(url, str, "url"))
+                spelled = None if spelling is None else typed(spelling, str, "url")
+                if page is not None:
+                    entries.append((typed(ref, str, "key"), page, spelled))
+        states = {
+            typed(k, str, "key"): _State(
+                None if m is None else typed(m, str, "move"), typed(n, int, "steps")
+            )
+            for k, m, n in typed_list(data["states"], "states", list)
+        }
+        held = [Waiting.restored(entry) for entry in typed_list(data["held"], "held", list)]
+        self._linkers, self._states = linkers, states
+        self.spelled = {typed(k, str, "key"): typed(u, str, "url") for k, u in data["spelled"]}
+        self._yields = set(typed_list(data["yields"], "key", str))
+        self._lists = set(typed_list(data["lists"], "key", str))
+        self._roots = set(typed_list(data["roots"], "key", str))
+        self.held = {w.key: (w, link) for w in held if (link := parse(w.key)) is not None}
+
 
 class GrowthGate:
     """:class:`Growth` as the screening asks it, by URLs and keys: ``parse`` and ``key``
@@ -373,8 +416,7 @@ class GrowthGate:
     ) -> None:
         self.core = Growth(max_remembered)
         self._parse, self._key = parse, key
-        self._words: dict[str, set[str]] = {}  # per host, the words its pages showed
-        self._records: set[int] = set()  # the texts that brought words of their own
+        self._records: set[str] = set()  # the texts that brought words of their own
 
     def offered(
         self, key: str, referer: str | None, url: str | None = None, new: bool = True
@@ -434,25 +476,38 @@ class GrowthGate:
         if asked is not None and answer is not None:
             self.core.answered(asked.key, answer.key)
 
-    def judged(self, url: str, words: Iterable[str]) -> None:
-        """A page read as ``url`` with ``words``: it yields when it shows ``OWN_WORDS``
-        words its host never showed, or is a copy of a page that did (a product in a
-        chain of related products, each a record of its own, read after its copy under
-        a collection's path; a page writing prose in the site's words brings none once
+    def judged(self, url: str, words: Set[str], shown: int) -> None:
+        """A page read as ``url`` with ``words`` (numbers left out), ``shown`` of them
+        words its host never showed (the count of the vocabulary the triage's news
+        keeps per host, :class:`~robotkit.triage.triage.PageVerdict`): it yields when it
+        shows ``OWN_WORDS``, or is a copy of a page that did (a product in a chain of
+        related products, each a record of its own, read after its copy under a
+        collection's path; a page writing prose in the site's words brings none once
         the host has shown them)."""
         norm = self._parse(url)
         if norm is None:
             return
-        shown = self._words.setdefault(str(norm.origin), set())
-        mine = {word for word in words if not word.isdigit()}
-        bag = hash(frozenset(mine))  # a copy of a page that yielded yields as it did
-        new = mine - shown
-        if len(shown) < MAX_WORDS:
-            shown |= new
-        if len(new) >= OWN_WORDS and len(self._records) < self.core.max_remembered:
+        bag = word_bag(words)  # a copy of a page that yielded yields as it did
+        if shown >= OWN_WORDS and len(self._records) < self.core.max_remembered:
             self._records.add(bag)
         if bag in self._records:
             self.core.yields(norm.key)
 
     def leave(self) -> tuple[list[Waiting], list[Waiting]]:
         return self.core.leave()
+
+    def snapshot(self) -> dict[str, Any]:
+        """What the bound learned, as a part of the triage's snapshot."""
+        return {**header("growth", 1), **self.core.snapshot(), "records": sorted(self._records)}
+
+    def restore(self, data: Any) -> None:
+        """Take back :meth:`snapshot` (None: a snapshot from before the bound was saved,
+        nothing learned); :class:`~robotkit.base.snapshot.SnapshotError` for bad data,
+        leaving the bound as it was."""
+        core, records = Growth(self.core.max_remembered), set[str]()
+        if data is not None:
+            with reading("growth"):
+                data = opened(data, "growth", 1)
+                core.restore(data, self._parse)
+                records = set(typed_list(data["records"], "record", str))
+        self.core, self._records = core, records

@@ -173,11 +173,13 @@ class PageNews:
         words: set[str],
         links: Iterable[tuple[str, NormalizedURL | None]],
         in_scope: Callable[[str], bool] | None,
-    ) -> bool:
+    ) -> tuple[bool, int]:
         """Whether a page links many hosts its origin never linked before while
         saying almost nothing new: the shape of a link farm. A blogroll links many
         hosts once, in words the site has not used yet; a documentation page links
-        many projects and brings words of its own."""
+        many projects and brings words of its own. And how many of its ``words`` its
+        origin never showed (remembered now): a page of its own to the self-growth
+        bound (:meth:`robotkit.triage.growth.GrowthGate.judged`)."""
         origin = str(norm.origin)
         known = self.linked_hosts.setdefault(origin, set())
         fresh = set()
@@ -192,12 +194,12 @@ class PageNews:
         text = sum(w.isalpha() for w in words - self.vocabulary.get(origin, set()))
         new_words = self.new_words(origin, words)
         if len(fresh) < self.config.farm_hosts or not words:
-            return False
+            return False, new_words
         # A page that brings text of its own is no farm page, however many hosts
         # it links: a library's documentation links dozens of projects.
         if text >= self.config.min_own_words:
-            return False
-        return new_words < self.config.farm_novelty * len(words)
+            return False, new_words
+        return new_words < self.config.farm_novelty * len(words), new_words
 
     def snapshot(self) -> dict[str, Any]:
         """The memory, as fields of the triage's snapshot."""

@@ -70,7 +70,7 @@ evidence that its region *grows*, never on likeness alone.
 
 from __future__ import annotations
 
-from collections.abc import Container, Iterable, Sequence
+from collections.abc import Container, Iterable, Sequence, Set
 from dataclasses import dataclass
 from typing import Any
 
@@ -101,7 +101,7 @@ from robotkit.triage.regions import (
 from robotkit.triage.routes import dispatched
 from robotkit.triage.screening import Screening, TriageConfig
 from robotkit.url.families import elsewhere
-from robotkit.url.learned import learn_minted, nested_copy, query_alias
+from robotkit.url.learned import nested_copy, query_alias
 from robotkit.url.normalization import NormalizedURL
 from robotkit.url.objects import default_object
 from robotkit.url.substitution import at_home
@@ -109,14 +109,7 @@ from robotkit.url.template import has_parameters, list_end
 from robotkit.url.views import states
 from robotkit.url.views import views as is_view
 
-__all__ = [
-    "FailureKind",
-    "PageFacts",
-    "PageVerdict",
-    "Triage",
-    "TriageConfig",
-    "region_of",
-]
+__all__ = ["FailureKind", "PageFacts", "PageVerdict", "Triage", "TriageConfig", "region_of"]
 
 
 @dataclass(frozen=True)
@@ -167,6 +160,10 @@ class PageVerdict:
     taught: bool = True
     """Whether the fetch taught the crawl something (:mod:`robotkit.triage.waste`):
     links of a page that did not are not vouched for."""
+    words: Set[str] = frozenset()
+    """Its words but numbers, ``shown`` of them new to its host (the news' count, before
+    the page): the self-growth bound's (:meth:`~robotkit.triage.growth.GrowthGate.judged`)."""
+    shown: int = 0
 
 
 class Triage(Screening):
@@ -229,7 +226,7 @@ class Triage(Screening):
         parsed = [(link, self._parse(link)) for link in page.links]
         same_origin = [n for _, n in parsed if n is not None and n.origin == norm.origin]
         observed = self.rules.observe_links(norm, same_origin)
-        if observed | learn_minted(self.rules, asked, norm, page.referer):
+        if observed | self.rules.learn_minted(asked, norm, page.referer):
             signals.append(f"learned from {final}: {self.rules.describe(norm)}")
             self._rekey(norm)
         canonical = self._canonical(page, norm, in_scope)
@@ -292,7 +289,8 @@ class Triage(Screening):
         prose = prose_words(page.text or "")  # its own sentences, for two rules below
         said_new = self.news.new_passage(region, prose)  # a query space's too: ``bare``
         passage = said_new and not has_parameters(norm)  # a path's parameters: a query
-        if self.news.farm_page(norm, words, parsed, in_scope) and action is LinkAction.FOLLOW:
+        shaped, host_new = self.news.farm_page(norm, words, parsed, in_scope)  # new to its host
+        if shaped and action is LinkAction.FOLLOW:
             action = LinkAction.DEPRIORITIZE
             reason = Reason.TRAP_HOST
             if str(norm.origin) not in self._farms:
@@ -376,7 +374,8 @@ class Triage(Screening):
         ends = ends if self.waste.vouches(page.referer) else None  # after a page that taught
         self.count_waste(asked, final, page.key, taught, evidence, seed, not bare, ends)
         signals += self.slow(asked, page.elapsed, excused)
-        return PageVerdict(reason, action, novel, streak, follow, tuple(signals), canonical, taught)
+        told = (reason, action, novel, streak, follow, tuple(signals), canonical, taught)
+        return PageVerdict(*told, words, host_new)
 
     def _follow(
         self,
@@ -397,9 +396,7 @@ class Triage(Screening):
     def _canonical(self, page: PageFacts, norm: NormalizedURL, in_scope: Any) -> str | None:
         """The page's canonical URL when it names another page in scope on the same
         origin; what the difference teaches is learned."""
-        if page.canonical is None:
-            return None
-        target = self._parse(page.canonical)
+        target = self._parse(page.canonical) if page.canonical is not None else None
         if target is None or target.origin != norm.origin:
             return None
         if in_scope is not None and not in_scope(page.canonical):
@@ -429,6 +426,7 @@ class Triage(Screening):
             **self.news.snapshot(),
             "farms": sorted(self._farms),
             "waste": self.waste.snapshot(),
+            "growth": self.growth.snapshot(),
         }
 
     def restore(self, data: Any) -> None:
@@ -456,6 +454,7 @@ class Triage(Screening):
             self._farms = set(listed(data["farms"], "farms", str))
             if "waste" in data:  # a snapshot from before the waste bound has none
                 self.waste.restore(data["waste"])
+            self.growth.restore(data.get("growth"))  # a snapshot from before has none
             self.guard.restore_learned(data["guard"])
         fetched = [
             norm

@@ -85,8 +85,9 @@ PAGE_BITS = 1024
 links lead to (:meth:`PagePairs.restates`): 128 bytes a page."""
 
 
-def _bag(words: Iterable[str]) -> str:
-    """A page's words in any order, as a short digest (:meth:`WasteLedger.shown_before`)."""
+def word_bag(words: Iterable[str]) -> str:
+    """A page's words in any order, as a short digest (:meth:`WasteLedger.shown_before`,
+    and the self-growth bound's records, :mod:`robotkit.triage.growth`)."""
     return hashlib.blake2b("\x00".join(sorted(words)).encode(), digest_size=12).hexdigest()
 
 
@@ -99,6 +100,18 @@ class Waiting:
     depth: int
     referer: str | None
     region: str
+
+    def saved(self) -> list[Any]:
+        """As an entry of a snapshot."""
+        return [self.url, self.key, self.depth, self.referer, self.region]
+
+    @classmethod
+    def restored(cls, entry: Any) -> Waiting:
+        """From :meth:`saved`'s entry (inside the caller's ``reading``)."""
+        url, key, depth, referer, region = typed(entry, list, "waiting")
+        referer = None if referer is None else typed(referer, str, "referer")
+        return cls(typed(url, str, "url"), typed(key, str, "key"), typed(depth, int, "depth"),
+                   referer, typed(region, str, "region"))  # fmt: skip
 
 
 @dataclass
@@ -273,7 +286,7 @@ class WasteLedger:
         before, in any order (a listing re-sorted by another column), remembering them.
         Numbers count: "Build 41 passed" and "Build 42 passed" are two pages."""
         bags = self._word_bags.setdefault(host, set())
-        mine = {_bag(words) for words in readings}
+        mine = {word_bag(words) for words in readings}
         if not mine.isdisjoint(bags):
             return True
         if len(bags) + len(mine) <= self.max_remembered:
@@ -421,7 +434,7 @@ class WasteLedger:
                 [
                     host,
                     [b.balance, b.wasted, b.taught, b.unvouched_wasted, b.unvouched_taught],
-                    [[w.url, w.key, w.depth, w.referer, w.region] for w in b.waiting.values()],
+                    [w.saved() for w in b.waiting.values()],
                 ]
                 for host, b in self._hosts.items()
             ],
@@ -480,14 +493,7 @@ def _read_hosts(entries: Any) -> dict[str, _Host]:
     for host, numbers, waiting in listed(entries, "hosts", list):
         balance, wasted, taught, u_wasted, u_taught = listed(numbers, "counts", int)
         book = _Host(balance, wasted, taught, u_wasted, u_taught)
-        for url, key, depth, referer, region in listed(waiting, "waiting", list):
-            w = Waiting(
-                typed(url, str, "url"),
-                typed(key, str, "key"),
-                typed(depth, int, "depth"),
-                None if referer is None else typed(referer, str, "referer"),
-                typed(region, str, "region"),
-            )
+        for w in map(Waiting.restored, listed(waiting, "waiting", list)):
             book.waiting[w.key] = w
         hosts[typed(host, str, "host")] = book
     return hosts

@@ -23,7 +23,9 @@ the site gives, one origin at a time:
   (``a=1``, never ``a`` with any value: ``?page=1`` may be the list itself while
   ``?page=2`` is not) change nothing on this origin;
 - a page whose ``rel=canonical`` (RFC 6596) drops parameters or leading path segments
-  of its own URL: those parameters and prefixes name the same page;
+  of its own URL: those parameters and prefixes name the same page
+  (:mod:`robotkit.url.canonical`);
+- a token a form's redirects mint for each visit (:mod:`robotkit.url.minted`);
 - **copy families** (:meth:`LearnedRules.observe`): fetched pages' texts, when URLs
   that differ in one way keep returning one text (:mod:`robotkit.url.families`), or
   one directory under two names (:mod:`robotkit.url.substitution`).
@@ -39,10 +41,11 @@ from typing import Any
 from urllib.parse import unquote
 
 from robotkit.base.snapshot import header, listed, opened, reading, typed
+from robotkit.url.canonical import learn_from_canonical
 from robotkit.url.families import MAX_TEXTS, CopyFamilies, reduces
 from robotkit.url.fresh import FreshValues
 from robotkit.url.minted import Minted
-from robotkit.url.normalization import NormalizedURL, normalize
+from robotkit.url.normalization import NormalizedURL, normalize, normalize_or_none
 from robotkit.url.objects import object_scopes
 from robotkit.url.parse import InvalidURL
 from robotkit.url.rewrites import (
@@ -55,7 +58,6 @@ from robotkit.url.rewrites import (
     path_segments,
     query_pairs,
     section,
-    template_drops,
 )
 from robotkit.url.substitution import Substitutions, listing_text, moved
 from robotkit.url.versions import Versions
@@ -178,26 +180,6 @@ def _query_numbered(short: Sequence[str], long: Sequence[str]) -> bool:
     )
 
 
-def learn_minted(
-    rules: LearnedRules, asked: NormalizedURL | None, final: NormalizedURL, referer: str | None
-) -> bool:
-    """Learn the place of a token a form's redirects mint for each visit
-    (:mod:`robotkit.url.minted`) as a session id on ``final``'s origin, unless a page
-    linked several tokens there (a list of commits names pages by them). Returns
-    whether it is new."""
-    try:
-        ref = normalize(referer) if referer else None
-    except InvalidURL:
-        ref = None
-    proven = None if asked is None else rules.minted.observe(asked, final, ref)
-    positions = rules._rules.of(final).session_positions if proven else set()
-    if proven is None or proven[0] in positions or (str(final.origin), proven[0]) in rules._vetoed:
-        return False
-    positions.add(proven[0])
-    rules._families.proofs[f"{final.origin} segment {proven[0]}"] = proven[1]
-    return True
-
-
 class LearnedRules:
     """What one crawl learned about its sites' URLs, per origin."""
 
@@ -237,6 +219,7 @@ class LearnedRules:
             "versions": self.versions.snapshot(),
             "evidence": self._families.snapshot(),
             "substitutions": self._paths.snapshot(),
+            "minted": self.minted.snapshot(),
         }
 
     def restore(self, data: Any) -> None:
@@ -260,7 +243,8 @@ class LearnedRules:
             versions = Versions.restored(data.get("versions", {}))
             families = CopyFamilies.restored(data.get("evidence", {}), rules, self.max_texts)
             self._paths.restore(data.get("substitutions", []))
-        self._rules, self._reissued, self._vetoed = rules, reissued, vetoed
+            minted = Minted.restored(data.get("minted", []))  # none saved before
+        self._rules, self._reissued, self._vetoed, self.minted = rules, reissued, vetoed, minted
         self.listed, self.versions = listed_params, versions
         self._families = families
 
@@ -463,38 +447,34 @@ class LearnedRules:
                 continue
             count = self._reissued.get((origin, position), 0) + 1
             self._reissued[origin, position] = count
-            if count >= 2 and position not in self._rules.of(page).session_positions:
-                self._rules.of(page).session_positions.add(position)
+            if count >= 2 and self._session_segment(page, position):
                 learned = True
         return learned
 
+    def learn_minted(
+        self, asked: NormalizedURL | None, final: NormalizedURL, referer: str | None
+    ) -> bool:
+        """Learn the place of a token a form's redirects mint for each visit
+        (:mod:`robotkit.url.minted`) as a session id on ``final``'s origin, unless a page
+        linked several tokens there (a list of commits names pages by them). Returns
+        whether it is new."""
+        ref = normalize_or_none(referer) if referer else None
+        proven = None if asked is None else self.minted.observe(asked, final, ref)
+        return proven is not None and self._session_segment(final, *proven)
+
+    def _session_segment(self, norm: NormalizedURL, position: int, proof: str = "") -> bool:
+        """Learn path segment ``position`` a session id on ``norm``'s origin (with its
+        ``proof``, for the record of a URL it re-keys), unless a page linked several
+        tokens there (vetoed) or it is known; returns whether it is new."""
+        positions = self._rules.of(norm).session_positions
+        if position in positions or (str(norm.origin), position) in self._vetoed:
+            return False
+        positions.add(position)
+        if proof:
+            self._families.proofs[f"{norm.origin} segment {position}"] = proof
+        return True
+
     def learn_canonical(self, page: NormalizedURL, canonical: NormalizedURL) -> bool:
-        """A page whose canonical URL is its own URL less some leading path segments
-        and some parameters: those name the same page on this origin (``/amp/x`` and
-        ``/print/x?share=tw`` are ``/x``). Returns whether anything new was learned."""
-        if page.origin != canonical.origin:
-            return False
-        seg_page, seg_canon = path_segments(page.path), path_segments(canonical.path)
-        extra = len(seg_page) - len(seg_canon)
-        if extra < 0 or seg_page[extra:] != seg_canon:
-            return False
-        prefixes = {seg.lower() for seg in seg_page[:extra] if seg and not is_token(seg)}
-        if len(prefixes) != extra:
-            return False  # an empty or token-like prefix is not a named form
-        canon_pairs = set(query_pairs(canonical.query))
-        page_pairs = query_pairs(page.query)
-        if not canon_pairs <= set(page_pairs):
-            return False
-        params = {param_name(p) for p in page_pairs if p not in canon_pairs}
-        if params & {param_name(p) for p in canon_pairs}:
-            return False  # a value changed, not a parameter dropped
-        if not prefixes and not params:
-            return False
-        rules = self._rules.of(page)
-        before = (len(rules.prefixes), len(rules.params))
-        rules.prefixes |= prefixes
-        if canon_pairs:  # the object is named by its query: dropped on its template only
-            new = template_drops(rules, canonical.path, set(map(param_name, canon_pairs)), params)
-            return new or before[0] != len(rules.prefixes)
-        rules.params |= params
-        return (len(rules.prefixes), len(rules.params)) != before
+        """What a page's canonical URL says of its origin's URLs
+        (:mod:`robotkit.url.canonical`); returns whether anything new was learned."""
+        return learn_from_canonical(self._rules, page, canonical)

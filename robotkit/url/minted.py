@@ -6,17 +6,20 @@ request did not (``/reservation/4ab9d1356cee413f/guest``) has made a new object 
 the visit, and its pages (``guest``, ``extras``, ``summary``) are the same for every
 visit under a new token. Two such redirects of one form's path, each to its own token
 at the same place of one path, prove that place a session id
-(:func:`robotkit.url.learned.learn_minted`): the token is one value a visit, and a page
+(:meth:`robotkit.url.learned.LearnedRules.learn_minted`): the token is one value a visit, and a page
 under another one is the page already fetched (blind13 ``booking``: each of 55
 reservations was read at its three steps, 165 fetches). A form is the page's own query
 on another path, so a short link (``/s/x7k2q9`` to ``/post/<id>``) and a symbolic
 name (``/latest`` to a commit's hash), which name objects, are none. The evidence is
-kept for the crawl, not across a resume: two redirects more prove it again.
-Pure: no I/O.
+saved with the crawl's state (:meth:`Minted.snapshot`): a resumed crawl proves a form's
+token with the redirects it had met before. Pure: no I/O.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
+from robotkit.base.snapshot import listed, typed
 from robotkit.url.normalization import NormalizedURL
 from robotkit.url.rewrites import is_token, path_segments, query_pairs
 
@@ -45,6 +48,23 @@ class Minted:
 
     def __init__(self) -> None:
         self._tokens: dict[tuple[str, str, str], set[str]] = {}
+
+    def snapshot(self) -> list[list[Any]]:
+        """The tokens each form's redirects minted, as JSON."""
+        return [[*form, sorted(tokens)] for form, tokens in self._tokens.items()]
+
+    @classmethod
+    def restored(cls, entries: Any) -> Minted:
+        """From :meth:`snapshot`'s entries (inside the caller's ``reading``)."""
+        minted = cls()
+        for origin, path, shape, tokens in listed(entries, "minted", list):
+            form = (
+                typed(origin, str, "origin"),
+                typed(path, str, "path"),
+                typed(shape, str, "shape"),
+            )
+            minted._tokens[form] = set(listed(tokens, "token", str))
+        return minted
 
     def observe(
         self, asked: NormalizedURL, final: NormalizedURL, referer: NormalizedURL | None
