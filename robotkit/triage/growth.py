@@ -222,7 +222,7 @@ class Growth:
         spelling of a "Nearby" link, an alias, then linked by its own station's month)."""
         self._states: dict[str, _State] = {}
         self._yields: set[str] = set()
-        self._records: set[str] = set()  # pages that showed words of their own
+        self._own: set[str] = set()  # pages that showed words of their own
         self._lists: set[str] = set()  # indexes: pages that listed a new record
         self._roots: set[str] = set()  # seeds
         self.held: dict[str, tuple[Waiting, NormalizedURL]] = {}
@@ -289,7 +289,7 @@ class Growth:
         after a page with words of its own."""
         moved = move(page, link)
         theirs = self._states.get(referer, _ROOT)
-        if referer in self._records:
+        if referer in self._own:
             return _ROOT  # a record of its own vouches for its links
         if moved is None or referer in self._yields:
             hops = self._hops(page, link, theirs)
@@ -332,7 +332,7 @@ class Growth:
         """The page under ``key`` yields by words of its own: its links are roots."""
         if len(self._yields) < self.max_remembered:
             self._yields.add(key)
-            self._records.add(key)
+            self._own.add(key)
 
     def answered(self, asked: str, final: str) -> None:
         """The page asked for under the key ``asked`` answered as ``final`` (a redirect):
@@ -362,17 +362,18 @@ class Growth:
         return again, left
 
     def snapshot(self) -> dict[str, Any]:
-        """The linkers, states, yields, indexes, roots and held URLs as JSON (a page as
-        its URL), for a resumed crawl: without them the URLs queued before are roots
-        again, and those held are lost."""
+        """The linkers, states, yields (and of them the pages with words of their own),
+        indexes, roots and held URLs as JSON (a page as its URL), for a resumed crawl:
+        without them the URLs queued before are roots again, and those held are lost."""
         return {
             "linkers": [
                 [key, [[ref, page.original, url] for ref, page, url in known]]
                 for key, known in self._linkers.items()
             ],
             "spelled": [[key, url] for key, url in self.spelled.items()],
-            "states": [[key, s.move, s.steps] for key, s in self._states.items()],
+            "states": [[key, s.move, s.steps, s.hops] for key, s in self._states.items()],
             "yields": sorted(self._yields),
+            "own": sorted(self._own),
             "lists": sorted(self._lists),
             "roots": sorted(self._roots),
             "held": [waiting.saved() for waiting, _ in self.held.values()],
@@ -391,14 +392,17 @@ class Growth:
                     entries.append((typed(ref, str, "key"), page, spelled))
         states = {
             typed(k, str, "key"): _State(
-                None if m is None else typed(m, str, "move"), typed(n, int, "steps")
+                None if m is None else typed(m, str, "move"),
+                typed(n, int, "steps"),
+                typed(h, int, "hops"),
             )
-            for k, m, n in typed_list(data["states"], "states", list)
+            for k, m, n, h in typed_list(data["states"], "states", list)
         }
         held = [Waiting.restored(entry) for entry in typed_list(data["held"], "held", list)]
         self._linkers, self._states = linkers, states
         self.spelled = {typed(k, str, "key"): typed(u, str, "url") for k, u in data["spelled"]}
         self._yields = set(typed_list(data["yields"], "key", str))
+        self._own = set(typed_list(data["own"], "key", str))
         self._lists = set(typed_list(data["lists"], "key", str))
         self._roots = set(typed_list(data["roots"], "key", str))
         self.held = {w.key: (w, link) for w in held if (link := parse(w.key)) is not None}
