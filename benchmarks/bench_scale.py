@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import dataclasses
 import multiprocessing
 import statistics
 import sys
@@ -160,9 +161,7 @@ async def run(url: str, hosts: int, urls: int, workers: int, syncs: int) -> dict
                 for offer in claim.pending:
                     got += 1
                     c.screened(claim.host, offer.key)
-                    c.take(
-                        claim.host, offer.url, offer.key, offer.depth, offer.referer, 0, Tier.MAIN
-                    )
+                    c.take(claim.host, dataclasses.replace(offer, tier=Tier.MAIN, taken=True))
                     pending[i].append((claim.host, offer.key))
             if c.unsent:
                 await c.settle()

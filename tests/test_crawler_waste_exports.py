@@ -6,10 +6,11 @@ server's.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import random
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 from pytest_httpserver import HTTPServer
 from werkzeug import Request, Response
@@ -28,11 +29,14 @@ def page(title: str, main: str, links: list[str]) -> str:
     )
 
 
-def crawl_paths(
-    handler: Callable[[Request], tuple[str, str] | None], config: CrawlConfig = CONFIG
-) -> list[str]:
-    """Crawl the site ``handler`` serves (a body and its type, or ``None`` for a 404)
-    from its home page under ``config``; the paths the server saw."""
+Site = Callable[[Request], tuple[str, str] | None]
+"""A site: a request's body and its type, or ``None`` for a 404."""
+
+
+@contextlib.contextmanager
+def served(handler: Site) -> Iterator[tuple[str, list[str]]]:
+    """Serve ``handler`` on 127.0.0.1 (no robots.txt): its home page's URL, and the
+    paths the server saw, as it sees them."""
     seen: list[str] = []
 
     def respond(request: Request) -> Response:
@@ -47,10 +51,17 @@ def crawl_paths(
     server.expect_request(re.compile(".*")).respond_with_handler(respond)
     server.start()
     try:
-        asyncio.run(crawl([server.url_for("/")], config))
+        yield server.url_for("/"), seen
     finally:
         server.clear()
         server.stop()
+
+
+def crawl_paths(handler: Site, config: CrawlConfig = CONFIG) -> list[str]:
+    """Crawl the site ``handler`` serves from its home page under ``config``; the paths
+    the server saw."""
+    with served(handler) as (home, seen):
+        asyncio.run(crawl([home], config))
     return seen
 
 

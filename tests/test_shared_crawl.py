@@ -10,6 +10,7 @@ Everything is asserted on what the servers saw. Workers run in one event loop
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import itertools
 import os
 import re
@@ -110,14 +111,18 @@ async def _workers(
     seeds: list[str],
     count: int,
     budgets: list[int] | None = None,
+    base: CrawlConfig | None = None,
 ) -> list[tuple[Crawler, list[CrawlEvent]]]:
+    """Run ``count`` workers of one crawl together under ``base`` (:func:`_config` by
+    default), each with its page budget of ``budgets``."""
     out = []
     states = []
+    base = base or _config()
     for n in range(count):
         state = SharedState.connect(redis_url, crawl_id, lease=10.0)
         states.append(state)
         events: list[CrawlEvent] = []
-        config = _config() if budgets is None else _config(max_pages=budgets[n])
+        config = base if budgets is None else dataclasses.replace(base, max_pages=budgets[n])
         crawler = Crawler(seeds, config, on_event=events.append, shared=state, worker=f"w{n}")
         out.append((crawler, events))
     try:

@@ -42,7 +42,7 @@ def test_claims_are_capped_and_a_dead_workers_hosts_come_back(
         assert seed.url == f"{claim.host}/" and not claim.inherited
         # a takes a URL on its host, then dies (stops syncing).
         page = f"{claim.host}/p?x=1"
-        a.take(claim.host, page, page, 1, f"{claim.host}/", 0, Tier.DEMOTED)
+        a.take(claim.host, Offer(page, page, 1, f"{claim.host}/", 0, Tier.DEMOTED, taken=True))
         a.screened(claim.host, seed.key)
         await a.settle()
         b = await _crawl(any_redis_url, crawl_id, "b", max_claims=100)
@@ -150,7 +150,7 @@ def test_a_link_offered_during_a_round_trip_is_sent_with_its_outbox_entry(
         [claim] = (await a.sync(0.2, idle=True)).claims
         assert claim.host == seed
         a.screened(seed, f"{seed}/")
-        a.take(seed, f"{seed}/", f"{seed}/", 0, None, 0, Tier.MAIN)
+        a.take(seed, Offer(f"{seed}/", f"{seed}/", 0, None, 0, Tier.MAIN, taken=True))
         a.offer(other, f"{other}/", f"{other}/", 1, f"{seed}/", 0)  # noted first
         trips = a.round_trips
         on_its_way = asyncio.ensure_future(
@@ -279,7 +279,7 @@ def test_a_host_at_rest_has_no_owned_entry_and_a_take_writes_it_first(
         assert origin_of(host) in a.owned
         assert not _owned(any_redis_url, crawl_id, a, host), "at rest: no owned entry"
         page = f"{host}/p/2"
-        a.take(origin_of(host), page, page, 1, f"{host}/", 0, Tier.MAIN)
+        a.take(origin_of(host), Offer(page, page, 1, f"{host}/", 0, Tier.MAIN, taken=True))
         await a.settle()
         assert _owned(any_redis_url, crawl_id, a, host), "written with the take"
         # a dies now: its host comes back with the page, through the owned entry.

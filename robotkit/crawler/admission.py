@@ -64,8 +64,10 @@ class Admission:
             return
         work = crawl.work
         if work is not None and not work.owns(norm.origin):
-            # Another worker's host (or nobody's yet): its owner screens the link.
-            work.offer(norm.origin, url, key, depth, referer, streak)
+            # Another worker's host (or nobody's yet): its owner screens the link, at
+            # the chain of self-grown links its referer is at (robotkit.triage.growth).
+            chain = crawl.triage.growth.chain(referer, key)
+            work.offer(norm.origin, url, key, depth, referer, streak, chain)
             return
         self.admit(url, norm, key, depth, referer, streak)
 
@@ -107,7 +109,12 @@ class Admission:
         asked = crawl.triage.request_form(url, norm)
         result = crawl.frontier.add(asked, key, depth, referer, host=norm.origin, tier=tier)
         if work is not None and not result.rejected:
-            work.take(norm.origin, asked, key, depth, referer, streak, tier)
+            # The redis extra, loaded with the shared crawl: never imported by a lone one.
+            from robotkit.shared.records import Offer
+
+            chain = crawl.triage.growth.chain(referer, key)  # for the host's next owner
+            taken = Offer(asked, key, depth, referer, streak, tier, taken=True, chain=chain)
+            work.take(norm.origin, taken)
         if result.reason is not None and not (result.reason is Reason.DUPLICATE_URL and url == key):
             crawl.skip(url, result.reason, depth, referer)
 

@@ -3,8 +3,9 @@
 :class:`SharedTurn` is the part of :class:`robotkit.crawler.loop.Crawler` that talks to
 the shared crawl (:class:`robotkit.shared.crawl.SharedCrawl`, ARCHITECTURE.md
 "Shared state") between fetches: a few times a second it renews this worker's
-hosts, takes over the hosts it claims (their unfinished URLs queued again; what
-was seen of them stays in Redis, where links to an inherited host are checked),
+hosts, takes over the hosts it claims (their unfinished URLs queued again, each at
+the chain of self-grown links its record carries; what was seen of them stays in
+Redis, where links to an inherited host are checked),
 screens the links other workers found for its hosts, and
 gives hosts back when it holds more than its share. Like
 :class:`robotkit.crawler.fetch.FetchStep` it keeps no state of its own.
@@ -156,6 +157,9 @@ class SharedTurn:
         for offer in claim.pending:
             if offer.taken:
                 crawler.triage.remember(offer.key, offer.streak, offer.referer)
+                # Linked by its referer, at the chain the last owner knew it at.
+                crawler.triage.growth.carried(offer.key, offer.referer, offer.chain)
+                crawler.triage.growth.offered(offer.key, offer.referer, offer.url)
                 crawler.frontier.add(
                     offer.url,
                     offer.key,
@@ -179,6 +183,8 @@ class SharedTurn:
             crawler.skip(offer.url, exc.reason, offer.depth, offer.referer)
             return
         key = crawler.triage.key(norm)
+        # Its referer may be a page another worker fetched: its chain came with it.
+        crawler.triage.growth.carried(key, offer.referer, offer.chain)
         crawler.admit(offer.url, norm, key, offer.depth, offer.referer, offer.streak)
 
     def _give_back(self, count: int) -> None:

@@ -14,6 +14,7 @@ never imports Scrapy. One module per piece:
 | ``judging`` | a host's next page waits for the judgement of its last | - |
 | ``identity`` | User-Agent check, From | downloader middleware |
 | ``guard`` | trap guard, nofollow, content signals | spider and downloader middleware |
+| ``growth`` | requests held past the growth bound, given back or left | - |
 | ``breaker`` | timeouts and oversize bodies per path family | downloader middleware |
 | ``dupefilter`` | robotkit's normalized key | ``DUPEFILTER_CLASS`` |
 | ``shared`` | pacing and robots.txt shared on Redis (``ROBOTKIT_REDIS_URL``) | - |

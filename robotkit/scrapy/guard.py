@@ -13,7 +13,10 @@ it, and a downloader middleware checks each request again just before it is sent
   links of a page that only looks like another are demoted (a lower Scrapy
   priority), never dropped;
 - a path family the breaker broke off (:mod:`robotkit.scrapy.breaker`) is
-  ``slow-path``.
+  ``slow-path``;
+- a request its own class's pages grew past the growth bound is held, and left at the
+  end as ``self-growth`` unless a page closer to a root links it
+  (:mod:`robotkit.scrapy.growth`).
 
 A dropped link is counted in Scrapy's stats as ``robotkit/disallow/<reason>``.
 """
@@ -72,6 +75,7 @@ class TrapGuardSpiderMiddleware:
         self.token = product_token(state.settings.user_agent)
         # The pacing holds a host's next page until this middleware judged its last.
         state.judging.attach(crawler)
+        state.held.attach(crawler)  # links offered here: the growth bound holds
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> TrapGuardSpiderMiddleware:
@@ -111,6 +115,7 @@ class TrapGuardSpiderMiddleware:
                 await self._probe(probe)
         links = [r.url for r in requests if r.method == "GET"]
         first = response.meta.get("redirect_urls") or [response.url]
+        self.state.triage.growth.answered(first[0], response.url)  # its links name it so
         verdict = self.state.triage.judge(
             PageFacts(
                 url=first[0],
@@ -124,6 +129,8 @@ class TrapGuardSpiderMiddleware:
             ),
             self.state.seen,
         )
+        if text is not None:  # a record of its own yields (robotkit.triage.growth)
+            self.state.triage.growth.judged(response.url, verdict.words, verdict.shown)
         if page is not None and page.robots.nofollow:
             return self._drop(requests, Reason.NOFOLLOW)
         follow = set(verdict.follow)
@@ -165,10 +172,14 @@ class TrapGuardSpiderMiddleware:
             return error.reason
         key = triage.key(norm)
         if key in self.state.seen:
-            return None  # the dupefilter drops it (or dont_filter sends it)
+            # The dupefilter drops it (or dont_filter sends it); held as grown, it
+            # goes back if this page is closer to a root (robotkit.scrapy.growth).
+            self.state.held.again(request.url, key, referer)
+            return None
         held = triage.screen(norm, streak, referer)
         if held is None:
             triage.remember(key, streak)
+            triage.growth.offered(key, referer, request.url)
             return None
         if isinstance(held, GuardVerdict):
             if held.rule in _SHAPE_RULES:
@@ -216,8 +227,10 @@ class TrapGuardDownloaderMiddleware:
     def from_crawler(cls, crawler: Crawler) -> TrapGuardDownloaderMiddleware:
         return cls(crawl_state(crawler))
 
-    def process_request(self, request: Request, spider: Spider | None = None) -> None:
+    def process_request(self, request: Request, spider: Spider | None = None) -> Request | None:
         self.check(request)
+        # Under the spelling a page closer to a root linked (robotkit.triage.growth).
+        return self.state.held.respelled(request)
 
     def check(self, request: Request) -> None:
         """Refuse ``request`` if what the crawl learned since it was queued rules
@@ -230,7 +243,11 @@ class TrapGuardDownloaderMiddleware:
         reason = self.state.triage.recheck(request.url, key, referer)
         if reason is not None:
             self.state.count(Decision.DISALLOW, reason)
+            if reason is Reason.DUPLICATE_URL and self.state.triage.explain(request.url):
+                # Its link is one to the page under its key: held as grown, it goes back.
+                self.state.held.copied(request.url, referer)
             raise Refused(reason)
+        self.state.held.check(request, key, referer)  # grown past the bound: Held
         if not is_demoted(request) and self.state.triage.copies.demote(referer):
             meta[DEMOTED_META] = True
 
@@ -255,6 +272,7 @@ def _page(response: Response, token: str) -> tuple[str | None, PageMeta | None]:
         token,
         header_values(response, "X-Robots-Tag"),
         header_values(response, "Link"),
+        with_text=True,  # its words: whether it yields (robotkit.triage.growth)
     )
     return text, page
 

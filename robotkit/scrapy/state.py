@@ -27,6 +27,7 @@ from robotkit.base.clock import Clock, system_clock
 from robotkit.base.reasons import Decision, Reason
 from robotkit.pacing.pacer import Pacer, PacingPolicy
 from robotkit.robots.engine import RobotsEngine
+from robotkit.scrapy.growth import HeldRequests
 from robotkit.scrapy.judging import Judging
 from robotkit.scrapy.settings import RobotkitSettings
 from robotkit.triage.guard import Guard
@@ -50,6 +51,8 @@ class CrawlState:
     engine: RobotsEngine = field(init=False)
     pacer: Pacer = field(init=False)
     triage: Triage = field(init=False)
+    held: HeldRequests = field(init=False)
+    """The requests past the growth bound (:mod:`robotkit.scrapy.growth`)."""
     seen: set[str] = field(default_factory=set)
     """Normalized keys of every request the dupefilter let through."""
     last_checks: list[Callable[[Request], None]] = field(default_factory=list)
@@ -72,6 +75,9 @@ class CrawlState:
             PacingPolicy(delay=cfg.delay, max_crawl_delay=cfg.max_crawl_delay),
         )
         self.triage = Triage(Guard(cfg.guard, cfg.blacklist))
+        self.held = HeldRequests(
+            self.triage.growth, lambda reason: self.count(Decision.DISALLOW, reason)
+        )
 
     def count(self, decision: Decision, reason: Reason) -> None:
         """Scrapy stats count verdicts by decision and reason:

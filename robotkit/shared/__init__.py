@@ -20,7 +20,8 @@ same small interfaces, while every decision stays in the pure core:
   sync and async;
 * :mod:`~robotkit.shared.crawl`: :class:`~robotkit.shared.crawl.SharedCrawl`, one
   crawl spread over workers: hosts owned by live workers, inboxes, unfinished URLs,
-  per-host Bloom seen filters (its Lua in :mod:`~robotkit.shared.crawl_scripts`).
+  per-host Bloom seen filters (its Lua in :mod:`~robotkit.shared.crawl_scripts`,
+  its records of URLs in :mod:`~robotkit.shared.records`).
 
 Time is always the injected clock's, never Redis'. Every key expires, except a
 shared crawl's, which :meth:`SharedState.clear` removes. Keys carry Redis Cluster

@@ -26,24 +26,22 @@ the same pipeline on one server, before it on a cluster; per sync, the crawl scr
 and then the host scripts of its claims and drains. A host at rest (no work) has no
 entry in the crawl-wide index: its seen filter is all it costs.
 
-(Why this module is a little over 500 lines: it is one concept, a worker's side of the
-shared crawl, whose rounds, buffers and claims share its state; the Lua lives apart in
-:mod:`robotkit.shared.crawl_scripts`.)
+The Lua lives apart in :mod:`robotkit.shared.crawl_scripts`, the records it keeps in
+:mod:`robotkit.shared.records`.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from robotkit.frontier.events import Tier
 from robotkit.frontier.seen import digest96
 from robotkit.shared import crawl_scripts
 from robotkit.shared.connection import AsyncClient, Namespace, Runner, ScriptCall, talking_to
 from robotkit.shared.pacing import FinishCarry
+from robotkit.shared.records import Offer, offer_of, offers_of, short, text_of
 from robotkit.url.parse import Origin, origin_of
 
 __all__ = [
@@ -82,20 +80,6 @@ CRAWL_KEYS = ("workers", "idle", "load", "loadsum", "free", "from", "check", "ow
 HOST_KEYS = ("s", "q", "i", "d")  # seen (and the header: owner...), pending, inbox, drained
 
 
-def short(host: str, url: str) -> str:
-    """A URL of ``host`` as stored in its keys: its path alone (a key is a whole URL,
-    so it never starts with ``/``). Ten bytes and more saved in every pending URL,
-    inbox link and referer."""
-    if url.startswith(host) and url[len(host) : len(host) + 1] == "/":
-        return url[len(host) :]
-    return url
-
-
-def full(host: str, stored: str) -> str:
-    """The URL :func:`short` stored."""
-    return host + stored if stored.startswith("/") else stored
-
-
 def hashes(key: str, digest: int | None = None) -> tuple[int, int, int]:
     """The three 32-bit hashes the seen filter's Lua derives its bit positions from
     (triple hashing: bit j of a key from ``h1 + j h2 + j(j-1)/2 h3``; the second odd),
@@ -103,45 +87,6 @@ def hashes(key: str, digest: int | None = None) -> tuple[int, int, int]:
     if digest is None:
         digest = digest96(key)
     return digest & 0xFFFFFFFF, (digest >> 32 & 0xFFFFFFFF) | 1, digest >> 64
-
-
-@dataclass(frozen=True, slots=True)
-class Offer:
-    """A URL on its way to its host's owner, as kept in Redis: found at ``depth``
-    on ``referer`` by a page ``streak`` copies deep (:meth:`robotkit.triage.triage.Triage.screen`),
-    or (``taken``) already screened and queued in ``tier`` by an owner."""
-
-    url: str
-    key: str
-    depth: int
-    referer: str | None
-    streak: int = 0
-    tier: Tier = Tier.MAIN
-    taken: bool = False
-
-    def record(self, host: str) -> str:
-        """Packed, without field names: ``depth streak tier taken referred``, the
-        referer and the URL (empty when it is its key, which the record is stored
-        under), each its path alone when on ``host`` (:func:`short`)."""
-        flags = f"{self.depth} {self.streak} {int(self.tier)} {int(self.taken)} "
-        flags += "1" if self.referer is not None else "0"
-        url = "" if self.url == self.key else short(host, self.url)
-        return f"{flags}\0{short(host, self.referer or '')}\0{url}"
-
-    @classmethod
-    def of_record(cls, host: str, key: bytes | str, record: bytes | str) -> Offer:
-        flags, referer, url = _text(record).split("\0", 2)
-        depth, streak, tier, taken, referred = flags.split(" ")
-        key, referer = full(host, _text(key)), full(host, referer)
-        return cls(
-            full(host, url) or key,
-            key,
-            int(depth),
-            referer if referred == "1" else None,
-            int(streak),
-            Tier(int(tier)),
-            taken == "1",
-        )
 
 
 @dataclass(frozen=True)
@@ -170,24 +115,11 @@ class SyncResult:
     excess: int = 0
 
 
-def _text(value: bytes | str) -> str:
-    return value.decode() if isinstance(value, bytes) else value
-
-
-def _pairs(host: str, flat: Sequence[bytes | str]) -> list[Offer]:
-    return [Offer.of_record(host, flat[i], flat[i + 1]) for i in range(0, len(flat), 2)]
-
-
-def _item(host: str, item: bytes | str) -> Offer:
-    key, _, record = _text(item).partition("\0")
-    return Offer.of_record(host, key, record)
-
-
 def _index_news(host: str, taken: _Round, token: str, result: Any) -> list[list[str]]:
     """What the crawl-wide index must learn from one host script of the round
     ``taken`` (sent with the next crawl script; until then the host is in this
     worker's outbox or owned entries, which a reaper turns back into index entries)."""
-    owner, first, work = _text(result[0]), int(result[1]), int(result[2])
+    owner, first, work = text_of(result[0]), int(result[1]), int(result[2])
     post = []
     if first:
         if owner == "":
@@ -207,7 +139,7 @@ def _index_news(host: str, taken: _Round, token: str, result: Any) -> list[list[
 
 def _status_news(host: str, answer: Any, token: str) -> list[list[str]]:
     """What the index must learn from a host looked at again (a dead finder's)."""
-    owner, inbox, work = _text(answer[0]), int(answer[1]), int(answer[2])
+    owner, inbox, work = text_of(answer[0]), int(answer[1]), int(answer[2])
     post = []
     if owner == "" and work:
         post.append(["free", host, ""])
@@ -323,19 +255,10 @@ class SharedCrawl:
         keeping."""
         self._add(host, ["s", short(self.host_name(host), key)])
 
-    def take(
-        self,
-        host: Origin,
-        url: str,
-        key: str,
-        depth: int,
-        referer: str | None,
-        streak: int,
-        tier: Tier,
-    ) -> None:
-        """This worker took on a URL of its own host (queued or parked)."""
-        name = self.host_name(host)
-        offer = Offer(url, key, depth, referer, streak, tier, taken=True)
+    def take(self, host: Origin, offer: Offer) -> None:
+        """This worker took on a URL of its own host (queued or parked): ``offer``,
+        ``taken``."""
+        name, key = self.host_name(host), offer.key
         self._add(host, ["t", short(name, key), *hashes(key), offer.record(name)])
         if name in self._resting:  # its ``owned`` entry is written before the take
             self._resting.discard(name)
@@ -346,11 +269,18 @@ class SharedCrawl:
         self._add(host, ["r", *hashes(key)])
 
     def offer(
-        self, host: Origin, url: str, key: str, depth: int, referer: str | None, streak: int
+        self,
+        host: Origin,
+        url: str,
+        key: str,
+        depth: int,
+        referer: str | None,
+        streak: int,
+        chain: str = "",
     ) -> None:
-        """A link to a host this worker does not own, for its owner to screen
-        (none when the host is an inherited one of ours and the link was offered to
-        it already)."""
+        """A link to a host this worker does not own, for its owner to screen (none
+        when the host is an inherited one of ours and the link was offered to it
+        already), a step of ``chain`` (:attr:`Offer.chain`)."""
         digest = digest96(key)
         offered = self.inherited.get(host)
         if offered is not None:
@@ -358,7 +288,7 @@ class SharedCrawl:
                 return
             offered.add(digest)
         name = self.host_name(host)
-        record = Offer(url, key, depth, referer, streak).record(name)
+        record = Offer(url, key, depth, referer, streak, chain=chain).record(name)
         self._add(host, ["o", short(name, key), *hashes(key, digest), record])
         self._offered.add(name)
 
@@ -413,7 +343,7 @@ class SharedCrawl:
         runs = await self._runner.many([*ahead, *calls], whole=len(ahead))
         results = runs[len(ahead) :]
         for host, result in zip(hosts, results[: len(hosts)], strict=False):
-            origin, owner = origin_of(host), _text(result[0])
+            origin, owner = origin_of(host), text_of(result[0])
             if origin in self.owned and owner != self.token:
                 self._lost.add(origin)  # another worker took it over
             self._post += _index_news(host, taken, self.token, result)
@@ -472,7 +402,7 @@ class SharedCrawl:
         crawl = self._crawl_call("sync", now, idle, taken)
         answer = (await self._runner.many([*self._carried(), crawl]))[-1]
         finished, token, lost_all, claims, checks, mails, excess = answer
-        self.token = _text(token)
+        self.token = text_of(token)
         if int(finished):
             self._actions.clear()
             self._offered.clear()
@@ -486,9 +416,9 @@ class SharedCrawl:
             self.inherited.pop(origin, None)
         self._resting.difference_update(map(str, lost))
         hosts, calls = _host_calls(self.namespace, self.token, taken)
-        claimed = [(_text(h), _text(f)) for h, f in claims]
-        checked = [_text(h) for h in checks]
-        mailed = [_text(h) for h in mails]
+        claimed = [(text_of(h), text_of(f)) for h, f in claims]
+        checked = [text_of(h) for h in checks]
+        mailed = [text_of(h) for h in mails]
         self._resting.difference_update(mailed)  # popping the mail wrote ``owned``
         calls += [
             ScriptCall(crawl_scripts.CLAIM, _keys(self.namespace, h, *HOST_KEYS), [self.token, f])
@@ -510,7 +440,7 @@ class SharedCrawl:
         rest = rest[len(claimed) :]
         for host, answer in zip(mailed, rest, strict=False):
             if int(answer[0]) == 1:
-                offers = [_item(host, item) for item in answer[1]]
+                offers = [offer_of(host, item) for item in answer[1]]
                 if offers:
                     result.drained.append((origin_of(host), offers))
                 if int(answer[2]) > 0:
@@ -523,14 +453,14 @@ class SharedCrawl:
         state = int(answer[0])
         if state == 1:
             origin = origin_of(host)
-            pending = _pairs(host, answer[2]) + _pairs(host, answer[3])
+            pending = offers_of(host, answer[2]) + offers_of(host, answer[3])
             inherited = bool(int(answer[1]))
             self.owned.add(origin)
             if inherited:
                 self.inherited[origin] = set()
             result.claims.append(Claim(origin, pending, inherited))
         elif state == 0:
-            owner = _text(answer[1])
+            owner = text_of(answer[1])
             self._post.append(["verify", host, owner] if owner else ["unown", host])
 
     async def leave(self) -> None:

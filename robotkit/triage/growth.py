@@ -52,6 +52,12 @@ bound does not read the pages' words, only where their URLs came from:
   left once the crawl has nothing else queued (``self-growth``), unless a page closer
   to a root links it meanwhile.
 
+In a crawl shared on Redis a host's next owner (a worker's budget spent, a host given
+back, a kill) gets URLs whose linkers it never read: each queued record carries the
+chain its referer is at (:meth:`GrowthGate.chain`, :meth:`GrowthGate.carried`), and
+their pages do not yield by words the host showed the last owner, which the next one
+is still learning (ARCHITECTURE.md, "The growth bound across workers").
+
 Each URL's state is the best over the pages that linked it (the first ``LINKERS``),
 read when its turn comes, once those pages' links were all offered (a page's yield is
 known only then); under the spelling a site's own pages link, when the queued one is
@@ -344,6 +350,28 @@ class Growth:
     def hold(self, waiting: Waiting, link: NormalizedURL) -> None:
         self.held[waiting.key] = (waiting, link)
 
+    def chain(self, referer: str) -> str:
+        """The chain of the page under the key ``referer``, packed for another worker
+        (:meth:`GrowthGate.chain`): its steps, whether it yields (1) or is an index
+        (2), its move; empty for a root that does neither."""
+        mine = self._states.get(referer, _ROOT)
+        flags = (referer in self._yields) + 2 * (referer in self._lists)
+        return f"{mine.steps} {flags} {mine.move or ''}" if mine.steps or flags else ""
+
+    def read(self, referer: str) -> bool:
+        """Whether this worker knows the chain of the page under ``referer``."""
+        return referer in self._states
+
+    def carried(self, referer: str, chain: str) -> None:
+        """The chain of the page under ``referer`` as another worker packed it."""
+        steps, flags, where = chain.split(" ", 2)
+        if len(self._states) < self.max_remembered:
+            self._states.setdefault(referer, _State(where or None, int(steps)))
+        if int(flags) & 1:
+            self.yields(referer)
+        if int(flags) & 2 and len(self._lists) < self.max_remembered:
+            self._lists.add(referer)
+
     def again(self, key: str, link: NormalizedURL, url: str) -> Waiting | None:
         """A held URL linked again: given back (under the spelling ``url`` of the new
         link) when it is no longer deep."""
@@ -421,6 +449,8 @@ class GrowthGate:
         self.core = Growth(max_remembered)
         self._parse, self._key = parse, key
         self._records: set[str] = set()  # the texts that brought words of their own
+        self._carried: set[str] = set()  # links of pages another worker read
+        self._foreign: set[str] = set()  # the pages another worker read
 
     def offered(
         self, key: str, referer: str | None, url: str | None = None, new: bool = True
@@ -492,10 +522,47 @@ class GrowthGate:
         if norm is None:
             return
         bag = word_bag(words)  # a copy of a page that yielded yields as it did
-        if shown >= OWN_WORDS and len(self._records) < self.core.max_remembered:
+        # A step of a chain another worker read shows words its host showed that
+        # worker, not this one: it is no record of its own by them.
+        mine_only = norm.key not in self._carried
+        if shown >= OWN_WORDS and mine_only and len(self._records) < self.core.max_remembered:
             self._records.add(bag)
         if bag in self._records:
             self.core.yields(norm.key)
+
+    def chain(self, referer: str | None, key: str) -> str:
+        """In a crawl shared on Redis, the chain ``referer`` is at, carried by the record
+        of its link to ``key``: the worker that screens or fetches the link (the host's
+        next owner) did not fetch the page, and without it would take the link for a
+        root, the chain begun again at each hand-over. Empty when the link is of
+        another class (no step of a chain) or the page is a plain root."""
+        page = self._kin(referer, key)
+        return "" if page is None else self.core.chain(page.key)
+
+    def carried(self, key: str, referer: str | None, chain: str) -> None:
+        """A link to ``key`` came from another worker's record with its referer's
+        ``chain`` (:meth:`chain`). When the referer is a page of its class that another
+        worker read, its steps are counted on from there, and its page, read while this
+        worker is still learning the words its host showed the other, does not yield
+        by them: else the chain would begin again at each hand-over."""
+        page = self._kin(referer, key)
+        if page is None:
+            return
+        if page.key not in self._foreign and self.core.read(page.key):
+            return  # this worker's own page (its link to a host it inherited)
+        if len(self._carried) < self.core.max_remembered:
+            self._foreign.add(page.key)
+            self._carried.add(key)
+        if chain:
+            self.core.carried(page.key, chain)
+
+    def _kin(self, referer: str | None, key: str) -> NormalizedURL | None:
+        """``referer``, parsed, when the link to ``key`` is of its class (may be a step
+        of its chain); else None."""
+        page, link = self._parse(referer) if referer else None, self._parse(key)
+        if page is None or link is None or growth_class(page) != growth_class(link):
+            return None
+        return page
 
     def leave(self) -> tuple[list[Waiting], list[Waiting]]:
         return self.core.leave()
