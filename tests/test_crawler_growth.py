@@ -11,7 +11,8 @@ import re
 
 from werkzeug import Request
 
-from robotkit.triage.growth import COUNTER_STEPS, Growth, growth_class, listed, move
+from robotkit.triage.growth import COUNTER_STEPS, Growth
+from robotkit.triage.moves import growth_class, listed, move
 from robotkit.triage.triage import PageFacts, PageVerdict, Triage
 from robotkit.triage.waste import Waiting
 from robotkit.url.normalization import normalize

@@ -12,7 +12,8 @@ import random
 
 from werkzeug import Request
 
-from robotkit.triage.growth import COUNTER_STEPS, HOPS, Growth, projected
+from robotkit.triage.growth import COUNTER_STEPS, HOPS, Growth
+from robotkit.triage.moves import projected
 from robotkit.url.normalization import normalize
 from tests.test_crawler_growth import _offer
 from tests.test_crawler_waste import vocabulary

@@ -1,0 +1,96 @@
+"""A link's move from the page that links it, for the self-growth bound
+(:mod:`robotkit.triage.growth`): the class of a URL (origin, first path segment, number
+of segments, script), whether it carries parameters, and what a link of the page's own
+class changed (a counter stepped, a view switched) or shows of the page (a part of its
+object, its state in another view, a record it lists). Pure functions of two parsed
+URLs; no state.
+"""
+
+from __future__ import annotations
+
+import re
+
+from robotkit.url.normalization import NormalizedURL
+from robotkit.url.rewrites import query_pairs
+from robotkit.url.waste import STATIC
+
+__all__ = ["growth_class", "listed", "move", "parametric", "projected", "under"]
+
+_SCRIPT = re.compile(r"[A-Za-z0-9_\-]+\.([A-Za-z][A-Za-z0-9]{1,5})")
+"""A script's name, ``product.do``, ``viewtopic.php``."""
+
+_PARAMETER = re.compile(r"[0-9+@,;:=]")
+"""A path segment carrying a value: a number or a date, joined values, a version."""
+
+
+def _segments(norm: NormalizedURL) -> list[str]:
+    return norm.path.strip("/").split("/") if norm.path.strip("/") else []
+
+
+def growth_class(norm: NormalizedURL) -> tuple[str, str, int, str]:
+    """A URL's class: its origin, first path segment and number of path segments, and
+    its script's name (``/shop/product.do`` apart from ``/shop/catalog.do``: another
+    script is another kind of page, a product listed by a sorted catalogue, blind3
+    ``struts``; not a static file's, ``a.html``, one document of many)."""
+    parts = _segments(norm)
+    script = _SCRIPT.fullmatch(parts[-1]) if parts else None
+    own = parts[-1] if script and script.group(1).lower() not in STATIC else ""
+    return str(norm.origin), parts[0] if parts else "", len(parts), own
+
+
+def parametric(norm: NormalizedURL) -> bool:
+    """Whether a URL carries parameters: a query, or a path segment after the first
+    with a digit or a joined value (``a+b``, ``m@v1.2.3``, ``k,v``)."""
+    return bool(norm.query) or any(_PARAMETER.search(s) for s in _segments(norm)[1:])
+
+
+def listed(page: NormalizedURL, link: NormalizedURL) -> bool:
+    """Whether ``link`` is a record that ``page`` lists as an index: of its class, with a
+    number of the page's path switched for a word (a month's thread: blind14
+    ``hyperkitty``'s ``<list>/2026/10/`` to ``<list>/thread/<id>/``)."""
+    if growth_class(page) != growth_class(link):
+        return False
+    pairs = zip(_segments(page), _segments(link), strict=True)
+    return any(a.isdigit() and not _PARAMETER.search(b) for a, b in pairs)
+
+
+def under(page: NormalizedURL, link: NormalizedURL) -> bool:
+    """Whether ``link``'s path is ``page``'s path with segments more: a part of the
+    page's object (an event's contributions, an element's history)."""
+    mine, theirs = _segments(page), _segments(link)
+    return bool(mine) and len(theirs) > len(mine) and theirs[: len(mine)] == mine
+
+
+def projected(page: NormalizedURL, link: NormalizedURL) -> bool:
+    """Whether ``link`` shows ``page``'s own state in another view: it carries one of
+    the page's query pairs, or it is a part of the page's object (:func:`under`)."""
+    return under(page, link) or bool(set(query_pairs(page.query)) & set(query_pairs(link.query)))
+
+
+def _query(norm: NormalizedURL) -> dict[str, str]:
+    return dict(pair.partition("=")[::2] for pair in query_pairs(norm.query))
+
+
+def move(page: NormalizedURL, link: NormalizedURL) -> tuple[str, bool] | None:
+    """Where a self-grown ``link`` differs from its ``page`` (segment indexes and query
+    names) and whether it is a counter step; None when it is no self-grown link."""
+    if growth_class(page) != growth_class(link) or not parametric(link):
+        return None
+    mine, theirs = _segments(page), _segments(link)
+    # Case-blind: a link is compared under its key, which a learned rule may fold.
+    pairs = enumerate(zip(mine, theirs, strict=True))
+    places = [(str(i), a, b) for i, (a, b) in pairs if a.lower() != b.lower()]
+    old, new = _query(page), _query(link)
+    if set(old) - set(new) and set(new) - set(old):
+        return None  # another template of the script: an article of a category (joomla)
+    # A word switched with anything else: another kind of page, a commit listed by a
+    # page of commits (blind4 gitlab's ``commits/main?page=2`` to ``commit/<sha>``), a
+    # dataset of a publisher (blind3 django's ``publisher/10/change/`` to
+    # ``dataset/253/change/``). A view switched alone on one date is a move.
+    words = any(not _PARAMETER.search(a + b) for _, a, b in places)
+    names = sorted(set(old) | set(new))
+    places += [("?" + n, old.get(n, ""), new.get(n, "")) for n in names if old.get(n) != new.get(n)]
+    if not places or (words and len(places) > 1):
+        return None
+    counter = len(places) == 1 and all(re.search(r"\d", v) for v in places[0][1:])
+    return ",".join(p for p, _, _ in places), counter
