@@ -14,12 +14,13 @@ bound does not read the pages' words, only where their URLs came from:
   ``/history/{view}/{station}/date/{day}`` with any query.
 - A link is *self-grown* when it is of its page's class and carries parameters (a
   query, or a segment with a digit or a joined value: ``a+b``, ``m@v1.2.3``,
-  :func:`~robotkit.triage.moves.parametric`). Its *move* is where it differs from its page: the path segments
-  and the query names whose values differ (:func:`move`). A *counter* move changes one
-  place from a value with a digit to another (a date, a page number, a cursor).
-  Another kind of page is no move: another template of a query (names added and
-  others dropped: an article of a category), a word switched with anything else (a
-  commit of a list of commits, a publisher's dataset).
+  :func:`~robotkit.triage.moves.parametric`), or is a plain record beside it (its
+  last segment switched, blind13 ``pkgsite``). Its *move* is where it differs from
+  its page: the path segments and the query names whose values differ (:func:`move`).
+  A *counter* move changes one place from a value with a digit to another (a date, a
+  page number, a cursor). Another kind of page is no move: another template of a
+  query (names added and others dropped: an article of a category), a word switched
+  with anything else (a commit of a list of commits, a publisher's dataset).
 - A URL linked by a page of another class or kind, or by a seed, is a *root*: a page
   outside the class vouches for it. So is a link of a page that *yields*: that linked
   a new URL of another class (a list's new items: a pager's next page lists new
@@ -75,7 +76,7 @@ from typing import Any
 
 from robotkit.base.snapshot import header, opened, reading, typed
 from robotkit.base.snapshot import listed as typed_list
-from robotkit.triage.moves import growth_class, listed, move, parametric, projected, under
+from robotkit.triage.moves import beside, crossed, growth_class, listed, move, projected
 from robotkit.triage.waste import Waiting, word_bag
 from robotkit.url.normalization import NormalizedURL
 
@@ -99,6 +100,11 @@ a record of its own, each product of a chain of related products."""
 
 OTHER_STEPS = 1
 """Steps of one move that is no counter: a view or a filter of a root's page."""
+
+FANS = 2
+"""New records beside it a page links for them to be moves (:func:`beside`): one is a
+sequence's next (blind8 ``squarespace``'s thin events, each linking the next: 1 of 12
+held when it counted), several an importer graph (blind13 ``pkgsite``)."""
 
 HOPS = 2
 """Classes a chain of pages with parameters crosses from a page that vouches (one
@@ -145,6 +151,7 @@ class Growth:
         self._yields: set[str] = set()
         self._own: set[str] = set()  # pages that showed words of their own
         self._lists: set[str] = set()  # indexes: pages that listed a new record
+        self._fans: dict[str, int] = {}  # new records beside it a page linked (``FANS``)
         self._roots: set[str] = set()  # seeds
         self.held: dict[str, tuple[Waiting, NormalizedURL]] = {}
 
@@ -168,6 +175,8 @@ class Growth:
             self._yields.add(referer)  # a new URL of another class: the page yields
         elif new and listed(page, link) and len(self._lists) < self.max_remembered:
             self._lists.add(referer)  # a new record: the page is an index
+        if new and beside(page, link) and len(self._fans) < self.max_remembered:
+            self._fans[referer] = self._fans.get(referer, 0) + 1
         known = self._linkers.setdefault(key, [])
         entry = (referer, page, None if new else url)
         if len(known) < LINKERS and len(self._linkers) < self.max_remembered:
@@ -209,11 +218,13 @@ class Growth:
         chain for a view of its state (:func:`projected`); a root whatever it crossed
         after a page with words of its own."""
         moved = move(page, link)
+        if moved and self._fans.get(referer, 0) < FANS and beside(page, link):
+            moved = None  # a sequence's next record, no graph: an event's "Next event"
         theirs = self._states.get(referer, _ROOT)
         if referer in self._own:
             return _ROOT  # a record of its own vouches for its links
         if moved is None or referer in self._yields:
-            hops = self._hops(page, link, theirs)
+            hops = theirs.hops + crossed(page, link)
             if hops > HOPS:
                 return _State(None, DEEP, hops)
             other = growth_class(link) != growth_class(page)
@@ -227,18 +238,6 @@ class Growth:
         steps = theirs.steps + 1 if along else DEEP
         limit = COUNTER_STEPS if counter else OTHER_STEPS
         return _State(where, steps if steps <= limit else DEEP, theirs.hops)
-
-    @staticmethod
-    def _hops(page: NormalizedURL, link: NormalizedURL, theirs: _State) -> int:
-        """The classes crossed by a chain through ``page`` (in state ``theirs``) to a
-        ``link`` starting a chain of its own class: none from a page or to a link
-        without parameters (a page that vouches), one more to another class but a part
-        of the page's object (blind11 ``indico``: an event's contributions, 4 real
-        pages held when it counted)."""
-        if not (parametric(page) and parametric(link)):
-            return 0
-        crossed = growth_class(link) != growth_class(page) and not under(page, link)
-        return theirs.hops + crossed
 
     def deep(self, key: str, link: NormalizedURL, asked: NormalizedURL | None = None) -> bool:
         """Whether ``link``'s turn came while it is deep (it waits); else its state is
@@ -318,6 +317,7 @@ class Growth:
             "yields": sorted(self._yields),
             "own": sorted(self._own),
             "lists": sorted(self._lists),
+            "fans": sorted(self._fans.items()),
             "roots": sorted(self._roots),
             "held": [waiting.saved() for waiting, _ in self.held.values()],
         }
@@ -347,6 +347,7 @@ class Growth:
         self._yields = set(typed_list(data["yields"], "key", str))
         self._own = set(typed_list(data["own"], "key", str))
         self._lists = set(typed_list(data["lists"], "key", str))
+        self._fans = {typed(k, str, "key"): typed(n, int, "fans") for k, n in data.get("fans", [])}
         self._roots = set(typed_list(data["roots"], "key", str))
         self.held = {w.key: (w, link) for w in held if (link := parse(w.key)) is not None}
 

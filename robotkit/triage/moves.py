@@ -14,7 +14,16 @@ from robotkit.url.normalization import NormalizedURL
 from robotkit.url.rewrites import query_pairs
 from robotkit.url.waste import STATIC
 
-__all__ = ["growth_class", "listed", "move", "parametric", "projected", "under"]
+__all__ = [
+    "beside",
+    "crossed",
+    "growth_class",
+    "listed",
+    "move",
+    "parametric",
+    "projected",
+    "under",
+]
 
 _SCRIPT = re.compile(r"[A-Za-z0-9_\-]+\.([A-Za-z][A-Za-z0-9]{1,5})")
 """A script's name, ``product.do``, ``viewtopic.php``."""
@@ -67,15 +76,54 @@ def projected(page: NormalizedURL, link: NormalizedURL) -> bool:
     return under(page, link) or bool(set(query_pairs(page.query)) & set(query_pairs(link.query)))
 
 
+def beside(page: NormalizedURL, link: NormalizedURL) -> tuple[str, bool] | None:
+    """A plain ``link`` of ``page``'s class: another record beside the page, its path
+    with only its last segment switched, no parameters nor a query, is a move of that
+    segment, no counter (blind13 ``pkgsite``: "Imported by" lists made-up modules
+    ``/github.com/<name>``, each listing its own importers, an endless graph of plain
+    names that ran to the page cap while only links with parameters were moves).
+
+    Real software links siblings too: a wiki's ``/wiki/A`` its ``/wiki/B``, a docs
+    tree's ``/library/a.html`` its ``b.html``, a blog's post the next. Their pages are
+    still crawled whole because each writes prose of its own: a page showing
+    ``OWN_WORDS`` its host never showed yields and its links are roots
+    (:meth:`~robotkit.triage.growth.GrowthGate.judged`), and a sibling linked from an
+    index or a page of another class (a wiki's category, a toctree, a blog's archive)
+    starts at a root. A made-up record writes prose from a template, whose words the
+    host soon showed. A sequence (an event's "Next event", a post's "Next post") links
+    one new record at a time and is no graph: its links are moves only from a page
+    that linked ``FANS`` new records beside it (:class:`~robotkit.triage.growth.Growth`).
+    The risk left is thin real records each listing several thin siblings, two steps
+    from a root (``OTHER_STEPS``), none listing a new page of another class."""
+    mine, theirs = _segments(page), _segments(link)
+    if page.query or parametric(link) or len(mine) != len(theirs) or not mine:
+        return None
+    same = mine[:-1] == theirs[:-1] and mine[-1].lower() != theirs[-1].lower()
+    return (str(len(mine) - 1), False) if same else None
+
+
+def crossed(page: NormalizedURL, link: NormalizedURL) -> int:
+    """The classes a chain crosses from ``page`` to a ``link`` starting a chain of its
+    own class: none from a page or to a link without parameters (a page that vouches),
+    one to another class but a part of the page's object (blind11 ``indico``: an
+    event's contributions, 4 real pages held when it counted)."""
+    if not (parametric(page) and parametric(link)):
+        return 0
+    return int(growth_class(link) != growth_class(page) and not under(page, link))
+
+
 def _query(norm: NormalizedURL) -> dict[str, str]:
     return dict(pair.partition("=")[::2] for pair in query_pairs(norm.query))
 
 
 def move(page: NormalizedURL, link: NormalizedURL) -> tuple[str, bool] | None:
     """Where a self-grown ``link`` differs from its ``page`` (segment indexes and query
-    names) and whether it is a counter step; None when it is no self-grown link."""
-    if growth_class(page) != growth_class(link) or not parametric(link):
+    names) and whether it is a counter step; None when it is no self-grown link: of
+    another class, or without parameters but another record beside it (:func:`beside`)."""
+    if growth_class(page) != growth_class(link):
         return None
+    if not parametric(link):
+        return beside(page, link)
     mine, theirs = _segments(page), _segments(link)
     # Case-blind: a link is compared under its key, which a learned rule may fold.
     pairs = enumerate(zip(mine, theirs, strict=True))
