@@ -31,7 +31,7 @@ httpx (``except httpx.HTTPError``) still catches a request robotkit refused::
         ├── ResponseTooSlow              also httpx.ReadTimeout
         └── UnsupportedEncoding          also httpx.DecodingError
 
-The Scrapy add-on's ``Refused`` (and ``Rescheduled`` under it) and
+The Scrapy add-on's ``Refused`` (and ``Rescheduled`` and ``Held`` under it) and
 ``SharedStateLost`` are also Scrapy's ``IgnoreRequest``. Internal
 exceptions (``BadURL``, ``BadHost``) never leave the module that raises them.
 """
