@@ -126,6 +126,7 @@ class TrapGuardSpiderMiddleware:
                 canonical=page.canonical if page is not None else None,
                 referer=_referer(response),
                 streak=int(response.meta.get(STREAK_META, 0)),
+                words=page.text if page is not None else None,  # read once, in _page
             ),
             self.state.seen,
         )
@@ -272,7 +273,7 @@ def _page(response: Response, token: str) -> tuple[str | None, PageMeta | None]:
         token,
         header_values(response, "X-Robots-Tag"),
         header_values(response, "Link"),
-        with_text=True,  # its words: whether it yields (robotkit.triage.growth)
+        with_text=True,  # its words, for the triage (PageFacts.words): read once
     )
     return text, page
 
