@@ -487,14 +487,14 @@ class GrowthGate:
         """What the bound learned, as a part of the triage's snapshot."""
         return {**header("growth", 1), **self.core.snapshot(), "records": sorted(self._records)}
 
-    def restore(self, data: Any) -> None:
-        """Take back :meth:`snapshot` (None: a snapshot from before the bound was saved,
-        nothing learned); :class:`~robotkit.base.snapshot.SnapshotError` for bad data,
-        leaving the bound as it was."""
-        core, records = Growth(self.core.max_remembered), set[str]()
+    def restored(self, data: Any) -> GrowthGate:
+        """A new gate reading URLs as this one does, from :meth:`snapshot` (None: a
+        snapshot from before the bound was saved, nothing learned);
+        :class:`~robotkit.base.snapshot.SnapshotError` for bad data."""
+        gate = GrowthGate(self.core.max_remembered, self._parse, self._key)
         if data is not None:
             with reading("growth"):
                 data = opened(data, "growth", 1)
-                core.restore(data, self._parse)
-                records = set(typed_list(data["records"], "record", str))
-        self.core, self._records = core, records
+                gate.core.restore(data, self._parse)
+                gate._records = set(typed_list(data["records"], "record", str))
+        return gate
