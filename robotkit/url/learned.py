@@ -220,6 +220,7 @@ class LearnedRules:
             "evidence": self._families.snapshot(),
             "substitutions": self._paths.snapshot(),
             "minted": self.minted.snapshot(),
+            "fresh": self.fresh.snapshot(),
         }
 
     def restore(self, data: Any) -> None:
@@ -244,8 +245,9 @@ class LearnedRules:
             families = CopyFamilies.restored(data.get("evidence", {}), rules, self.max_texts)
             self._paths.restore(data.get("substitutions", []))
             minted = Minted.restored(data.get("minted", []))  # none saved before
+            fresh = FreshValues.restored(data.get("fresh", []))  # none saved before
         self._rules, self._reissued, self._vetoed, self.minted = rules, reissued, vetoed, minted
-        self.listed, self.versions = listed_params, versions
+        self.listed, self.versions, self.fresh = listed_params, versions, fresh
         self._families = families
 
     def knows(self, norm: NormalizedURL) -> bool:
