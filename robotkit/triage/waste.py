@@ -443,10 +443,7 @@ class WasteLedger:
             "unvouched": sorted(self._unvouched),
             "vouched": sorted(self._vouched),
             "word_bags": [[host, sorted(bags)] for host, bags in self._word_bags.items()],
-            "families": sorted(
-                [f, [list(item) for item in sorted(run.items())]]
-                for f, run in self._families.items()
-            ),
+            "families": _saved_families(self._families),
             "paths": self.paths.snapshot()[0],
             "pages": self.pages.snapshot(),
             "forms": self.forms.snapshot(),
@@ -479,10 +476,7 @@ class WasteLedger:
             pages = PagePairs.restored(data.get("pages", []), self.max_remembered)
             ended = set(listed(data.get("ended", []), "list", str))
         self._hosts, self.regions, self._word_bags = hosts, regions, bags
-        self._families, self.kin, self.forms = families, Kinship(BARREN), forms
-        for family, run in families.items():
-            for shape in run:
-                self.kin.note(family, run, shape)
+        self._families, self.kin, self.forms = families, Kinship.noted(families, BARREN), forms
         self.paths, self.pages, self._ended = paths, pages, ended
         self._wasted_pages, self._unvouched, self._vouched = wasted_pages, unvouched, vouched
 
@@ -497,6 +491,11 @@ def _read_hosts(entries: Any) -> dict[str, _Host]:
             book.waiting[w.key] = w
         hosts[typed(host, str, "host")] = book
     return hosts
+
+
+def _saved_families(families: dict[str, Counter[str]]) -> list[Any]:
+    """The families' runs as a :meth:`WasteLedger.snapshot` has them."""
+    return sorted([f, [list(item) for item in sorted(run.items())]] for f, run in families.items())
 
 
 def _read_families(entries: Any) -> dict[str, Counter[str]]:
