@@ -173,17 +173,21 @@ def next_pages(page: NormalizedURL, links: Iterable[NormalizedURL]) -> list[Norm
     from 0 (Evergreen's TPAC results, Drupal's pager: ``?page=1`` is the second page);
     one naming ``page=2`` too counts from 1, and ``page=1`` is itself (blind12
     ``evergreen``: four subjects' real second pages, and the records only they list,
-    held with the sorts that parked the results)."""
+    held with the sorts that parked the results). A page has one pager: several names
+    each added at 1 alone are switches (MediaWiki's recent changes,
+    ``hidebots=1``, ``hideanons=1``, ``hideminor=1``: blind2 ``wiki``, 6 trap
+    fetches in a trial that took them), and none is a next page."""
     steps: dict[str, list[tuple[int, int, NormalizedURL]]] = {}
     for link in links:
         step = pager_step(page, link)
         if step is not None:
             steps.setdefault(step[0], []).append((step[1], abs(step[2] - step[1]), link))
+    lone = sum(len(ahead) == 1 and not ahead[0][0] for ahead in steps.values())
     return [
         link
         for ahead in steps.values()
         for at, _, link in ahead
-        if any(n == 1 for _, n, _ in ahead) and (at or len(ahead) == 1)
+        if any(n == 1 for _, n, _ in ahead) and (at or (len(ahead) == 1 and lone == 1))
     ]
 
 
