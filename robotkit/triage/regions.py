@@ -213,6 +213,11 @@ class Regions:
             return Reason.SLOW_PATH
         return None
 
+    def admitted(self, norm: NormalizedURL, region: str) -> bool:
+        """Whether a URL of a parked space is a next page an entry of it named: the
+        waste bound holds it only by its own pages (:meth:`Entries.named`)."""
+        return self._trapped(norm, region) and self.entries.named(norm)
+
     def _admits(self, norm: NormalizedURL, region: str) -> bool:
         """Whether a URL with a query its region would hold is let in: an entry of it
         (:mod:`robotkit.triage.entries`), or a deep link from a static page."""
