@@ -188,8 +188,7 @@ class LearnedRules:
         self._rules = Rewrites()
         self._reissued: dict[tuple[str, int], int] = {}
         self._vetoed: set[tuple[str, int]] = set()
-        self.listed: set[tuple[str, str]] = set()
-        """Parameters a page linked with several token values: names of pages."""
+        self.listed: set[tuple[str, str]] = set()  # params linked with several token values
         self.versions = Versions()  # pages' numbered versions
         self.fresh = FreshValues()  # parameters stamped anew by each response
         self.minted = Minted()  # tokens a form's redirects mint for each visit
@@ -226,8 +225,7 @@ class LearnedRules:
         }
 
     def restore(self, data: Any) -> None:
-        """Take back :meth:`snapshot` (version 1, before the copy families, too);
-        :class:`~robotkit.base.snapshot.SnapshotError` for bad data."""
+        """Take back :meth:`snapshot` (version 1 too); ``SnapshotError`` for bad data."""
         with reading("url rules"):
             data = opened(data, "url-rules", 1 if data.get("version") == 1 else 2)
             rules = Rewrites.restored(data["origins"])
