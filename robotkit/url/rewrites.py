@@ -200,15 +200,16 @@ class OriginRules:
     session_tails: set[str] = field(default_factory=set)
     """Folders whose last segment, a token, is a session id (:mod:`robotkit.url.tails`)."""
 
-    def untail(self, segments: list[str]) -> bool:
+    def untail(self, segments: list[str]) -> str | None:
         """Empty ``segments``' last one when it is a token in a folder whose last
-        segment is a session id; returns whether it did."""
+        segment is a session id; returns that folder, or ``None``."""
         if len(segments) < 2 or not self.session_tails or not is_token(segments[-1]):
-            return False
-        if "/" + "".join(s + "/" for s in segments[:-1]) not in self.session_tails:
-            return False
+            return None
+        folder = "/" + "".join(s + "/" for s in segments[:-1])
+        if folder not in self.session_tails:
+            return None
         segments[-1] = ""
-        return True
+        return folder
 
     def cut(self, segments: list[str]) -> list[str]:
         """``segments`` without the path-info tail after a file whose tails are cut."""
@@ -371,8 +372,7 @@ class Rewrites:
                 proofs.get(f"{origin} cut {file}")
                 or proofs.get(f"{origin} cut .{kind}", f"tail after {file} cut")
             )
-        if rules.untail(cut):
-            folder = "/" + "".join(s + "/" for s in cut[:-1])
+        if (folder := rules.untail(cut)) is not None:
             said.append(proofs.get(f"{origin} tail {folder}", f"session id ending {folder}"))
         for position in sorted(rules.session_positions):
             if position < len(cut) - 1 and is_token(cut[position]):
