@@ -214,9 +214,10 @@ class Regions:
         return None
 
     def admitted(self, norm: NormalizedURL, region: str) -> bool:
-        """Whether a URL of a parked space is a next page an entry of it named: the
-        waste bound holds it only by its own pages (:meth:`Entries.named`)."""
-        return self._trapped(norm, region) and self.entries.named(norm)
+        """Whether a URL is a next page an entry named (of a parked space, or of a page
+        with one pager): the waste bound holds it only by its own pages."""
+        trapped = self._trapped(norm, region)
+        return self.entries.paged(norm) or (trapped and self.entries.named(norm))
 
     def _admits(self, norm: NormalizedURL, region: str) -> bool:
         """Whether a URL with a query its region would hold is let in: an entry of it
