@@ -28,6 +28,8 @@ SITE = "http://dir.test"
         ("/docs/index.html", "/docs/api/net/http.html", Step.DOWN),
         ("/en/Arts/Music", "/en/Jazz/Bebop", Step.ELSEWHERE),
         ("/en/Arts/Music", "/fr/Arts/Jazz/Bebop", Step.ELSEWHERE),
+        ("/search", "/books/guide/page/intro", Step.ELSEWHERE),
+        ("/search", "/search/books/guide", Step.DOWN),
     ],
 )
 def test_where_a_link_goes_from_its_page(page: str, link: str, went: Step) -> None:

@@ -30,6 +30,8 @@ from dataclasses import dataclass, field
 from hashlib import blake2b
 from typing import Any
 
+from cachetools import LRUCache
+
 from robotkit.base.reasons import CodeEnum, Reason
 from robotkit.base.snapshot import header, listed, opened, reading, typed
 from robotkit.triage.blacklist import Blacklist, BlacklistEntry, BlacklistKind, BlacklistSyntaxError
@@ -80,6 +82,10 @@ class Rule(CodeEnum):
     BLACKLIST = "blacklist"
     AUTO_BLACKLIST = "auto-blacklist"
 
+
+MAX_RUNS = 100_000
+"""URLs whose run of relative descents is remembered (a bound on memory; the least
+recently linked are forgotten, and a forgotten run starts again)."""
 
 SPELLING_RULES = frozenset({Rule.NESTED_RETURN, Rule.RELATIVE_DESCENT})
 """Rules that judge a URL as it is spelled, not the page its key names: a nested
@@ -322,7 +328,9 @@ class Guard:
         self.blacklist = blacklist if blacklist is not None else Blacklist()
         self.policy = policy
         self._signals: dict[str, _RegionSignals] = {}
-        self._descents: dict[str, int] = {}
+        self._descents: LRUCache[str, int] = LRUCache(maxsize=MAX_RUNS)
+        self._referer: tuple[str, NormalizedURL | None] = ("", None)
+        """The last referer normalized: a page's links come one after another."""
 
     def check(self, url: str | NormalizedURL, referer: str | None = None) -> GuardVerdict:
         """Run every enabled rule, cheapest first; never raises. Pass a
@@ -343,7 +351,9 @@ class Guard:
         """The descents of the run of links under their pages' directories that
         ``norm`` ends, from ``referer``'s run (``max_descents``); an allowed link keeps
         its run."""
-        ref, limit = self._normalized(referer), self.config.max_descents
+        if self._referer[0] != referer:
+            self._referer = (referer, self._normalized(referer))
+        ref, limit = self._referer[1], self.config.max_descents
         if limit is None or ref is None or ref.origin != norm.origin:
             return GuardVerdict(norm.original, True, Reason.ALLOWED)
         went, run = step(ref.path, norm.path), self._descents.get(ref.key, 0)

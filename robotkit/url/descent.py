@@ -58,6 +58,10 @@ def step(page: str, link: str) -> Step:
     if not link.startswith(prefix):
         return Step.ELSEWHERE
     tail = [seg for seg in link[len(prefix) :].split("/") if seg]
+    if not parent and name and tail and tail[0] != name:
+        # A page at the root (``/search``, ``/waterfall``): every path is under "/",
+        # so its deep links are the site's records, not a relative link gone astray.
+        return Step.ELSEWHERE
     if len(tail) < 2:
         return Step.ALONG if name else Step.DOWN if tail else Step.ALONG
     return Step.BESIDE if name and "." not in name and tail[0] != name else Step.DOWN
