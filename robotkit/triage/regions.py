@@ -39,7 +39,14 @@ from typing import Any
 from robotkit.base.reasons import CodeEnum, Reason
 from robotkit.base.snapshot import header, listed, opened, reading, typed
 from robotkit.triage.entries import Entries
-from robotkit.triage.routes import Route, route_of, route_shape
+from robotkit.triage.routes import (
+    Route,
+    restored_routes,
+    restored_shapes,
+    route_of,
+    route_shape,
+    saved_routes,
+)
 from robotkit.url.normalization import NormalizedURL
 from robotkit.url.rewrites import param_name, query_pairs
 
@@ -410,7 +417,7 @@ class Regions:
                     typed(growth, int, "count"),
                     set(listed(news_names, "name", str)),
                     set(listed(growth_names, "name", str)),
-                    _routes(more[0] if more else []),  # none from before routes were kept
+                    restored_routes(more[0] if more else []),  # none before routes were kept
                 )
                 for r, news, growth, news_names, growth_names, *more in listed(
                     data["counts"], "counts", list
@@ -418,7 +425,7 @@ class Regions:
             }
             routes = {
                 typed(r, str, "region"): {
-                    typed(route, str, "route"): _shapes(shapes)
+                    typed(route, str, "route"): restored_shapes(shapes)
                     for route, shapes in listed(held, "routes", list)
                 }
                 for r, held in listed(data.get("routes", []), "routes", list)
@@ -456,43 +463,9 @@ class Regions:
         self._failures, self._broken = failures, broken
 
 
-def _shapes(data: Any) -> set[frozenset[str]]:
-    """Sets of parameter names of a snapshot."""
-    return {frozenset(listed(names, "name", str)) for names in listed(data, "shapes", list)}
-
-
-def _routes(data: Any) -> dict[str, Route]:
-    """The routes of a snapshot's counts."""
-    return {
-        typed(r, str, "route"): Route(
-            _shapes(shapes),
-            typed(news, int, "count"),
-            [frozenset(listed(names, "name", str)) for names in listed(growth, "growth", list)],
-            typed(more[0], int, "count") if more else 0,  # none before chains were kept
-        )
-        for r, news, growth, shapes, *more in listed(data, "routes", list)
-    }
-
-
 def _saved_counts(counts: dict[str, _Counts]) -> list[Any]:
     """The regions' counts, and their routes', as a :meth:`Regions.snapshot` has them."""
     return [
-        [
-            r,
-            c.news,
-            c.growth,
-            sorted(c.news_names),
-            sorted(c.growth_names),
-            [
-                [
-                    route,
-                    n.news,
-                    [sorted(g) for g in n.growth],
-                    sorted(sorted(g) for g in n.shapes),
-                    n.chain,
-                ]
-                for route, n in c.routes.items()
-            ],
-        ]
+        [r, c.news, c.growth, sorted(c.news_names), sorted(c.growth_names), saved_routes(c.routes)]
         for r, c in counts.items()
     ]

@@ -13,12 +13,24 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from typing import Any
 
+from robotkit.base.snapshot import listed, typed
 from robotkit.url.handlers import at_revision, handler_pairs
 from robotkit.url.normalization import NormalizedURL
 from robotkit.url.rewrites import query_states
 
-__all__ = ["AT_REVISION", "ROUTE_PAGES", "Route", "dispatched", "route_of", "route_shape"]
+__all__ = [
+    "AT_REVISION",
+    "ROUTE_PAGES",
+    "Route",
+    "dispatched",
+    "restored_routes",
+    "restored_shapes",
+    "route_of",
+    "route_shape",
+    "saved_routes",
+]
 
 _ROUTE = re.compile(r"[a-z_]+(?:[.\-][a-z_]+)*(?:/[a-z_]+(?:[.\-][a-z_]+)*)+", re.I)
 """A front controller's route: words joined by ``/`` (OpenCart's
@@ -137,3 +149,35 @@ class Route:
         calendar's months, growing with the names of its first."""
         plain = sum(1 for names in self.growth if not names & views)
         return set(self.shapes) if views and plain <= self.news else set()
+
+
+def saved_routes(routes: dict[str, Route]) -> list[Any]:
+    """A space's routes as a snapshot has them (:func:`restored_routes` reads them)."""
+    return [
+        [
+            route,
+            n.news,
+            [sorted(g) for g in n.growth],
+            sorted(sorted(g) for g in n.shapes),
+            n.chain,
+        ]
+        for route, n in routes.items()
+    ]
+
+
+def restored_shapes(data: Any) -> set[frozenset[str]]:
+    """Sets of parameter names of a snapshot."""
+    return {frozenset(listed(names, "name", str)) for names in listed(data, "shapes", list)}
+
+
+def restored_routes(data: Any) -> dict[str, Route]:
+    """The routes of a snapshot's counts (:func:`saved_routes`)."""
+    return {
+        typed(r, str, "route"): Route(
+            restored_shapes(shapes),
+            typed(news, int, "count"),
+            [frozenset(listed(names, "name", str)) for names in listed(growth, "growth", list)],
+            typed(more[0], int, "count") if more else 0,  # none before chains were kept
+        )
+        for r, news, growth, shapes, *more in listed(data, "routes", list)
+    }
