@@ -18,8 +18,11 @@ Two bookkeepers of the trap policy (ARCHITECTURE.md, "Trap policy"), both pure:
   more often than they were news are held, and each other handler is judged on its
   own from then on, its views held once they grew it so (a repository browser's views
   at a commit's hash, never its pages at the head), its records let in until 8
-  of them each led on to the next (a period's arrow). The pages real pages still
-  lead into a parked space are let in (:mod:`robotkit.triage.entries`).
+  of them each led on to the next (a period's arrow). A shop's page kind
+  (``main_page=product_info``) is a route, and a page listing 8 pages of another
+  route of its space lists items whose links are no growth (:class:`RouteLists`).
+  The pages real pages still lead into a parked space are let in
+  (:mod:`robotkit.triage.entries`).
 - **The breaker.** A *path family* (``/reports/``) whose responses time out,
   overflow the body cap or come slowly with nothing novel ``breaker_failures``
   times is broken off, so a tarpit with
@@ -41,6 +44,7 @@ from robotkit.base.snapshot import header, listed, opened, reading, typed
 from robotkit.triage.entries import Entries
 from robotkit.triage.routes import (
     Route,
+    RouteLists,
     restored_routes,
     restored_shapes,
     route_of,
@@ -201,6 +205,7 @@ class Regions:
         self._item_sets: dict[str, list[frozenset[int]]] = {}
         """Per list region, the sets of items its pages listed (a hash each)."""
         self.entries = Entries()
+        self.route_lists = RouteLists()
 
     @property
     def parked(self) -> dict[str, str]:
@@ -315,8 +320,10 @@ class Regions:
         when the region gets parked."""
         targets = [(n, region_of(n)) for _, n in links if n is not None] if news else []
         self.entries.fetched(norm, region, referer, targets, news)
+        self.route_lists.note(norm, (n for _, n in links if n is not None), LIST_ITEMS)
         if region in self._parked:
             return self._count_route(norm, region, news, grows)
+        grows = grows and not self.route_lists.item(norm, referer)
         counts = self._counts.setdefault(region, _Counts())
         if not (news or grows):
             return None
@@ -404,6 +411,7 @@ class Regions:
                 for region, lists in self._item_sets.items()
             ],
             "entries": self.entries.snapshot(),
+            "route_lists": sorted(self.route_lists.lists),
         }
 
     def restore(self, data: Any) -> None:
@@ -452,12 +460,18 @@ class Regions:
                 ]
                 for region, sets in listed(data.get("item_sets", []), "item_sets", list)
             }
+            route_lists = RouteLists(  # none from before route lists were kept
+                {
+                    (typed(url, str, "url"), typed(route, str, "route"))
+                    for url, route in listed(data.get("route_lists", []), "route_lists", list)
+                }
+            )
             entries = Entries()
             if "entries" in data:  # a snapshot from before entries were kept has none
                 entries.restore(data["entries"])
         self._lists, self._listing, self._item_sets = lists, listing, item_sets
         self._short = short
-        self.entries = entries
+        self.entries, self.route_lists = entries, route_lists
         self._counts, self._parked, self._held_names = counts, parked, held
         self._routes = routes
         self._failures, self._broken = failures, broken

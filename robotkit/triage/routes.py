@@ -24,6 +24,7 @@ __all__ = [
     "AT_REVISION",
     "ROUTE_PAGES",
     "Route",
+    "RouteLists",
     "dispatched",
     "restored_routes",
     "restored_shapes",
@@ -37,6 +38,15 @@ _ROUTE = re.compile(r"[a-z_]+(?:[.\-][a-z_]+)*(?:/[a-z_]+(?:[.\-][a-z_]+)*)+", r
 ``route=product/category``, Yii's ``r=site/page``), a controller and its action."""
 
 
+_PAGE_KINDS = frozenset({"main_page"})
+"""Names of the parameter naming, by a word, the kind of page a shop's front
+controller renders: Zen Cart's ``index.php?main_page=product_info`` (one directory
+per page kind under its ``includes/modules/pages/``), a route as a handler is. Not
+a component (Joomla's ``option=com_content``): its view names the page."""
+_WORD = re.compile(r"[a-z][a-z_]*", re.I)
+"""A page kind's name: a word, never a number or an id."""
+
+
 def route_of(norm: NormalizedURL) -> str | None:
     """The handler pairs of a script's query (``a=shortlog``,
     ``action=index&module=CoreHome``), else the route pair of a front controller's
@@ -45,7 +55,14 @@ def route_of(norm: NormalizedURL) -> str | None:
     if handler:  # a file's path is no route (gitweb's ``a=blob;f=src/io.c``)
         return "&".join(sorted(handler, key=str.lower))
     pairs = query_states(norm.query)
-    return next((pair for pair in pairs if _ROUTE.fullmatch(pair.partition("=")[2])), None)
+    route = next((pair for pair in pairs if _ROUTE.fullmatch(pair.partition("=")[2])), None)
+    return route or next((pair for pair in pairs if _page_kind(pair)), None)
+
+
+def _page_kind(pair: str) -> bool:
+    """Whether a pair names a front controller's page kind (:data:`_PAGE_KINDS`)."""
+    name, _, value = pair.partition("=")
+    return name.lower() in _PAGE_KINDS and _WORD.fullmatch(value) is not None
 
 
 def dispatched(page: NormalizedURL, links: Iterable[NormalizedURL]) -> Iterator[NormalizedURL]:
@@ -149,6 +166,46 @@ class Route:
         calendar's months, growing with the names of its first."""
         plain = sum(1 for names in self.growth if not names & views)
         return set(self.shapes) if views and plain <= self.news else set()
+
+
+MAX_ROUTE_LISTS = 200_000
+"""Route lists remembered (a bound on memory)."""
+
+
+@dataclass
+class RouteLists:
+    """The pages of a script's space that list the pages of another of its routes: a
+    shop's "new products" (``main_page=products_new``) listing its products
+    (``main_page=product_info``), an index of articles. Such a list's items are records
+    of the script, not views of its pages: their links into the space (a product's
+    "Write a review", its "also purchased") are no growth of it, as a list's items in
+    another region are not (:meth:`robotkit.triage.regions.Regions.listed`; blind16
+    ``zencart``: the products its "new products" list named, each linking its forms
+    and "also purchased", parked the shop, none of its pages a trap). A page at a
+    commit's hash is no record (:data:`AT_REVISION`): a repository's summary lists
+    its commits, views of them (blind6 ``gitweb``: 3 blobs at ``HEAD`` lost in a
+    trial that took them for records)."""
+
+    lists: set[tuple[str, str]] = field(default_factory=set)
+    """Pairs of a list page's key and the route it lists."""
+
+    def note(self, page: NormalizedURL, links: Iterable[NormalizedURL], items: int) -> None:
+        """Remember the routes of its own script ``page`` links ``items`` pages of or
+        more, but its own."""
+        mine = route_of(page)
+        counts: dict[str, set[str]] = {}
+        for link in links:
+            route = route_of(link) if link.path == page.path and link.query else None
+            if route is not None and route != mine and not at_revision(link):
+                counts.setdefault(route, set()).add(link.key)
+        for route, keys in counts.items():
+            if len(keys) >= items and len(self.lists) < MAX_ROUTE_LISTS:
+                self.lists.add((page.key, route))
+
+    def item(self, norm: NormalizedURL, referer: NormalizedURL | None) -> bool:
+        """Whether a page is an item of a list of its route: its referer listed it."""
+        route = route_of(norm) if referer is not None else None
+        return route is not None and referer is not None and (referer.key, route) in self.lists
 
 
 def saved_routes(routes: dict[str, Route]) -> list[Any]:
