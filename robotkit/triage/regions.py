@@ -19,10 +19,11 @@ Two bookkeepers of the trap policy (ARCHITECTURE.md, "Trap policy"), both pure:
   own from then on, its views held once they grew it so (a repository browser's views
   at a commit's hash, never its pages at the head), its records let in until 8
   of them each led on to the next (a period's arrow). A shop's page kind
-  (``main_page=product_info``) is a route, and a page listing 8 pages of another
-  route of its space lists items whose links are no growth (:class:`RouteLists`).
-  The pages real pages still lead into a parked space are let in
-  (:mod:`robotkit.triage.entries`).
+  (``main_page=product_info``) is a route, a page listing 8 pages of another route
+  of its space lists items whose links are no growth, and a let-in route is held
+  whole after 4 pages that never said anything, or 4 records its own records led
+  to (:meth:`Route.judged`). The pages real pages still lead into a parked space
+  are let in (:mod:`robotkit.triage.entries`).
 - **The breaker.** A *path family* (``/reports/``) whose responses time out,
   overflow the body cap or come slowly with nothing novel ``breaker_failures``
   times is broken off, so a tarpit with
@@ -322,7 +323,7 @@ class Regions:
         self.entries.fetched(norm, region, referer, targets, news)
         self.route_lists.note(norm, (n for _, n in links if n is not None), LIST_ITEMS)
         if region in self._parked:
-            return self._count_route(norm, region, news, grows)
+            return self._count_route(norm, region, news, grows, referer)
         grows = grows and not self.route_lists.item(norm, referer)
         counts = self._counts.setdefault(region, _Counts())
         if not (news or grows):
@@ -360,14 +361,22 @@ class Regions:
             detail += f"; parameters {', '.join(sorted(names))} held under it"
         return detail
 
-    def _count_route(self, norm: NormalizedURL, region: str, news: bool, grows: bool) -> str | None:
+    def _count_route(
+        self,
+        norm: NormalizedURL,
+        region: str,
+        news: bool,
+        grows: bool,
+        referer: NormalizedURL | None,
+    ) -> str | None:
         """Count a page of a parked space's route (:meth:`Route.judged`)."""
         routes, route = self._routes.get(region), route_of(norm)
         if routes is None or route is None:
             return None
         mine = self._counts[region].routes.setdefault(route, Route())
         shape = route_shape(norm, _names(norm))
-        held = mine.judged(shape, news, grows, routes.get(route), self.growth_limit)
+        step = referer is not None and route_of(referer) == route  # a record's next record
+        held = mine.judged(shape, news, grows, routes.get(route), self.growth_limit, step)
         if held is None:
             return None
         routes[route] = held
@@ -460,12 +469,7 @@ class Regions:
                 ]
                 for region, sets in listed(data.get("item_sets", []), "item_sets", list)
             }
-            route_lists = RouteLists(  # none from before route lists were kept
-                {
-                    (typed(url, str, "url"), typed(route, str, "route"))
-                    for url, route in listed(data.get("route_lists", []), "route_lists", list)
-                }
-            )
+            route_lists = RouteLists.restored(data.get("route_lists", []))  # none before
             entries = Entries()
             if "entries" in data:  # a snapshot from before entries were kept has none
                 entries.restore(data["entries"])

@@ -106,6 +106,9 @@ class Route:
     growth: list[frozenset[str]] = field(default_factory=list)
     chain: int = 0
     """Pages of its shapes let in, once held, that were news and grew it."""
+    stale: int = 0
+    """Pages of its news's shapes let in, the route not held, that a page of it
+    linked and that grew it, saying nothing new."""
 
     def note(self, names: set[str] | frozenset[str], news: bool) -> None:
         """Count a page of the route: news, or growth."""
@@ -123,6 +126,7 @@ class Route:
         grows: bool,
         held: set[frozenset[str]] | None,
         limit: int,
+        step: bool = False,
     ) -> set[frozenset[str]] | None:
         """Judge a page of the route once its space is parked, the route let in
         (``held`` ``None``) or held but for the shapes ``held``: the shapes let in
@@ -132,13 +136,28 @@ class Route:
         are still let in. A record's page that was news and named new pages of the
         space counts as a step: a record names others as an aside, a counter (a
         period's "previous" arrow, each page novel by its words) its next one on every
-        page, and after ``limit`` steps the route is held whole (blind12 ``matomo``)."""
+        page, and after ``limit`` steps the route is held whole (blind12 ``matomo``).
+        Two kinds of page a route let in says nothing by are held whole after
+        ``limit // 2`` of them, as a space is parked on its own count: the pages of a
+        route none of whose pages was ever news, neither news nor growing (a shop's
+        "Write a review" and "Tell a friend" forms, one per product: an action on a
+        record, no record), and the records that were no news, grew it, and were
+        linked by a record of the route (a ``step``: "Customers who bought this also
+        purchased", each under a longer category path), once more than its news. A
+        record a list of another route listed (a category's products) is no step, and
+        is let in however many."""
         if held is not None:
             self.chain += bool(held and news and grows)
             return set() if held and self.chain >= limit else None
+        if not (news or grows or self.shapes):  # blind16 zencart's review forms
+            self.note(shape, False)
+            return set() if self.grew(limit // 2) else None
         if news or not grows or shape in self.shapes:
             if news:  # a record of a shape that was news, growing or not, is no view
                 self.note(shape, True)
+            elif grows and step:  # blind16 zencart's "also purchased", cPath nested
+                self.stale += 1
+                return set() if limit // 2 <= self.stale > self.news else None
             return None
         self.note(shape, False)
         return set(self.shapes) | self.heads() if self.grew(limit // 2) else None
@@ -202,6 +221,12 @@ class RouteLists:
             if len(keys) >= items and len(self.lists) < MAX_ROUTE_LISTS:
                 self.lists.add((page.key, route))
 
+    @classmethod
+    def restored(cls, data: Any) -> RouteLists:
+        """The route lists of a snapshot (the sorted :attr:`lists`)."""
+        pairs = listed(data, "route_lists", list)
+        return cls({(typed(url, str, "url"), typed(route, str, "route")) for url, route in pairs})
+
     def item(self, norm: NormalizedURL, referer: NormalizedURL | None) -> bool:
         """Whether a page is an item of a list of its route: its referer listed it."""
         route = route_of(norm) if referer is not None else None
@@ -217,6 +242,7 @@ def saved_routes(routes: dict[str, Route]) -> list[Any]:
             [sorted(g) for g in n.growth],
             sorted(sorted(g) for g in n.shapes),
             n.chain,
+            n.stale,
         ]
         for route, n in routes.items()
     ]
@@ -235,6 +261,7 @@ def restored_routes(data: Any) -> dict[str, Route]:
             typed(news, int, "count"),
             [frozenset(listed(names, "name", str)) for names in listed(growth, "growth", list)],
             typed(more[0], int, "count") if more else 0,  # none before chains were kept
+            typed(more[1], int, "count") if more[1:] else 0,  # none before stale records
         )
         for r, news, growth, shapes, *more in listed(data, "routes", list)
     }
