@@ -76,7 +76,7 @@ from typing import Any
 
 from robotkit.base.snapshot import header, opened, reading, typed
 from robotkit.base.snapshot import listed as typed_list
-from robotkit.triage.moves import beside, crossed, growth_class, listed, move, projected
+from robotkit.triage.moves import aside, crossed, growth_class, listed, move, neighbour, viewed
 from robotkit.triage.waste import Waiting, word_bag
 from robotkit.url.normalization import NormalizedURL
 
@@ -171,11 +171,11 @@ class Growth:
         if referer is None or page is None:
             self._roots.add(key)
             return
-        if new and kind != growth_class(page) and not projected(page, link):
+        if new and kind != growth_class(page) and not (viewed(page, link) or aside(page, link)):
             self._yields.add(referer)  # a new URL of another class: the page yields
         elif new and listed(page, link) and len(self._lists) < self.max_remembered:
             self._lists.add(referer)  # a new record: the page is an index
-        if new and beside(page, link) and len(self._fans) < self.max_remembered:
+        if new and neighbour(page, link) and len(self._fans) < self.max_remembered:
             self._fans[referer] = self._fans.get(referer, 0) + 1
         known = self._linkers.setdefault(key, [])
         entry = (referer, page, None if new else url)
@@ -217,8 +217,8 @@ class Growth:
         root that counts the classes crossed, deep past ``HOPS``, or the page's own
         chain for a view of its state (:func:`projected`); a root whatever it crossed
         after a page with words of its own."""
-        moved = move(page, link)
-        if moved and self._fans.get(referer, 0) < FANS and beside(page, link):
+        moved = move(page, link) or aside(page, link)
+        if moved and self._fans.get(referer, 0) < FANS and neighbour(page, link):
             moved = None  # a sequence's next record, no graph: an event's "Next event"
         theirs = self._states.get(referer, _ROOT)
         if referer in self._own:
@@ -228,7 +228,7 @@ class Growth:
             if hops > HOPS:
                 return _State(None, DEEP, hops)
             other = growth_class(link) != growth_class(page)
-            if other and projected(page, link):  # its chain goes on in that view
+            if other and viewed(page, link):  # its chain goes on in that view
                 return _State(theirs.move, theirs.steps, hops)
             return _State(None, 0, hops)
         where, counter = moved
