@@ -10,8 +10,11 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
 from robotkit.frontier.events import Tier
 from robotkit.shared.records import Offer
+from robotkit.triage.chains import Chain
 from robotkit.triage.growth import COUNTER_STEPS
 from tests.test_crawler_growth import GROWN_FETCHES, arrows, weather_site
 from tests.test_crawler_waste_exports import served
@@ -43,11 +46,35 @@ def test_a_host_handed_over_mid_chain_keeps_its_growth_bound(redis_url: str, cra
     assert len(seen) < GROWN_FETCHES
 
 
+HOST = "http://h.example"
+STEP = Offer(f"{HOST}/m/2026-9", f"{HOST}/m/2026-9", 3, f"{HOST}/m/2026-10", 0, Tier.MAIN)
+
+
 def test_a_record_carries_its_referers_chain_and_no_byte_more_without_one() -> None:
-    host = "http://h.example"
-    step = Offer(f"{host}/m/2026-9", f"{host}/m/2026-9", 3, f"{host}/m/2026-10", 0, Tier.MAIN)
-    plain = step.record(host)
-    assert Offer.of_record(host, step.key, plain) == step
-    chained = Offer(step.url, step.key, 3, step.referer, 0, Tier.MAIN, taken=True, chain="1 0 1")
-    assert Offer.of_record(host, step.key, chained.record(host)) == chained
-    assert len(chained.record(host)) == len(plain) + len("\0" + chained.chain)
+    plain = STEP.record(HOST)
+    assert Offer.of_record(HOST, STEP.key, plain) == STEP
+    chain = Chain(1, "1")
+    chained = Offer(STEP.url, STEP.key, 3, STEP.referer, 0, Tier.MAIN, taken=True, chain=chain)
+    assert Offer.of_record(HOST, STEP.key, chained.record(HOST)) == chained
+    assert len(chained.record(HOST)) == len(plain) + len("\0" + chain.packed())
+
+
+@pytest.mark.parametrize(
+    ("text", "chain"),
+    [
+        ("1 0 1", Chain(1, "1")),
+        ("3 1 0", Chain(3, "0", yields=True)),
+        ("0 2 ", Chain(0, index=True)),
+        ("2 3 1,q:page", Chain(2, "1,q:page", yields=True, index=True)),
+    ],
+)
+def test_a_records_chain_is_typed_and_written_as_the_workers_wrote_it(
+    text: str, chain: Chain
+) -> None:
+    """A record's chain is a :class:`~robotkit.triage.chains.Chain`, read from and
+    written as the text the workers of a crawl have written it in (``steps flags
+    move``): a record queued by a worker of the last version is read by this one."""
+    record = f"{STEP.record(HOST)}\0{text}"
+    offer = Offer.of_record(HOST, STEP.key, record)
+    assert offer.chain == chain
+    assert offer.record(HOST) == record

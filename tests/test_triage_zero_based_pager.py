@@ -57,3 +57,14 @@ def test_page_one_is_the_next_page_only_when_the_pager_names_no_other() -> None:
     assert next_pages(page, [one]) == [one]
     assert next_pages(page, [one, two]) == [two]
     assert next_pages(crawl.triage.normalize(f"{SITE}/list?q=a&page=1"), [two]) == [two]
+
+
+def test_several_names_each_added_at_one_alone_are_switches_not_a_pager() -> None:
+    """A page has one pager: MediaWiki's recent changes link ``hidebots=1``,
+    ``hideanons=1`` and ``hidemyself=1``, each alone, and none is a next page (blind2
+    ``wiki``: 6 trap fetches in a trial that took them); ``page=1`` alone still is."""
+    crawl = Crawl()
+    page = crawl.triage.normalize(f"{SITE}/changes?days=7")
+    toggles = [crawl.triage.normalize(f"{SITE}/changes?days=7&{n}=1") for n in ("a", "b", "c")]
+    assert next_pages(page, toggles) == []
+    assert next_pages(page, toggles[:1]) == toggles[:1]

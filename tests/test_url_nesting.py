@@ -1,6 +1,7 @@
-"""A return address nested in its own script (``/preferences?referer=/preferences?
-referer=/watch?v=X``) is keyed as the address it wraps (``robotkit.url.nesting``);
-a return address to another path or under another name keeps its key."""
+"""A return address nested in a return address of its name (``/preferences?referer=
+/preferences?referer=/watch?v=X``, ``/salaries?returnUrl=/other/salaries?returnUrl=
+/viewjob?jk=1``) is keyed as the innermost address it wraps (``robotkit.url.nesting``);
+a return address under another name, to another host or with no query keeps its key."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from urllib.parse import quote, unquote
 
 import pytest
 
+from robotkit.url.nesting import nesting
 from robotkit.url.normalization import normalize_key
 
 INNER = "/watch?v=X&t=42s"
@@ -29,10 +31,34 @@ def test_a_return_address_nested_in_itself_is_the_page_it_wraps(levels: int) -> 
     assert normalize_key(absolute) == normalize_key("http://h" + nested("/login", "next", 1))
 
 
+def test_a_return_address_nested_in_another_scripts_is_the_page_it_wraps() -> None:
+    """The nesting need not be the script's own (blind15 ``jobs``: a salary page
+    under a job links other careers' salary pages with itself as ``returnUrl``)."""
+    outer = f"/toggle_theme?referer={quote(nested('/preferences', 'referer', 2), safe='')}"
+    assert normalize_key("http://h" + outer) == normalize_key(
+        f"http://h/toggle_theme?referer={quote(INNER, safe='')}"
+    )
+
+
+@pytest.mark.parametrize(
+    ("target", "levels"),
+    [
+        (nested("/preferences", "referer", 1), 0),
+        (nested("/preferences", "referer", 2), 1),
+        (nested("/preferences", "referer", 5), 4),
+        (f"/a?back={quote(nested('/preferences', 'referer', 3), safe='')}", 0),
+        ("/search?q=%2Fsearch%3Fq%3Dx", 0),
+    ],
+)
+def test_nesting_counts_the_return_addresses_a_pair_wraps_in_its_own(
+    target: str, levels: int
+) -> None:
+    assert nesting("h", target.partition("?")[2]) == levels
+
+
 @pytest.mark.parametrize(
     "target",
     [
-        f"/toggle_theme?referer={quote(nested('/preferences', 'referer', 1), safe='')}",
         f"/preferences?back={quote(nested('/preferences', 'referer', 1), safe='')}",
         f"/preferences?referer={quote('http://other' + nested('/preferences', 'referer', 1))}",
         "/search?q=%2Fsearch",  # no query inside

@@ -14,7 +14,7 @@ from __future__ import annotations
 from robotkit.base.reasons import Reason
 from robotkit.crawler.ports import AdmittingCrawl
 from robotkit.frontier.frontier import Tier
-from robotkit.triage.guard import GuardVerdict, Rule
+from robotkit.triage.guard import SPELLING_RULES, GuardVerdict, Rule
 from robotkit.triage.waste import Waiting
 from robotkit.url.normalization import NormalizedURL
 from robotkit.url.parse import InvalidURL, Origin, origin_of
@@ -93,9 +93,10 @@ class Admission:
             return
         held = crawl.triage.screen(norm, streak, referer)
         if held is not None:
-            seen.add(key)
-            if work is not None:
-                work.refuse(norm.origin, key)
+            if not isinstance(held, GuardVerdict) or held.rule not in SPELLING_RULES:
+                seen.add(key)
+                if work is not None:
+                    work.refuse(norm.origin, key)
             if isinstance(held, GuardVerdict):
                 if held.rule in _SHAPE_RULES:
                     crawl.signal(crawl.triage.shape_signal(norm, held.reason))

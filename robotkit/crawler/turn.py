@@ -15,11 +15,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections.abc import Set
 
 from robotkit.crawler.ports import SharedWorkerCrawl
+from robotkit.frontier.events import Tier
 from robotkit.shared.connection import SharedStateUnavailable
 from robotkit.shared.crawl import Claim, Offer, SharedCrawl
-from robotkit.url.parse import InvalidURL, Origin
+from robotkit.url.parse import InvalidURL, Origin, origin_of
 
 __all__ = ["SETTLE_WAIT", "SYNC_EVERY", "SharedTurn"]
 
@@ -112,6 +114,7 @@ class SharedTurn:
         for the others. Redis failing here is not raised: the crawl's own is."""
         if self._carry is not None and self._carry.boarding == self._settle_now:
             self._carry.boarding = None
+        self._hand_back(self.work.owned)
         with contextlib.suppress(SharedStateUnavailable):
             await self.settled()
         with contextlib.suppress(SharedStateUnavailable):
@@ -197,5 +200,21 @@ class SharedTurn:
             key=crawler.frontier.queued_of,
         )
         for host in idle[:count]:
+            self._hand_back({host})
             self.work.release(host)
             crawler.frontier.drop_host(host)
+
+    def _hand_back(self, hosts: Set[Origin]) -> None:
+        """The URLs held as grown (:mod:`robotkit.triage.growth`) on ``hosts``, given
+        to another worker, go back to Redis as taken on, each with its referer's chain:
+        the next owner holds them, gives them back when a page closer to a root links
+        them, or reports them at its end. Not this worker: it no longer reads the
+        host's pages."""
+        growth = self.crawler.triage.growth
+        for key, (held, _) in list(growth.core.held.items()):
+            host = origin_of(held.url)
+            if host in hosts:
+                del growth.core.held[key]
+                chain = growth.chain(held.referer, key)
+                offer = Offer(held.url, key, held.depth, held.referer, 0, Tier.MAIN, True, chain)
+                self.work.take(host, offer)

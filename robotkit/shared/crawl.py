@@ -42,6 +42,7 @@ from robotkit.shared import crawl_scripts
 from robotkit.shared.connection import AsyncClient, Namespace, Runner, ScriptCall, talking_to
 from robotkit.shared.pacing import FinishCarry
 from robotkit.shared.records import Offer, offer_of, offers_of, short, text_of
+from robotkit.triage.chains import Chain
 from robotkit.url.parse import Origin, origin_of
 
 __all__ = [
@@ -276,7 +277,7 @@ class SharedCrawl:
         depth: int,
         referer: str | None,
         streak: int,
-        chain: str = "",
+        chain: Chain | None = None,
     ) -> None:
         """A link to a host this worker does not own, for its owner to screen (none
         when the host is an inherited one of ours and the link was offered to it

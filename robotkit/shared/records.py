@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from robotkit.frontier.events import Tier
+from robotkit.triage.chains import Chain
 
 __all__ = ["Offer", "full", "offer_of", "offers_of", "short", "text_of"]
 
@@ -41,7 +42,7 @@ class Offer:
     streak: int = 0
     tier: Tier = Tier.MAIN
     taken: bool = False
-    chain: str = ""
+    chain: Chain | None = None
     """The chain of self-grown links ``referer`` is at, when the URL may be a step of it
     (:meth:`robotkit.triage.growth.GrowthGate.chain`): the worker that screens or
     fetches the URL may not be the one that fetched its referer."""
@@ -50,11 +51,12 @@ class Offer:
         """Packed, without field names: ``depth streak tier taken referred``, the
         referer and the URL (empty when it is its key, which the record is stored
         under), each its path alone when on ``host`` (:func:`short`), then the chain
-        when there is one (most links have none: not a byte more for them)."""
+        when there is one (:meth:`Chain.packed`; most links have none: not a byte more
+        for them)."""
         flags = f"{self.depth} {self.streak} {int(self.tier)} {int(self.taken)} "
         flags += "1" if self.referer is not None else "0"
         url = "" if self.url == self.key else short(host, self.url)
-        chain = f"\0{self.chain}" if self.chain else ""
+        chain = "" if self.chain is None else f"\0{self.chain.packed()}"
         return f"{flags}\0{short(host, self.referer or '')}\0{url}{chain}"
 
     @classmethod
@@ -70,7 +72,7 @@ class Offer:
             int(streak),
             Tier(int(tier)),
             taken == "1",
-            chain[0] if chain else "",
+            Chain.unpacked(chain[0]) if chain else None,
         )
 
 

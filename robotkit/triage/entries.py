@@ -173,17 +173,21 @@ def next_pages(page: NormalizedURL, links: Iterable[NormalizedURL]) -> list[Norm
     from 0 (Evergreen's TPAC results, Drupal's pager: ``?page=1`` is the second page);
     one naming ``page=2`` too counts from 1, and ``page=1`` is itself (blind12
     ``evergreen``: four subjects' real second pages, and the records only they list,
-    held with the sorts that parked the results)."""
+    held with the sorts that parked the results). A page has one pager: several names
+    each added at 1 alone are switches (MediaWiki's recent changes,
+    ``hidebots=1``, ``hideanons=1``, ``hideminor=1``: blind2 ``wiki``, 6 trap
+    fetches in a trial that took them), and none is a next page."""
     steps: dict[str, list[tuple[int, int, NormalizedURL]]] = {}
     for link in links:
         step = pager_step(page, link)
         if step is not None:
             steps.setdefault(step[0], []).append((step[1], abs(step[2] - step[1]), link))
+    lone = sum(len(ahead) == 1 and not ahead[0][0] for ahead in steps.values())
     return [
         link
         for ahead in steps.values()
         for at, _, link in ahead
-        if any(n == 1 for _, n, _ in ahead) and (at or len(ahead) == 1)
+        if any(n == 1 for _, n, _ in ahead) and (at or (len(ahead) == 1 and lone == 1))
     ]
 
 
@@ -287,12 +291,30 @@ class Entries:
             ahead = next_pages(norm, [n for n, _ in links]) + offset_pages(norm, links, region)
             self._next.update(link.key for link in ahead)
 
+    def named(self, norm: NormalizedURL) -> bool:
+        """Whether an entry of its list that was news named the URL as its next page
+        (the module docstring, "Next pages"). In a parked space
+        (:meth:`~robotkit.triage.regions.Regions.admitted`), linked by a page that
+        taught, the waste bound holds such a page for its family's sake only once a
+        page of its very shape (another next page) taught nothing since the family's
+        last page that taught (:meth:`~robotkit.triage.waste.WasteLedger.must_wait`,
+        ``own``). A pager's next page is the list's own page (RFC 8288's
+        ``rel="next"``; Google's guide to paginated content), and the sorts, switches
+        and facets that parked the space, other states of the list, say nothing of
+        its pages: they made the results' family barren, and two subjects' second
+        pages and the four records only they list waited for good (blind12
+        ``evergreen``). Only in a parked space: a sort select numbered like a pager
+        (nopCommerce's ``orderby=5``, ``6``, ``10``) let by on every list cost 446
+        trap fetches (blind11 ``nopcommerce``) in a trial that so vouched for every
+        next page named."""
+        return norm.key in self._next
+
     def admits(self, norm: NormalizedURL) -> bool:
         """Whether a URL of a parked region is let in: a next page an entry named,
         a sibling of a page of it fetched that ``LINKED_BY`` pages of other
         regions that were news linked, or the canonical member of a page of it
         fetched (:meth:`_canonical`)."""
-        if norm.key in self._next or self._canonical(norm):
+        if self.named(norm) or self._canonical(norm):
             return True
         return self._outside[norm.key] >= LINKED_BY and self._sibling(norm)
 

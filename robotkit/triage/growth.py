@@ -76,6 +76,7 @@ from typing import Any
 
 from robotkit.base.snapshot import header, opened, reading, typed
 from robotkit.base.snapshot import listed as typed_list
+from robotkit.triage.chains import Chain
 from robotkit.triage.moves import aside, crossed, growth_class, listed, move, neighbour, viewed
 from robotkit.triage.waste import Waiting, word_bag
 from robotkit.url.normalization import NormalizedURL
@@ -264,26 +265,24 @@ class Growth:
     def hold(self, waiting: Waiting, link: NormalizedURL) -> None:
         self.held[waiting.key] = (waiting, link)
 
-    def chain(self, referer: str) -> str:
-        """The chain of the page under the key ``referer``, packed for another worker
-        (:meth:`GrowthGate.chain`): its steps, whether it yields (1) or is an index
-        (2), its move; empty for a root that does neither."""
+    def chain(self, referer: str) -> Chain | None:
+        """The chain of the page under the key ``referer``, for another worker
+        (:meth:`GrowthGate.chain`); None for a root that neither yields nor lists."""
         mine = self._states.get(referer, _ROOT)
-        flags = (referer in self._yields) + 2 * (referer in self._lists)
-        return f"{mine.steps} {flags} {mine.move or ''}" if mine.steps or flags else ""
+        found = Chain(mine.steps, mine.move, referer in self._yields, referer in self._lists)
+        return found if mine.steps or found.yields or found.index else None
 
     def read(self, referer: str) -> bool:
         """Whether this worker knows the chain of the page under ``referer``."""
         return referer in self._states
 
-    def carried(self, referer: str, chain: str) -> None:
-        """The chain of the page under ``referer`` as another worker packed it."""
-        steps, flags, where = chain.split(" ", 2)
+    def carried(self, referer: str, chain: Chain) -> None:
+        """The chain of the page under ``referer`` as another worker knew it."""
         if len(self._states) < self.max_remembered:
-            self._states.setdefault(referer, _State(where or None, int(steps)))
-        if int(flags) & 1:
+            self._states.setdefault(referer, _State(chain.move, chain.steps))
+        if chain.yields:
             self.yields(referer)
-        if int(flags) & 2 and len(self._lists) < self.max_remembered:
+        if chain.index and len(self._lists) < self.max_remembered:
             self._lists.add(referer)
 
     def again(self, key: str, link: NormalizedURL, url: str) -> Waiting | None:
@@ -446,16 +445,16 @@ class GrowthGate:
         if bag in self._records:
             self.core.yields(norm.key)
 
-    def chain(self, referer: str | None, key: str) -> str:
+    def chain(self, referer: str | None, key: str) -> Chain | None:
         """In a crawl shared on Redis, the chain ``referer`` is at, carried by the record
         of its link to ``key``: the worker that screens or fetches the link (the host's
         next owner) did not fetch the page, and without it would take the link for a
-        root, the chain begun again at each hand-over. Empty when the link is of
+        root, the chain begun again at each hand-over. None when the link is of
         another class (no step of a chain) or the page is a plain root."""
         page = self._kin(referer, key)
-        return "" if page is None else self.core.chain(page.key)
+        return None if page is None else self.core.chain(page.key)
 
-    def carried(self, key: str, referer: str | None, chain: str) -> None:
+    def carried(self, key: str, referer: str | None, chain: Chain | None) -> None:
         """A link to ``key`` came from another worker's record with its referer's
         ``chain`` (:meth:`chain`). When the referer is a page of its class that another
         worker read, its steps are counted on from there, and its page, read while this
@@ -469,7 +468,7 @@ class GrowthGate:
         if len(self._carried) < self.core.max_remembered:
             self._foreign.add(page.key)
             self._carried.add(key)
-        if chain:
+        if chain is not None:
             self.core.carried(page.key, chain)
 
     def _kin(self, referer: str | None, key: str) -> NormalizedURL | None:
@@ -487,14 +486,14 @@ class GrowthGate:
         """What the bound learned, as a part of the triage's snapshot."""
         return {**header("growth", 1), **self.core.snapshot(), "records": sorted(self._records)}
 
-    def restore(self, data: Any) -> None:
-        """Take back :meth:`snapshot` (None: a snapshot from before the bound was saved,
-        nothing learned); :class:`~robotkit.base.snapshot.SnapshotError` for bad data,
-        leaving the bound as it was."""
-        core, records = Growth(self.core.max_remembered), set[str]()
+    def restored(self, data: Any) -> GrowthGate:
+        """A new gate reading URLs as this one does, from :meth:`snapshot` (None: a
+        snapshot from before the bound was saved, nothing learned);
+        :class:`~robotkit.base.snapshot.SnapshotError` for bad data."""
+        gate = GrowthGate(self.core.max_remembered, self._parse, self._key)
         if data is not None:
             with reading("growth"):
                 data = opened(data, "growth", 1)
-                core.restore(data, self._parse)
-                records = set(typed_list(data["records"], "record", str))
-        self.core, self._records = core, records
+                gate.core.restore(data, self._parse)
+                gate._records = set(typed_list(data["records"], "record", str))
+        return gate

@@ -28,10 +28,12 @@ from typing import Any
 from robotkit.base.reasons import CodeEnum, Reason
 from robotkit.base.snapshot import header, listed, opened, reading, typed
 from robotkit.triage.blacklist import Blacklist, BlacklistEntry, BlacklistKind, BlacklistSyntaxError
+from robotkit.url.nesting import nesting
 from robotkit.url.normalization import NormalizedURL, NormalizePolicy, normalize, normalize_or_none
 from robotkit.url.parse import InvalidURL
 
 __all__ = [
+    "SPELLING_RULES",
     "Blacklist",
     "BlacklistEntry",
     "BlacklistKind",
@@ -60,8 +62,19 @@ class Rule(CodeEnum):
     """The URL's own host name appears again and again inside its path (reason
     ``repeated-path``): the mark of a scheme-less link such as ``href="www.x.com/a"``
     being resolved relative to the page, once per crawl step."""
+    NESTED_RETURN = "nested-return"
+    """A return address in the query wraps another under its own name (reason
+    ``repeated-path``): a click path the URL keeps, never a new page
+    (:mod:`robotkit.url.nesting`)."""
     BLACKLIST = "blacklist"
     AUTO_BLACKLIST = "auto-blacklist"
+
+
+SPELLING_RULES = frozenset({Rule.NESTED_RETURN})
+"""Rules that judge a URL as it is spelled, not the page its key names: a nested
+return address is keyed as the page of the address it wraps, a real page another link
+may name plainly (blind14 ``realestate``: a home first linked under a nested ``from=``
+and later by a search page), so a refusal by them leaves the key to other spellings."""
 
 
 @dataclass(frozen=True)
@@ -88,6 +101,14 @@ class GuardConfig:
       (Drupal multisite serves ``/sites/example.com/files/``); a second occurrence
       (``/x/example.com/y/example.com/``) means a scheme-less relative link keeps
       being re-resolved.
+    - ``max_return_nesting`` 0: a return address (``returnUrl=``, ``next=``,
+      ``goto=``, SharePoint's ``Source=``: an address of the URL's own host with a
+      query) may not wrap another of its name. A page that links a form or a view
+      with its own URL as the way back (``/salaries?returnUrl=<this page>``), and is
+      itself under a return address, nests one more level at each click; the
+      nested page is the page at its first level, reached again by a longer path
+      (blind15 ``jobs``: 803 of 1,463 trap fetches). None of the fifteen trap sets'
+      real pages carries a return address with a query in it at all.
     - ``auto_blacklist_after`` 25 trap signals under one region blacklist that
       region: enough that a handful of broken links never cost a directory. A
       region is either the query variants of one page (``http://x/shop?``, counting
@@ -101,6 +122,7 @@ class GuardConfig:
     max_query_params: int | None = 32
     min_path_repeats: int | None = 3
     max_host_in_path: int | None = 1
+    max_return_nesting: int | None = 0
     auto_blacklist_after: int | None = 25
     auto_blacklist_depth: int = 1
 
@@ -111,8 +133,10 @@ class GuardConfig:
                 raise ValueError(f"{name} must be >= 0 or None")
         if self.min_path_repeats is not None and self.min_path_repeats < 2:
             raise ValueError("min_path_repeats must be >= 2 or None")
-        if self.max_host_in_path is not None and self.max_host_in_path < 0:
-            raise ValueError("max_host_in_path must be >= 0 or None")
+        for name in ("max_host_in_path", "max_return_nesting"):
+            value = getattr(self, name)
+            if value is not None and value < 0:
+                raise ValueError(f"{name} must be >= 0 or None")
         if self.auto_blacklist_after is not None and self.auto_blacklist_after < 1:
             raise ValueError("auto_blacklist_after must be >= 1 or None")
         if self.auto_blacklist_depth < 0:
@@ -313,6 +337,13 @@ class Guard:
                 return GuardVerdict(
                     url, False, Reason.TOO_MANY_PARAMS, Rule.TOO_MANY_PARAMS, detail
                 )
+
+        raw = norm.original.partition("#")[0].partition("?")[2]
+        if cfg.max_return_nesting is not None and raw:
+            levels = nesting(norm.host, raw)
+            if levels > cfg.max_return_nesting:
+                detail = f"a return address nested {levels} deep in its own"
+                return GuardVerdict(url, False, Reason.REPEATED_PATH, Rule.NESTED_RETURN, detail)
 
         segments = path_segments(norm.path)
         if cfg.max_path_depth is not None and len(segments) > cfg.max_path_depth:

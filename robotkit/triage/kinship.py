@@ -124,6 +124,15 @@ class Kinship:
         self._params: dict[str, set[str]] = {}
         """An origin to its query families barren by a full run of their own."""
 
+    @classmethod
+    def noted(cls, families: dict[str, Counter[str]], run: int) -> Kinship:
+        """The kinship of ``families``, each with its run of pages (a restored ledger)."""
+        kin = cls(run)
+        for family, pages in families.items():
+            for shape in pages:
+                kin.note(family, pages, shape)
+        return kin
+
     def barren(
         self,
         family: str,

@@ -213,6 +213,11 @@ class Regions:
             return Reason.SLOW_PATH
         return None
 
+    def admitted(self, norm: NormalizedURL, region: str) -> bool:
+        """Whether a URL of a parked space is a next page an entry of it named: the
+        waste bound holds it only by its own pages (:meth:`Entries.named`)."""
+        return self._trapped(norm, region) and self.entries.named(norm)
+
     def _admits(self, norm: NormalizedURL, region: str) -> bool:
         """Whether a URL with a query its region would hold is let in: an entry of it
         (:mod:`robotkit.triage.entries`), or a deep link from a static page."""
@@ -369,26 +374,7 @@ class Regions:
         """What was counted and closed, as JSON, for a resumed crawl."""
         return {
             **header("regions", 1),
-            "counts": [
-                [
-                    r,
-                    c.news,
-                    c.growth,
-                    sorted(c.news_names),
-                    sorted(c.growth_names),
-                    [
-                        [
-                            r,
-                            n.news,
-                            [sorted(g) for g in n.growth],
-                            sorted(sorted(g) for g in n.shapes),
-                            n.chain,
-                        ]
-                        for r, n in c.routes.items()
-                    ],
-                ]
-                for r, c in self._counts.items()
-            ],
+            "counts": _saved_counts(self._counts),
             "parked": sorted(self._parked.items()),
             "routes": [
                 [
@@ -486,3 +472,27 @@ def _routes(data: Any) -> dict[str, Route]:
         )
         for r, news, growth, shapes, *more in listed(data, "routes", list)
     }
+
+
+def _saved_counts(counts: dict[str, _Counts]) -> list[Any]:
+    """The regions' counts, and their routes', as a :meth:`Regions.snapshot` has them."""
+    return [
+        [
+            r,
+            c.news,
+            c.growth,
+            sorted(c.news_names),
+            sorted(c.growth_names),
+            [
+                [
+                    route,
+                    n.news,
+                    [sorted(g) for g in n.growth],
+                    sorted(sorted(g) for g in n.shapes),
+                    n.chain,
+                ]
+                for route, n in c.routes.items()
+            ],
+        ]
+        for r, c in counts.items()
+    ]

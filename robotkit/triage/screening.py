@@ -300,10 +300,11 @@ class Screening:
         return again, left
 
     def must_wait(self, url: str, key: str) -> bool:
-        """Whether a queued URL waits instead of being fetched now: no novel page
-        vouched for it and its host spent the waste budget."""
+        """Whether a queued URL waits now: no novel page vouched for it (a parked space's
+        next page, by its own pages: ``Regions.admitted``) and its host spent the budget."""
         norm = self._parse(url)
-        return norm is not None and self.waste.must_wait(str(norm.origin), key, *waste_of(norm))
+        fam = (*waste_of(norm), norm is not None and self.regions.admitted(norm, self.region(norm)))
+        return norm is not None and self.waste.must_wait(str(norm.origin), key, *fam)
 
     def wait(self, url: str, key: str, depth: int, referer: str | None) -> None:
         """Hold a URL :meth:`must_wait` said waits; the ledger gives it back."""
@@ -359,9 +360,8 @@ class Screening:
         return None if norm is None else self.rules.explain(norm)
 
     def shape_signal(self, norm: NormalizedURL, reason: Reason) -> str | None:
-        """A URL refused on its shape counts towards the guard's automatic blacklist
-        (a loop keeps producing such URLs); returns a summary line when a region gets
-        blacklisted."""
+        """A URL refused on its shape counts towards the guard's automatic blacklist (a
+        loop keeps producing such URLs); a summary line when a region gets blacklisted."""
         entry = self.guard.report_trap_signal(norm, reason)
         return None if entry is None else f"blacklisted {entry.pattern}: {entry.source}"
 

@@ -454,7 +454,7 @@ class Triage(Screening):
             self._farms = set(listed(data["farms"], "farms", str))
             if "waste" in data:  # a snapshot from before the waste bound has none
                 self.waste.restore(data["waste"])
-            self.growth.restore(data.get("growth"))  # a snapshot from before has none
+            self.growth = current.growth.restored(data.get("growth"))  # reads as current
             self.guard.restore_learned(data["guard"])
         fetched = [
             norm

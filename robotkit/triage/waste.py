@@ -33,7 +33,10 @@ waste bound"):
   :func:`robotkit.url.template.list_end`): a stale count of replies or results
   offers one page past the last (phpBB's resync problem), so each list ends in an
   empty page, and three lists so ended made the real later pages of every other
-  list of the script barren. A list's second such page is evidence.
+  list of the script barren. A list's second such page is evidence. A parked list's
+  own next page (``own``: :meth:`~robotkit.triage.regions.Regions.admitted`) is held
+  for its family only once a page of its very shape taught nothing since the family's
+  last page that taught: the list's sorts and switches say nothing of its pages.
 - Per host, a balance: each unvouched fetch that taught nothing adds one, each
   unvouched fetch that taught something takes one off (never below zero). While
   the balance is at ``budget`` or above, an unvouched URL is not fetched: it waits.
@@ -365,10 +368,15 @@ class WasteLedger:
             self._wasted_pages.add(url)
 
     def must_wait(
-        self, host: str, key: str, family: str | None = None, shape: str = "", form: str = ""
-    ) -> bool:
-        """Whether the URL under ``key`` is to wait instead of being fetched now."""
+        self, host: str, key: str, family: str | None = None, shape: str = "", form: str = "",
+        own: bool = False,
+    ) -> bool:  # fmt: skip
+        """Whether the URL under ``key`` is to wait instead of being fetched now; a list's
+        ``own`` next page only once a page of its very shape taught nothing (``named``)."""
         if not self.unvouched(key, family, shape, form):
+            return False
+        run = self._families.get(family or "", Counter())
+        if own and key not in self._unvouched and not run[shape]:
             return False
         book = self._hosts.get(host)
         return book is not None and book.balance >= self.budget
@@ -443,10 +451,7 @@ class WasteLedger:
             "unvouched": sorted(self._unvouched),
             "vouched": sorted(self._vouched),
             "word_bags": [[host, sorted(bags)] for host, bags in self._word_bags.items()],
-            "families": sorted(
-                [f, [list(item) for item in sorted(run.items())]]
-                for f, run in self._families.items()
-            ),
+            "families": _saved_families(self._families),
             "paths": self.paths.snapshot()[0],
             "pages": self.pages.snapshot(),
             "forms": self.forms.snapshot(),
@@ -479,10 +484,7 @@ class WasteLedger:
             pages = PagePairs.restored(data.get("pages", []), self.max_remembered)
             ended = set(listed(data.get("ended", []), "list", str))
         self._hosts, self.regions, self._word_bags = hosts, regions, bags
-        self._families, self.kin, self.forms = families, Kinship(BARREN), forms
-        for family, run in families.items():
-            for shape in run:
-                self.kin.note(family, run, shape)
+        self._families, self.kin, self.forms = families, Kinship.noted(families, BARREN), forms
         self.paths, self.pages, self._ended = paths, pages, ended
         self._wasted_pages, self._unvouched, self._vouched = wasted_pages, unvouched, vouched
 
@@ -497,6 +499,11 @@ def _read_hosts(entries: Any) -> dict[str, _Host]:
             book.waiting[w.key] = w
         hosts[typed(host, str, "host")] = book
     return hosts
+
+
+def _saved_families(families: dict[str, Counter[str]]) -> list[Any]:
+    """The families' runs as a :meth:`WasteLedger.snapshot` has them."""
+    return sorted([f, [list(item) for item in sorted(run.items())]] for f, run in families.items())
 
 
 def _read_families(entries: Any) -> dict[str, Counter[str]]:

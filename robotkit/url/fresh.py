@@ -30,13 +30,19 @@ A render's time has a second proof: a graph's zoom links carry ``stop=<now>`` an
 response's links are the same with every time moved by the seconds between the
 renders. The time stamped alone on the page and the times that moved with it are
 all fresh (blind9 ``munin``: the zoom page fetched once a render).
+
+The evidence is saved with the crawl's state (:meth:`FreshValues.snapshot`): a
+resumed crawl proves a stamp with the responses it had read before, and keeps the
+names a page vetoed.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
+from robotkit.base.snapshot import listed, typed
 from robotkit.url.normalization import NormalizedURL
 from robotkit.url.rewrites import is_token, named_value, param_name, path_segments, query_pairs
 
@@ -130,6 +136,46 @@ class FreshValues:
 
     def __init__(self) -> None:
         self._names: dict[tuple[str, str], _Name] = {}
+
+    def snapshot(self) -> list[list[Any]]:
+        """What was seen of each parameter of each origin, as JSON: vetoed, learned,
+        the stamps per target and the time stamps kept as evidence."""
+        return [
+            [
+                origin,
+                name,
+                seen.vetoed,
+                seen.fresh,
+                [[target, s.value, s.page] for target, s in seen.stamps.items()],
+                [[r.value, r.page, sorted(r.targets)] for r in seen.renders],
+            ]
+            for (origin, name), seen in self._names.items()
+        ]
+
+    @classmethod
+    def restored(cls, entries: Any) -> FreshValues:
+        """From :meth:`snapshot`'s entries (inside the caller's ``reading``)."""
+        values = cls()
+        for origin, name, vetoed, fresh, stamps, renders in listed(entries, "fresh", list):
+            values._names[typed(origin, str, "origin"), typed(name, str, "name")] = _Name(
+                typed(vetoed, bool, "vetoed"),
+                typed(fresh, bool, "fresh"),
+                {
+                    typed(target, str, "target"): Stamp(
+                        typed(value, str, "value"), typed(page, str, "url")
+                    )
+                    for target, value, page in listed(stamps, "stamp", list)
+                },
+                [
+                    Render(
+                        typed(value, int, "time"),
+                        typed(page, str, "url"),
+                        frozenset(listed(targets, "target", str)),
+                    )
+                    for value, page, targets in listed(renders, "render", list)
+                ],
+            )
+        return values
 
     def observe(
         self, page: NormalizedURL, links: list[NormalizedURL], listed: set[tuple[str, str]]

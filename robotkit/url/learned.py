@@ -60,6 +60,7 @@ from robotkit.url.rewrites import (
     section,
 )
 from robotkit.url.substitution import Substitutions, listing_text, moved
+from robotkit.url.tails import SessionTails
 from robotkit.url.versions import Versions
 
 __all__ = ["LearnedRules", "nested_alias", "nested_copy", "numbered_alias", "query_alias"]
@@ -187,11 +188,11 @@ class LearnedRules:
         self._rules = Rewrites()
         self._reissued: dict[tuple[str, int], int] = {}
         self._vetoed: set[tuple[str, int]] = set()
-        self.listed: set[tuple[str, str]] = set()
-        """Parameters a page linked with several token values: names of pages."""
+        self.listed: set[tuple[str, str]] = set()  # params linked with several token values
         self.versions = Versions()  # pages' numbered versions
         self.fresh = FreshValues()  # parameters stamped anew by each response
         self.minted = Minted()  # tokens a form's redirects mint for each visit
+        self.tails = SessionTails()  # folders whose last segment is a session id
         self._families = CopyFamilies(self._rules, max_texts)
         self._paths = Substitutions(max_texts)
 
@@ -208,8 +209,7 @@ class LearnedRules:
         self._families.max_texts = value
 
     def snapshot(self) -> dict[str, Any]:
-        """What was learned, and the copy families' evidence, as JSON, for a resumed
-        crawl."""
+        """What was learned and the copy families' evidence, as JSON, for a resume."""
         return {
             **header("url-rules", 2),
             "origins": self._rules.snapshot(),
@@ -220,11 +220,12 @@ class LearnedRules:
             "evidence": self._families.snapshot(),
             "substitutions": self._paths.snapshot(),
             "minted": self.minted.snapshot(),
+            "fresh": self.fresh.snapshot(),
+            "tails": self.tails.snapshot(),
         }
 
     def restore(self, data: Any) -> None:
-        """Take back :meth:`snapshot` (version 1, before the copy families, too);
-        :class:`~robotkit.base.snapshot.SnapshotError` for bad data."""
+        """Take back :meth:`snapshot` (version 1 too); ``SnapshotError`` for bad data."""
         with reading("url rules"):
             data = opened(data, "url-rules", 1 if data.get("version") == 1 else 2)
             rules = Rewrites.restored(data["origins"])
@@ -244,22 +245,22 @@ class LearnedRules:
             families = CopyFamilies.restored(data.get("evidence", {}), rules, self.max_texts)
             self._paths.restore(data.get("substitutions", []))
             minted = Minted.restored(data.get("minted", []))  # none saved before
+            fresh = FreshValues.restored(data.get("fresh", []))  # none saved before
+            tails = SessionTails.restored(data.get("tails", {}))  # none saved before
         self._rules, self._reissued, self._vetoed, self.minted = rules, reissued, vetoed, minted
-        self.listed, self.versions = listed_params, versions
-        self._families = families
+        self.listed, self.versions, self.fresh = listed_params, versions, fresh
+        self._families, self.tails = families, tails
 
     def knows(self, norm: NormalizedURL) -> bool:
         """Whether anything was learned about ``norm``'s origin."""
         return self._rules.knows(norm)
 
     def apply(self, norm: NormalizedURL) -> str:
-        """``norm``'s key with the learned rules of its origin applied (a twin host's
-        URLs keyed on the host it is a twin of)."""
+        """``norm``'s key under its origin's learned rules (a twin host's on its twin)."""
         return self._rules.key(moved(norm, self._paths.rewrite(str(norm.origin), norm.path)))
 
     def spelled(self, norm: NormalizedURL, url: str) -> str:
-        """``url`` less the parameters its origin drops whatever their value
-        (:meth:`robotkit.url.rewrites.Rewrites.spelled`)."""
+        """``url`` less the parameters its origin drops (:meth:`Rewrites.spelled`)."""
         return self._rules.spelled(norm, url)
 
     def explain(self, norm: NormalizedURL) -> str | None:
@@ -305,8 +306,7 @@ class LearnedRules:
         )
 
     def _may_be_session(self, origin: str, name: str) -> bool:
-        """Whether parameter ``name`` may be learned as a session id on ``origin``: no
-        page linked several token values of it (:meth:`observe_links`)."""
+        """Whether no page linked several token values of parameter ``name`` on ``origin``."""
         return (origin, name) not in self.listed
 
     def learn_pair(self, url: str, other: str) -> bool:
@@ -320,6 +320,8 @@ class LearnedRules:
         if a.origin != b.origin or self.apply(a) == self.apply(b):
             return False
         same = " gave one text"
+        if self.tails.learn(a, b, self._rules, self._families.proofs):
+            return True
         seg_a, seg_b = path_segments(a.path), path_segments(b.path)
         if a.query == b.query and abs(len(seg_a) - len(seg_b)) == 1:
             # One spelling has a token segment more (``/docs/x8Kq2.../guide``).
@@ -428,6 +430,7 @@ class LearnedRules:
             self._rules.of(page).params.add(each.name)
             self._families.proofs[f"{origin} param {each.name}"] = each.proof
         learned = bool(fresh)
+        self.tails.observe_links(links, self._rules)
         for pair, area in self.versions.observe_links(page, links):
             self._rules.of(page).scoped.setdefault(pair, set()).add(area)
         for position, segment in enumerate(own[:-1]):

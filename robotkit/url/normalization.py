@@ -405,7 +405,7 @@ def _normalize_parts(
         if query and policy.strip_listing_sort and is_listing_display_query(path, query):
             query = None
         if query and ("%" in query or "?" in query):  # a return address in itself
-            query = unnested(path, host, query, _fixed_query)
+            query = unnested(host, query, _fixed_query)
 
     if fragment is not None:
         fragment = (

@@ -197,6 +197,19 @@ class OriginRules:
     """Files whose tails were shown to name other pages (a front controller)."""
     twin: str | None = None
     """The origin this one is a twin of: its URLs are keyed there."""
+    session_tails: set[str] = field(default_factory=set)
+    """Folders whose last segment, a token, is a session id (:mod:`robotkit.url.tails`)."""
+
+    def untail(self, segments: list[str]) -> str | None:
+        """Empty ``segments``' last one when it is a token in a folder whose last
+        segment is a session id; returns that folder, or ``None``."""
+        if len(segments) < 2 or not self.session_tails or not is_token(segments[-1]):
+            return None
+        folder = "/" + "".join(s + "/" for s in segments[:-1])
+        if folder not in self.session_tails:
+            return None
+        segments[-1] = ""
+        return folder
 
     def cut(self, segments: list[str]) -> list[str]:
         """``segments`` without the path-info tail after a file whose tails are cut."""
@@ -259,6 +272,7 @@ class Rewrites:
                 sorted(rules.no_cut),
                 rules.twin,
                 [[name, sorted(where)] for name, where in sorted(rules.scoped.items())],
+                sorted(rules.session_tails),
             ]
             for origin, rules in self.origins.items()
         ]
@@ -289,6 +303,8 @@ class Rewrites:
                     typed(name, str, "parameter"): set(listed(where, "section", str))
                     for name, where in (listed(scoped[0], "scoped", list) if scoped else [])
                 }
+                tails = scoped[1] if len(scoped) > 1 else []  # none saved before
+                rules.session_tails = set(listed(tails, "session tail", str))
         return cls(learned)
 
     def key(self, norm: NormalizedURL) -> str:
@@ -304,6 +320,7 @@ class Rewrites:
         segments = path_segments(norm.path.lower() if rules.fold_case else norm.path)
         if rules.cuts or rules.cut_kinds:
             segments = rules.cut(segments)
+        rules.untail(segments)
         for position in sorted(rules.session_positions, reverse=True):
             if position < len(segments) - 1 and is_token(segments[position]):
                 del segments[position]
@@ -355,6 +372,8 @@ class Rewrites:
                 proofs.get(f"{origin} cut {file}")
                 or proofs.get(f"{origin} cut .{kind}", f"tail after {file} cut")
             )
+        if (folder := rules.untail(cut)) is not None:
+            said.append(proofs.get(f"{origin} tail {folder}", f"session id ending {folder}"))
         for position in sorted(rules.session_positions):
             if position < len(cut) - 1 and is_token(cut[position]):
                 generic = f"session id in path segment {position + 1}"
@@ -393,6 +412,8 @@ class Rewrites:
         if rules.session_positions:
             where = ", ".join(str(p + 1) for p in sorted(rules.session_positions))
             parts.append(f"session id in path segment {where}")
+        if rules.session_tails:
+            parts.append(f"session id ending {', '.join(sorted(rules.session_tails))}")
         if rules.prefixes:
             parts.append(f"prefixes {', '.join(sorted(rules.prefixes))} name the same page")
         if rules.params:
