@@ -1,6 +1,6 @@
 """The breadth of a class of records, for the growth bound (:mod:`robotkit.triage.growth`):
 whether the pages of a URL class keep minting new URLs instead of linking what the crawl
-already knows (ARCHITECTURE.md, "Trap policy", "A class that keeps minting").
+already knows (ARCHITECTURE.md, "Trap policy", "A kind that keeps minting").
 
 A real site is finite: its records link each other, and once the crawl has read a few
 dozen of a kind, most of what they link is known (a wiki's article links 27 to 33 known
@@ -57,8 +57,9 @@ def _kind(page: NormalizedURL) -> str:
 
 
 class Breadth:
-    """Per URL class, the pages read and the new and known URLs they linked; the pages
-    read while their class minted."""
+    """Per kind of page, the pages read and the new and known URLs they linked; the
+    pages read while their kind minted. Each of the three tables holds at most
+    ``max_remembered`` entries (a hostile site's made-up query names make kinds too)."""
 
     def __init__(self, max_remembered: int = 200_000) -> None:
         self.max_remembered = max_remembered
@@ -80,7 +81,11 @@ class Breadth:
         if seed and len(self._nav) < self.max_remembered:
             self._nav.add(key)
         kind = _kind(page)
-        counts = self._counts.setdefault(kind, [0, 0, 0])
+        counts = self._counts.get(kind)
+        if counts is None:
+            if len(self._counts) >= self.max_remembered:
+                return
+            counts = self._counts[kind] = [0, 0, 0]
         if referer not in self._read and len(self._read) < self.max_remembered:
             self._read[referer] = self.mints(kind)
             counts[0] += 1
@@ -92,12 +97,12 @@ class Breadth:
             counts[2] += 1
 
     def mints(self, kind: str) -> bool:
-        """Whether the class ``kind`` keeps minting new URLs."""
+        """Whether the pages of ``kind`` keep minting new URLs."""
         pages, new, known = self._counts.get(kind, (0, 0, 0))
         return pages >= BREADTH and new > known
 
     def minter(self, referer: str) -> bool:
-        """Whether the page under ``referer`` was read while its class minted."""
+        """Whether the page under ``referer`` was read while its kind minted."""
         return self._read.get(referer, False)
 
     def snapshot(self) -> dict[str, Any]:
