@@ -66,6 +66,7 @@ class Breadth:
         self._counts: dict[str, list[int]] = {}  # class: [pages, new, known]
         self._read: dict[str, bool] = {}  # a page read: whether it is a minter
         self._nav: set[str] = set()  # URLs a seed linked: a site's navigation
+        self._last = ("", "")  # the last referer and its kind
 
     def linked(
         self,
@@ -80,7 +81,9 @@ class Breadth:
         its links are the site's navigation), ``new`` to the crawl or known."""
         if seed and len(self._nav) < self.max_remembered:
             self._nav.add(key)
-        kind = _kind(page)
+        if self._last[0] != referer:  # a page's links are offered one after another
+            self._last = (referer, _kind(page))
+        kind = self._last[1]
         counts = self._counts.get(kind)
         if counts is None:
             if len(self._counts) >= self.max_remembered:
