@@ -30,13 +30,18 @@ def parked_spent_and_barren() -> Triage:
     triage = crawl.triage
     assert f"{SITE}/results?" in triage.regions.parked
     assert triage.regions.entries.named(normalize(NEXT))
+    spend(triage, [f"{SITE}/results?q=x&lib={lib}" for lib in (2, 3, 4)])
+    return triage
+
+
+def spend(triage: Triage, copies: list[str]) -> None:
+    """Spend the host's budget of 1 on a fetch nothing vouched for, then read
+    ``copies``, pages that taught nothing."""
     triage.waste.fetched(SITE, "r", f"{SITE}/copy", None, taught=False)
     triage.waste.offered("k-echo", f"{SITE}/copy")
     triage.waste.fetched(SITE, "r", f"{SITE}/echo", "k-echo", taught=False)
-    for lib in (2, 3, 4):
-        copy = f"{SITE}/results?q=x&lib={lib}"
+    for copy in copies:
         triage.count_waste(normalize(copy), copy, None, False, True)
-    return triage
 
 
 def test_a_parked_list_s_next_page_does_not_wait_on_its_barren_family() -> None:

@@ -15,7 +15,9 @@ are evidence of their own, and are still followed:
   one, so no page size, ``per_page=20``) vouches for them, when the page is an entry
   of its list: without a query, linked by a page of another path, or itself a next
   page so let in. A facet or sort of a list, linked by the list's own path, is no
-  entry: its pages stay parked. A pager by offset (Solr's and Google's ``start=``,
+  entry: its pages stay parked. Outside a parked space too, the waste bound holds a
+  next page only by its own pages when its page has one pager, no select
+  (:func:`one_pager`). A pager by offset (Solr's and Google's ``start=``,
   Elasticsearch's ``from=``, Django REST framework's ``offset=``, a portal's
   ``index=``; SQL's ``OFFSET``) numbers the next page by the first record it shows,
   the page's offset (0 without the pair) plus the records the page lists: a name
@@ -67,14 +69,15 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from functools import partial
 from typing import Any
 
 from robotkit.base.snapshot import header, listed, opened, reading, typed
 from robotkit.url.normalization import NormalizedURL
 from robotkit.url.rewrites import param_name, query_pairs
 
-__all__ = ["Entries", "next_pages", "offset_pages", "pager_step", "sibling"]
+__all__ = ["Entries", "next_pages", "offset_pages", "one_pager", "pager_step", "sibling"]
 
 MAX_ENTRIES = 200_000
 """Next pages and links from outside remembered (a bound on memory)."""
@@ -220,6 +223,30 @@ def offset_pages(
     ]
 
 
+def one_pager(
+    page: NormalizedURL, ahead: Sequence[NormalizedURL], links: Iterable[NormalizedURL]
+) -> bool:
+    """Whether the next pages ``page`` names (``ahead``) are a pager's, past telling
+    from a select's: all by one name, and no link gives that name a number at or
+    below the page's own (1 when it lacks it). A list's first page names 2, 3 and on
+    and nothing before; a filter or sort select numbered like a pager names every
+    value on every page (nopCommerce's ``ms=1`` and ``ms=2`` of two manufacturers,
+    ``specs=1..8`` on each category, blind11 ``nopcommerce``: 446 trap fetches in a
+    trial that took every next page named for a page of the list's own). A later
+    page, which links back, is no such page: its next pages are named as before."""
+    names = {change[0] for change in map(partial(_renumbered, page), ahead) if change}
+    if len(names) != 1:
+        return False
+    name = names.pop()
+    for link in links:
+        change = _renumbered(page, link)
+        if change is not None and change[0] == name:
+            number, at = _ordinal(change[2]), _ordinal(change[1] or "") or 1
+            if number is None or number <= at:
+                return False
+    return True
+
+
 def sibling(page: Counter[str], link: Counter[str]) -> bool:
     """Whether two queries have the same names and differ by the value of one."""
     change = _one_change(page, link)
@@ -256,6 +283,8 @@ class Entries:
         """URLs with a query a page without one of another region that was news linked."""
         self._records: dict[str, list[Counter[str]]] = {}
         """Per path, the queries of its pages that were news."""
+        self._paged: set[str] = set()
+        """Next pages a page with one pager named (:func:`one_pager`)."""
 
     def fetched(
         self,
@@ -290,6 +319,8 @@ class Entries:
         if entry and not _clause(norm):
             ahead = next_pages(norm, [n for n, _ in links]) + offset_pages(norm, links, region)
             self._next.update(link.key for link in ahead)
+            if one_pager(norm, ahead, [n for n, _ in links]):
+                self._paged.update(link.key for link in ahead)
 
     def named(self, norm: NormalizedURL) -> bool:
         """Whether an entry of its list that was news named the URL as its next page
@@ -306,8 +337,19 @@ class Entries:
         ``evergreen``). Only in a parked space: a sort select numbered like a pager
         (nopCommerce's ``orderby=5``, ``6``, ``10``) let by on every list cost 446
         trap fetches (blind11 ``nopcommerce``) in a trial that so vouched for every
-        next page named."""
+        next page named; outside a parked space only a page with one pager vouches
+        so (:meth:`paged`)."""
         return norm.key in self._next
+
+    def paged(self, norm: NormalizedURL) -> bool:
+        """Whether an entry that was news and has one pager (:func:`one_pager`) named
+        the URL as its next page: held for its family's sake, parked space or not, only
+        once a page of its very shape taught nothing, as :meth:`named`. A thread's
+        second page is the thread's own (RFC 8288's ``rel="next"``), and the
+        permalinks that copy its first page say nothing of it: they made the
+        threads' family barren, and three threads' second pages waited for good
+        (blind11 ``mybb``)."""
+        return norm.key in self._paged
 
     def admits(self, norm: NormalizedURL) -> bool:
         """Whether a URL of a parked region is let in: a next page an entry named,
@@ -371,6 +413,7 @@ class Entries:
             "deferred": sorted(self._deferred),
             "news": sorted(self._news),
             "deep": sorted(self._deep),
+            "paged": sorted(self._paged),
             "records": _listed(self._records),
             "known": _listed(self._known),
         }
@@ -387,10 +430,12 @@ class Entries:
             deferred = set(listed(data["deferred"], "url", str))
             news = set(listed(data.get("news", []), "form", str))  # none before they counted
             deep = set(listed(data.get("deep", []), "url", str))  # none before deep links
+            paged = set(listed(data.get("paged", []), "url", str))  # none before one pager
             records = _queries(data.get("records", []), "path")
             known = _queries(data["known"], "form")
         self._next, self._outside, self._known = nexts, outside, known
         self._deferred, self._news, self._deep, self._records = deferred, news, deep, records
+        self._paged = paged
         self._spelled = {}
         for form, pages in known.items():
             self._spelled.setdefault(form.rpartition("?")[0], []).extend(pages)

@@ -44,6 +44,10 @@ bound does not read the pages' words, only where their URLs came from:
   of its object, a train's carriages) makes the page yield by nothing and goes on
   the page's chain where it was (blind14 ``timetable``: every board, train and
   journey yielded by such links, so its date arrows were never counted).
+- *Breadth*: a page read while its kind (class and query names) keeps minting new
+  URLs, more than it links known ones (:mod:`robotkit.triage.breadth`), is no root for
+  its links of another class or kind: they wait unless a page that is no minter links
+  them; its moves are counted as any page's (blind16 ``pmwiki``: made-up WikiWords).
 - From a root, a chain of self-grown links repeating one move (or fewer of its
   places: a list's third page after ``tab=newest&page=2``) is followed
   ``COUNTER_STEPS`` steps of a counter (real months along an arrow, a feed's cursor
@@ -66,6 +70,9 @@ deep by every link of its own (a station's month first queued under a "Nearby" l
 lower-case alias). Pure: :class:`GrowthGate` reads URLs through the screening's parser
 and keys. All of it is saved with the triage's snapshot (:meth:`GrowthGate.snapshot`):
 a resumed crawl takes no URL it had queued for a root, and loses none it held.
+
+Why this module is a little over 500 lines: the breadth of a class is a module of its
+own (:mod:`robotkit.triage.breadth`); what is here is its place in a chain's step.
 """
 
 from __future__ import annotations
@@ -76,8 +83,9 @@ from typing import Any
 
 from robotkit.base.snapshot import header, opened, reading, typed
 from robotkit.base.snapshot import listed as typed_list
+from robotkit.triage.breadth import Breadth
 from robotkit.triage.chains import Chain
-from robotkit.triage.moves import beside, crossed, growth_class, listed, move, projected
+from robotkit.triage.moves import aside, crossed, growth_class, listed, move, neighbour, viewed
 from robotkit.triage.waste import Waiting, word_bag
 from robotkit.url.normalization import NormalizedURL
 
@@ -154,6 +162,7 @@ class Growth:
         self._lists: set[str] = set()  # indexes: pages that listed a new record
         self._fans: dict[str, int] = {}  # new records beside it a page linked (``FANS``)
         self._roots: set[str] = set()  # seeds
+        self.breadth = Breadth(max_remembered)  # classes that keep minting new URLs
         self.held: dict[str, tuple[Waiting, NormalizedURL]] = {}
 
     def linked(
@@ -172,11 +181,12 @@ class Growth:
         if referer is None or page is None:
             self._roots.add(key)
             return
-        if new and kind != growth_class(page) and not projected(page, link):
+        self.breadth.linked(key, link, referer, page, new, referer in self._roots)
+        if new and kind != growth_class(page) and not (viewed(page, link) or aside(page, link)):
             self._yields.add(referer)  # a new URL of another class: the page yields
         elif new and listed(page, link) and len(self._lists) < self.max_remembered:
             self._lists.add(referer)  # a new record: the page is an index
-        if new and beside(page, link) and len(self._fans) < self.max_remembered:
+        if new and neighbour(page, link) and len(self._fans) < self.max_remembered:
             self._fans[referer] = self._fans.get(referer, 0) + 1
         known = self._linkers.setdefault(key, [])
         entry = (referer, page, None if new else url)
@@ -217,19 +227,22 @@ class Growth:
         second, ``page=3`` after ``tab=newest&page=2``); else deep. Across classes, a
         root that counts the classes crossed, deep past ``HOPS``, or the page's own
         chain for a view of its state (:func:`projected`); a root whatever it crossed
-        after a page with words of its own."""
-        moved = move(page, link)
-        if moved and self._fans.get(referer, 0) < FANS and beside(page, link):
+        after a page with words of its own; deep from a page of a class that mints."""
+        moved = move(page, link) or aside(page, link)
+        if moved and self._fans.get(referer, 0) < FANS and neighbour(page, link):
             moved = None  # a sequence's next record, no graph: an event's "Next event"
         theirs = self._states.get(referer, _ROOT)
         if referer in self._own:
             return _ROOT  # a record of its own vouches for its links
-        if moved is None or referer in self._yields:
+        minter = self.breadth.minter(referer)  # a record of a class that mints
+        if moved is None or (referer in self._yields and not minter):
+            if minter:
+                return _State(None, DEEP, theirs.hops)
             hops = theirs.hops + crossed(page, link)
             if hops > HOPS:
                 return _State(None, DEEP, hops)
             other = growth_class(link) != growth_class(page)
-            if other and projected(page, link):  # its chain goes on in that view
+            if other and viewed(page, link):  # its chain goes on in that view
                 return _State(theirs.move, theirs.steps, hops)
             return _State(None, 0, hops)
         where, counter = moved
@@ -319,6 +332,7 @@ class Growth:
             "fans": sorted(self._fans.items()),
             "roots": sorted(self._roots),
             "held": [waiting.saved() for waiting, _ in self.held.values()],
+            "breadth": self.breadth.snapshot(),
         }
 
     def restore(self, data: dict[str, Any], parse: Callable[[str], NormalizedURL | None]) -> None:
@@ -349,6 +363,7 @@ class Growth:
         self._fans = {typed(k, str, "key"): typed(n, int, "fans") for k, n in data.get("fans", [])}
         self._roots = set(typed_list(data["roots"], "key", str))
         self.held = {w.key: (w, link) for w in held if (link := parse(w.key)) is not None}
+        self.breadth.restore(data.get("breadth", {}))
 
 
 class GrowthGate:

@@ -13,8 +13,13 @@ so every default errs on the side of keeping a page that a human would find norm
 (``/2024/01/01/post``, ``/docs/v1/docs/v2/``, Drupal's ``/sites/example.com/files/``).
 
 Pure core: no I/O (except :meth:`Blacklist.from_file`, a convenience used once at
-start-up) and no clock. The only state is the auto-blacklist fed by
-:meth:`Guard.report_trap_signal`.
+start-up) and no clock. The state is the auto-blacklist fed by
+:meth:`Guard.report_trap_signal`, and the runs of relative links of the URLs a page
+linked (``max_descents``; not saved with a snapshot: a resumed crawl starts its runs
+again, two descents more at most).
+
+Why this module is a little over 500 lines: every rule on a URL's shape, and the one
+on a link's shape from its page, are one verdict with one precedence.
 """
 
 from __future__ import annotations
@@ -25,9 +30,12 @@ from dataclasses import dataclass, field
 from hashlib import blake2b
 from typing import Any
 
+from cachetools import LRUCache
+
 from robotkit.base.reasons import CodeEnum, Reason
 from robotkit.base.snapshot import header, listed, opened, reading, typed
 from robotkit.triage.blacklist import Blacklist, BlacklistEntry, BlacklistKind, BlacklistSyntaxError
+from robotkit.url.descent import Step, step
 from robotkit.url.nesting import nesting
 from robotkit.url.normalization import NormalizedURL, NormalizePolicy, normalize, normalize_or_none
 from robotkit.url.parse import InvalidURL
@@ -66,15 +74,26 @@ class Rule(CodeEnum):
     """A return address in the query wraps another under its own name (reason
     ``repeated-path``): a click path the URL keeps, never a new page
     (:mod:`robotkit.url.nesting`)."""
+    RELATIVE_DESCENT = "relative-descent"
+    """The link descends beside its page once more in a run of links each under its
+    page's directory (reason
+    ``path-too-deep``): a relative link resolved against a directory page served
+    without its slash, one level deeper per click (:mod:`robotkit.url.descent`)."""
     BLACKLIST = "blacklist"
     AUTO_BLACKLIST = "auto-blacklist"
 
 
-SPELLING_RULES = frozenset({Rule.NESTED_RETURN})
+MAX_RUNS = 100_000
+"""URLs whose run of relative descents is remembered (a bound on memory; the least
+recently linked are forgotten, and a forgotten run starts again)."""
+
+SPELLING_RULES = frozenset({Rule.NESTED_RETURN, Rule.RELATIVE_DESCENT})
 """Rules that judge a URL as it is spelled, not the page its key names: a nested
 return address is keyed as the page of the address it wraps, a real page another link
 may name plainly (blind14 ``realestate``: a home first linked under a nested ``from=``
-and later by a search page), so a refusal by them leaves the key to other spellings."""
+and later by a search page), so a refusal by them leaves the key to other spellings;
+a relative descent judges the link from its page, and a page nearer a root may link
+the same URL."""
 
 
 @dataclass(frozen=True)
@@ -109,6 +128,11 @@ class GuardConfig:
       nested page is the page at its first level, reached again by a longer path
       (blind15 ``jobs``: 803 of 1,463 trap fetches). None of the fifteen trap sets'
       real pages carries a return address with a query in it at all.
+    - ``max_descents`` 2: links that descend beside their page
+      (:func:`robotkit.url.descent.step`) may descend twice in a run of them
+      (a journal's home, its archive, an issue: blind6 ``ojs``), never three times;
+      a relative link resolved against a directory served without its slash goes one
+      level deeper at every click (blind16 ``curlie``: 1,472 trap fetches to the cap).
     - ``auto_blacklist_after`` 25 trap signals under one region blacklist that
       region: enough that a handful of broken links never cost a directory. A
       region is either the query variants of one page (``http://x/shop?``, counting
@@ -123,6 +147,7 @@ class GuardConfig:
     min_path_repeats: int | None = 3
     max_host_in_path: int | None = 1
     max_return_nesting: int | None = 0
+    max_descents: int | None = 2
     auto_blacklist_after: int | None = 25
     auto_blacklist_depth: int = 1
 
@@ -133,7 +158,7 @@ class GuardConfig:
                 raise ValueError(f"{name} must be >= 0 or None")
         if self.min_path_repeats is not None and self.min_path_repeats < 2:
             raise ValueError("min_path_repeats must be >= 2 or None")
-        for name in ("max_host_in_path", "max_return_nesting"):
+        for name in ("max_host_in_path", "max_return_nesting", "max_descents"):
             value = getattr(self, name)
             if value is not None and value < 0:
                 raise ValueError(f"{name} must be >= 0 or None")
@@ -286,9 +311,11 @@ class Guard:
     session parameters removed, so junk a site appends cannot push a good page over a
     limit, and ``/a/./a/%61`` is seen as ``/a/a/a``.
 
-    Stateful only through the automatic blacklist: signals reported by the crawler
+    Stateful through the automatic blacklist: signals reported by the crawler
     (duplicate content, soft 404s, parked templates) accumulate per region, and a
-    region with ``auto_blacklist_after`` distinct signalled URLs is blacklisted.
+    region with ``auto_blacklist_after`` distinct signalled URLs is blacklisted; and
+    through the runs of links descending beside their pages (``max_descents``), kept
+    per URL allowed with its referer.
     """
 
     def __init__(
@@ -301,10 +328,14 @@ class Guard:
         self.blacklist = blacklist if blacklist is not None else Blacklist()
         self.policy = policy
         self._signals: dict[str, _RegionSignals] = {}
+        self._descents: LRUCache[str, int] = LRUCache(maxsize=MAX_RUNS)
+        self._referer: tuple[str, NormalizedURL | None] = ("", None)
+        """The last referer normalized: a page's links come one after another."""
 
-    def check(self, url: str | NormalizedURL) -> GuardVerdict:
+    def check(self, url: str | NormalizedURL, referer: str | None = None) -> GuardVerdict:
         """Run every enabled rule, cheapest first; never raises. Pass a
-        :class:`NormalizedURL` the crawler already has to skip normalizing again."""
+        :class:`NormalizedURL` the crawler already has to skip normalizing again, and
+        the page that links it as ``referer`` (as fetched) for the rules of links."""
         if isinstance(url, NormalizedURL):
             norm, original = url, url.original
         else:
@@ -313,7 +344,30 @@ class Guard:
                 norm = normalize(url, self.policy)
             except InvalidURL as exc:
                 return GuardVerdict(original, False, exc.reason, Rule.URL_SYNTAX, exc.detail)
-        return self._check(original, norm)
+        verdict = self._check(original, norm)
+        return verdict if referer is None or not verdict.allowed else self._link(norm, referer)
+
+    def _link(self, norm: NormalizedURL, referer: str) -> GuardVerdict:
+        """The descents of the run of links under their pages' directories that
+        ``norm`` ends, from ``referer``'s run (``max_descents``); an allowed link keeps
+        its run."""
+        if self._referer[0] != referer:
+            self._referer = (referer, self._normalized(referer))
+        ref, limit = self._referer[1], self.config.max_descents
+        if limit is None or ref is None or ref.origin != norm.origin:
+            return GuardVerdict(norm.original, True, Reason.ALLOWED)
+        went, run = step(ref.path, norm.path), self._descents.get(ref.key, 0)
+        if went is Step.ELSEWHERE:
+            return GuardVerdict(norm.original, True, Reason.ALLOWED)
+        run += went is Step.BESIDE or (went is Step.DOWN and run > 0)
+        if run > limit:
+            detail = f"{run} descents beside their pages in a run of links > {limit}"
+            return GuardVerdict(
+                norm.original, False, Reason.PATH_TOO_DEEP, Rule.RELATIVE_DESCENT, detail
+            )
+        if run:
+            self._descents[norm.key] = min(run, self._descents.get(norm.key, run))
+        return GuardVerdict(norm.original, True, Reason.ALLOWED)
 
     def _check(self, url: str, norm: NormalizedURL) -> GuardVerdict:
         cfg = self.config

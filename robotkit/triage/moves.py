@@ -15,14 +15,18 @@ from robotkit.url.rewrites import query_pairs
 from robotkit.url.waste import STATIC
 
 __all__ = [
+    "aside",
     "beside",
     "crossed",
     "growth_class",
     "listed",
     "move",
+    "named",
+    "neighbour",
     "parametric",
     "projected",
     "under",
+    "viewed",
 ]
 
 _SCRIPT = re.compile(r"[A-Za-z0-9_\-]+\.([A-Za-z][A-Za-z0-9]{1,5})")
@@ -76,6 +80,33 @@ def projected(page: NormalizedURL, link: NormalizedURL) -> bool:
     return under(page, link) or bool(set(query_pairs(page.query)) & set(query_pairs(link.query)))
 
 
+_WORDS = re.compile(r"[^\W_]+")
+"""The words of a name, whatever joins them: ``Foo-Bar``, ``Foo::Bar``, ``foo_bar``."""
+
+
+def named(page: NormalizedURL, link: NormalizedURL) -> bool:
+    """Whether ``link`` names ``page``'s own object under another first segment: both
+    paths of two segments or more, their last segments the same words (case-blind,
+    whatever joins them). Real software files one object's views under a section each:
+    MetaCPAN's distribution ``/dist/Foo-Bar`` and its module ``/pod/Foo::Bar``, its
+    reverse dependencies ``/requires/dist/Foo-Bar``; a dictionary's word ``/wort/w`` and
+    its declension ``/deklination/w``; a wiki's ``/wiki/A`` and ``/talk/A``. Such a link
+    is the page's own view, no new page of another class: the page does not yield by it
+    (blind15 ``metacpan``, ``dictionary``: every made-up record linked its own views, so
+    every page yielded and its made-up neighbours were roots)."""
+    mine, theirs = _segments(page), _segments(link)
+    if len(mine) < 2 or len(theirs) < 2 or mine[0].lower() == theirs[0].lower():
+        return False
+    words = _WORDS.findall(mine[-1].lower())
+    return bool(words) and words == _WORDS.findall(theirs[-1].lower())
+
+
+def viewed(page: NormalizedURL, link: NormalizedURL) -> bool:
+    """Whether ``link`` is ``page``'s own object in another view: its state
+    (:func:`projected`) or its name under another section (:func:`named`)."""
+    return projected(page, link) or named(page, link)
+
+
 def beside(page: NormalizedURL, link: NormalizedURL) -> tuple[str, bool] | None:
     """A plain ``link`` of ``page``'s class: another record beside the page, its path
     with only its last segment switched, no parameters nor a query, is a move of that
@@ -100,6 +131,29 @@ def beside(page: NormalizedURL, link: NormalizedURL) -> tuple[str, bool] | None:
         return None
     same = mine[:-1] == theirs[:-1] and mine[-1].lower() != theirs[-1].lower()
     return (str(len(mine) - 1), False) if same else None
+
+
+def aside(page: NormalizedURL, link: NormalizedURL) -> tuple[str, bool] | None:
+    """A plain ``link`` beside the object ``page`` is a view of: the page's path less
+    segments at its end (its part: a word's synonyms ``/wort/w/synonyme``) or at its
+    start (its section: reverse dependencies ``/requires/dist/A``), with only its last
+    segment switched (``/wort/v``, ``/dist/B``). It is the move :func:`beside` of that
+    object, made through one of its views (blind15 ``dictionary``, ``metacpan``: made-up
+    words listing made-up synonyms and rhymes, distributions their reverse
+    dependencies, each a new page of another class, so every view yielded)."""
+    mine, theirs = _segments(page), _segments(link)
+    if parametric(link) or len(theirs) < 2 or len(mine) <= len(theirs):
+        return None
+    for owner in (mine[: len(theirs)], mine[len(mine) - len(theirs) :]):
+        if owner[:-1] == theirs[:-1] and owner[-1].lower() != theirs[-1].lower():
+            return str(len(theirs) - 1), False
+    return None
+
+
+def neighbour(page: NormalizedURL, link: NormalizedURL) -> tuple[str, bool] | None:
+    """The move of a plain ``link`` to a record beside ``page`` (:func:`beside`) or beside
+    the object it views (:func:`aside`)."""
+    return beside(page, link) or aside(page, link)
 
 
 def crossed(page: NormalizedURL, link: NormalizedURL) -> int:

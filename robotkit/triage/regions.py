@@ -18,8 +18,12 @@ Two bookkeepers of the trap policy (ARCHITECTURE.md, "Trap policy"), both pure:
   more often than they were news are held, and each other handler is judged on its
   own from then on, its views held once they grew it so (a repository browser's views
   at a commit's hash, never its pages at the head), its records let in until 8
-  of them each led on to the next (a period's arrow). The pages real pages still
-  lead into a parked space are let in (:mod:`robotkit.triage.entries`).
+  of them each led on to the next (a period's arrow). A shop's page kind
+  (``main_page=product_info``) is a route, a page listing 8 pages of another route
+  of its space lists items whose links are no growth, and a let-in route is held
+  whole after 4 pages that never said anything, or 4 records its own records led
+  to (:meth:`Route.judged`). The pages real pages still lead into a parked space
+  are let in (:mod:`robotkit.triage.entries`).
 - **The breaker.** A *path family* (``/reports/``) whose responses time out,
   overflow the body cap or come slowly with nothing novel ``breaker_failures``
   times is broken off, so a tarpit with
@@ -39,7 +43,15 @@ from typing import Any
 from robotkit.base.reasons import CodeEnum, Reason
 from robotkit.base.snapshot import header, listed, opened, reading, typed
 from robotkit.triage.entries import Entries
-from robotkit.triage.routes import Route, route_of, route_shape
+from robotkit.triage.routes import (
+    Route,
+    RouteLists,
+    restored_routes,
+    restored_shapes,
+    route_of,
+    route_shape,
+    saved_routes,
+)
 from robotkit.url.normalization import NormalizedURL
 from robotkit.url.rewrites import param_name, query_pairs
 
@@ -194,6 +206,7 @@ class Regions:
         self._item_sets: dict[str, list[frozenset[int]]] = {}
         """Per list region, the sets of items its pages listed (a hash each)."""
         self.entries = Entries()
+        self.route_lists = RouteLists()
 
     @property
     def parked(self) -> dict[str, str]:
@@ -214,9 +227,10 @@ class Regions:
         return None
 
     def admitted(self, norm: NormalizedURL, region: str) -> bool:
-        """Whether a URL of a parked space is a next page an entry of it named: the
-        waste bound holds it only by its own pages (:meth:`Entries.named`)."""
-        return self._trapped(norm, region) and self.entries.named(norm)
+        """Whether a URL is a next page an entry named (of a parked space, or of a page
+        with one pager): the waste bound holds it only by its own pages."""
+        trapped = self._trapped(norm, region)
+        return self.entries.paged(norm) or (trapped and self.entries.named(norm))
 
     def _admits(self, norm: NormalizedURL, region: str) -> bool:
         """Whether a URL with a query its region would hold is let in: an entry of it
@@ -308,8 +322,10 @@ class Regions:
         when the region gets parked."""
         targets = [(n, region_of(n)) for _, n in links if n is not None] if news else []
         self.entries.fetched(norm, region, referer, targets, news)
+        self.route_lists.note(norm, (n for _, n in links if n is not None), LIST_ITEMS)
         if region in self._parked:
-            return self._count_route(norm, region, news, grows)
+            return self._count_route(norm, region, news, grows, referer)
+        grows = grows and not self.route_lists.item(norm, referer)
         counts = self._counts.setdefault(region, _Counts())
         if not (news or grows):
             return None
@@ -346,14 +362,22 @@ class Regions:
             detail += f"; parameters {', '.join(sorted(names))} held under it"
         return detail
 
-    def _count_route(self, norm: NormalizedURL, region: str, news: bool, grows: bool) -> str | None:
+    def _count_route(
+        self,
+        norm: NormalizedURL,
+        region: str,
+        news: bool,
+        grows: bool,
+        referer: NormalizedURL | None,
+    ) -> str | None:
         """Count a page of a parked space's route (:meth:`Route.judged`)."""
         routes, route = self._routes.get(region), route_of(norm)
         if routes is None or route is None:
             return None
         mine = self._counts[region].routes.setdefault(route, Route())
         shape = route_shape(norm, _names(norm))
-        held = mine.judged(shape, news, grows, routes.get(route), self.growth_limit)
+        step = referer is not None and route_of(referer) == route  # a record's next record
+        held = mine.judged(shape, news, grows, routes.get(route), self.growth_limit, step)
         if held is None:
             return None
         routes[route] = held
@@ -397,6 +421,7 @@ class Regions:
                 for region, lists in self._item_sets.items()
             ],
             "entries": self.entries.snapshot(),
+            "route_lists": sorted(self.route_lists.lists),
         }
 
     def restore(self, data: Any) -> None:
@@ -410,7 +435,7 @@ class Regions:
                     typed(growth, int, "count"),
                     set(listed(news_names, "name", str)),
                     set(listed(growth_names, "name", str)),
-                    _routes(more[0] if more else []),  # none from before routes were kept
+                    restored_routes(more[0] if more else []),  # none before routes were kept
                 )
                 for r, news, growth, news_names, growth_names, *more in listed(
                     data["counts"], "counts", list
@@ -418,7 +443,7 @@ class Regions:
             }
             routes = {
                 typed(r, str, "region"): {
-                    typed(route, str, "route"): _shapes(shapes)
+                    typed(route, str, "route"): restored_shapes(shapes)
                     for route, shapes in listed(held, "routes", list)
                 }
                 for r, held in listed(data.get("routes", []), "routes", list)
@@ -445,54 +470,21 @@ class Regions:
                 ]
                 for region, sets in listed(data.get("item_sets", []), "item_sets", list)
             }
+            route_lists = RouteLists.restored(data.get("route_lists", []))  # none before
             entries = Entries()
             if "entries" in data:  # a snapshot from before entries were kept has none
                 entries.restore(data["entries"])
         self._lists, self._listing, self._item_sets = lists, listing, item_sets
         self._short = short
-        self.entries = entries
+        self.entries, self.route_lists = entries, route_lists
         self._counts, self._parked, self._held_names = counts, parked, held
         self._routes = routes
         self._failures, self._broken = failures, broken
 
 
-def _shapes(data: Any) -> set[frozenset[str]]:
-    """Sets of parameter names of a snapshot."""
-    return {frozenset(listed(names, "name", str)) for names in listed(data, "shapes", list)}
-
-
-def _routes(data: Any) -> dict[str, Route]:
-    """The routes of a snapshot's counts."""
-    return {
-        typed(r, str, "route"): Route(
-            _shapes(shapes),
-            typed(news, int, "count"),
-            [frozenset(listed(names, "name", str)) for names in listed(growth, "growth", list)],
-            typed(more[0], int, "count") if more else 0,  # none before chains were kept
-        )
-        for r, news, growth, shapes, *more in listed(data, "routes", list)
-    }
-
-
 def _saved_counts(counts: dict[str, _Counts]) -> list[Any]:
     """The regions' counts, and their routes', as a :meth:`Regions.snapshot` has them."""
     return [
-        [
-            r,
-            c.news,
-            c.growth,
-            sorted(c.news_names),
-            sorted(c.growth_names),
-            [
-                [
-                    route,
-                    n.news,
-                    [sorted(g) for g in n.growth],
-                    sorted(sorted(g) for g in n.shapes),
-                    n.chain,
-                ]
-                for route, n in c.routes.items()
-            ],
-        ]
+        [r, c.news, c.growth, sorted(c.news_names), sorted(c.growth_names), saved_routes(c.routes)]
         for r, c in counts.items()
     ]

@@ -13,16 +13,38 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from typing import Any
 
+from robotkit.base.snapshot import listed, typed
 from robotkit.url.handlers import at_revision, handler_pairs
 from robotkit.url.normalization import NormalizedURL
 from robotkit.url.rewrites import query_states
 
-__all__ = ["AT_REVISION", "ROUTE_PAGES", "Route", "dispatched", "route_of", "route_shape"]
+__all__ = [
+    "AT_REVISION",
+    "ROUTE_PAGES",
+    "Route",
+    "RouteLists",
+    "dispatched",
+    "restored_routes",
+    "restored_shapes",
+    "route_of",
+    "route_shape",
+    "saved_routes",
+]
 
 _ROUTE = re.compile(r"[a-z_]+(?:[.\-][a-z_]+)*(?:/[a-z_]+(?:[.\-][a-z_]+)*)+", re.I)
 """A front controller's route: words joined by ``/`` (OpenCart's
 ``route=product/category``, Yii's ``r=site/page``), a controller and its action."""
+
+
+_PAGE_KINDS = frozenset({"main_page"})
+"""Names of the parameter naming, by a word, the kind of page a shop's front
+controller renders: Zen Cart's ``index.php?main_page=product_info`` (one directory
+per page kind under its ``includes/modules/pages/``), a route as a handler is. Not
+a component (Joomla's ``option=com_content``): its view names the page."""
+_WORD = re.compile(r"[a-z][a-z_]*", re.I)
+"""A page kind's name: a word, never a number or an id."""
 
 
 def route_of(norm: NormalizedURL) -> str | None:
@@ -33,7 +55,14 @@ def route_of(norm: NormalizedURL) -> str | None:
     if handler:  # a file's path is no route (gitweb's ``a=blob;f=src/io.c``)
         return "&".join(sorted(handler, key=str.lower))
     pairs = query_states(norm.query)
-    return next((pair for pair in pairs if _ROUTE.fullmatch(pair.partition("=")[2])), None)
+    route = next((pair for pair in pairs if _ROUTE.fullmatch(pair.partition("=")[2])), None)
+    return route or next((pair for pair in pairs if _page_kind(pair)), None)
+
+
+def _page_kind(pair: str) -> bool:
+    """Whether a pair names a front controller's page kind (:data:`_PAGE_KINDS`)."""
+    name, _, value = pair.partition("=")
+    return name.lower() in _PAGE_KINDS and _WORD.fullmatch(value) is not None
 
 
 def dispatched(page: NormalizedURL, links: Iterable[NormalizedURL]) -> Iterator[NormalizedURL]:
@@ -77,6 +106,9 @@ class Route:
     growth: list[frozenset[str]] = field(default_factory=list)
     chain: int = 0
     """Pages of its shapes let in, once held, that were news and grew it."""
+    stale: int = 0
+    """Pages of its news's shapes let in, the route not held, that a page of it
+    linked and that grew it, saying nothing new."""
 
     def note(self, names: set[str] | frozenset[str], news: bool) -> None:
         """Count a page of the route: news, or growth."""
@@ -94,6 +126,7 @@ class Route:
         grows: bool,
         held: set[frozenset[str]] | None,
         limit: int,
+        step: bool = False,
     ) -> set[frozenset[str]] | None:
         """Judge a page of the route once its space is parked, the route let in
         (``held`` ``None``) or held but for the shapes ``held``: the shapes let in
@@ -103,13 +136,28 @@ class Route:
         are still let in. A record's page that was news and named new pages of the
         space counts as a step: a record names others as an aside, a counter (a
         period's "previous" arrow, each page novel by its words) its next one on every
-        page, and after ``limit`` steps the route is held whole (blind12 ``matomo``)."""
+        page, and after ``limit`` steps the route is held whole (blind12 ``matomo``).
+        Two kinds of page a route let in says nothing by are held whole after
+        ``limit // 2`` of them, as a space is parked on its own count: the pages of a
+        route none of whose pages was ever news, neither news nor growing (a shop's
+        "Write a review" and "Tell a friend" forms, one per product: an action on a
+        record, no record), and the records that were no news, grew it, and were
+        linked by a record of the route (a ``step``: "Customers who bought this also
+        purchased", each under a longer category path), once more than its news. A
+        record a list of another route listed (a category's products) is no step, and
+        is let in however many."""
         if held is not None:
             self.chain += bool(held and news and grows)
             return set() if held and self.chain >= limit else None
+        if not (news or grows or self.shapes):  # blind16 zencart's review forms
+            self.note(shape, False)
+            return set() if self.grew(limit // 2) else None
         if news or not grows or shape in self.shapes:
             if news:  # a record of a shape that was news, growing or not, is no view
                 self.note(shape, True)
+            elif grows and step:  # blind16 zencart's "also purchased", cPath nested
+                self.stale += 1
+                return set() if limit // 2 <= self.stale > self.news else None
             return None
         self.note(shape, False)
         return set(self.shapes) | self.heads() if self.grew(limit // 2) else None
@@ -137,3 +185,83 @@ class Route:
         calendar's months, growing with the names of its first."""
         plain = sum(1 for names in self.growth if not names & views)
         return set(self.shapes) if views and plain <= self.news else set()
+
+
+MAX_ROUTE_LISTS = 200_000
+"""Route lists remembered (a bound on memory)."""
+
+
+@dataclass
+class RouteLists:
+    """The pages of a script's space that list the pages of another of its routes: a
+    shop's "new products" (``main_page=products_new``) listing its products
+    (``main_page=product_info``), an index of articles. Such a list's items are records
+    of the script, not views of its pages: their links into the space (a product's
+    "Write a review", its "also purchased") are no growth of it, as a list's items in
+    another region are not (:meth:`robotkit.triage.regions.Regions.listed`; blind16
+    ``zencart``: the products its "new products" list named, each linking its forms
+    and "also purchased", parked the shop, none of its pages a trap). A page at a
+    commit's hash is no record (:data:`AT_REVISION`): a repository's summary lists
+    its commits, views of them (blind6 ``gitweb``: 3 blobs at ``HEAD`` lost in a
+    trial that took them for records)."""
+
+    lists: set[tuple[str, str]] = field(default_factory=set)
+    """Pairs of a list page's key and the route it lists."""
+
+    def note(self, page: NormalizedURL, links: Iterable[NormalizedURL], items: int) -> None:
+        """Remember the routes of its own script ``page`` links ``items`` pages of or
+        more, but its own."""
+        mine = route_of(page)
+        counts: dict[str, set[str]] = {}
+        for link in links:
+            route = route_of(link) if link.path == page.path and link.query else None
+            if route is not None and route != mine and not at_revision(link):
+                counts.setdefault(route, set()).add(link.key)
+        for route, keys in counts.items():
+            if len(keys) >= items and len(self.lists) < MAX_ROUTE_LISTS:
+                self.lists.add((page.key, route))
+
+    @classmethod
+    def restored(cls, data: Any) -> RouteLists:
+        """The route lists of a snapshot (the sorted :attr:`lists`)."""
+        pairs = listed(data, "route_lists", list)
+        return cls({(typed(url, str, "url"), typed(route, str, "route")) for url, route in pairs})
+
+    def item(self, norm: NormalizedURL, referer: NormalizedURL | None) -> bool:
+        """Whether a page is an item of a list of its route: its referer listed it."""
+        route = route_of(norm) if referer is not None else None
+        return route is not None and referer is not None and (referer.key, route) in self.lists
+
+
+def saved_routes(routes: dict[str, Route]) -> list[Any]:
+    """A space's routes as a snapshot has them (:func:`restored_routes` reads them)."""
+    return [
+        [
+            route,
+            n.news,
+            [sorted(g) for g in n.growth],
+            sorted(sorted(g) for g in n.shapes),
+            n.chain,
+            n.stale,
+        ]
+        for route, n in routes.items()
+    ]
+
+
+def restored_shapes(data: Any) -> set[frozenset[str]]:
+    """Sets of parameter names of a snapshot."""
+    return {frozenset(listed(names, "name", str)) for names in listed(data, "shapes", list)}
+
+
+def restored_routes(data: Any) -> dict[str, Route]:
+    """The routes of a snapshot's counts (:func:`saved_routes`)."""
+    return {
+        typed(r, str, "route"): Route(
+            restored_shapes(shapes),
+            typed(news, int, "count"),
+            [frozenset(listed(names, "name", str)) for names in listed(growth, "growth", list)],
+            typed(more[0], int, "count") if more else 0,  # none before chains were kept
+            typed(more[1], int, "count") if more[1:] else 0,  # none before stale records
+        )
+        for r, news, growth, shapes, *more in listed(data, "routes", list)
+    }

@@ -196,7 +196,7 @@ class Screening:
         """Why a URL found on a page should not be queued, or ``None``: the guard's
         verdict on its shape, a parked region, a broken path family, a chain of
         copies too long, or a link of a form known to be a copy of its page."""
-        verdict = self._shape(norm, streak)
+        verdict = self._shape(norm, streak, referer)
         if not verdict.allowed:
             return verdict
         return self._held(norm, streak, referer)
@@ -212,12 +212,12 @@ class Screening:
             return GuardVerdict(url, False, exc.reason, Rule.URL_SYNTAX, exc.detail)
         return self._shape(norm, 0)
 
-    def _shape(self, norm: NormalizedURL, streak: int) -> GuardVerdict:
+    def _shape(self, norm: NormalizedURL, streak: int, referer: str | None = None) -> GuardVerdict:
         """The guard's verdict, with one repeat more allowed to a link of a novel
         page: ``/manual/v2/manual/v2/manual/v2/`` in a site's own menu may be a real
         page, while a loop reaches its third repeat only through copies of copies
         (whose links are dropped or carry a streak)."""
-        verdict = self.guard.check(norm)
+        verdict = self.guard.check(norm, referer)
         limit = self.guard.config.min_path_repeats
         if verdict.allowed or verdict.rule is not Rule.REPEATED_PATH or streak or limit is None:
             return verdict
