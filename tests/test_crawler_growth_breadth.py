@@ -10,7 +10,7 @@ import random
 
 from werkzeug import Request
 
-from robotkit.triage.breadth import BREADTH, Breadth
+from robotkit.triage.breadth import BREADTH, Breadth, own_view
 from robotkit.url.normalization import normalize
 from tests.test_crawler_growth_records import _page
 from tests.test_crawler_waste import vocabulary
@@ -60,8 +60,8 @@ def test_made_up_records_of_two_kinds_linking_each_other_end_with_the_real_pages
 def _read(breadth: Breadth, page: str, links: list[str], known: set[str]) -> None:
     norm = normalize(page)
     for url in links:
-        link = normalize(url)
-        breadth.linked(link.key, link, norm.key, norm, url not in known)
+        link, new = normalize(url), url not in known
+        breadth.linked(link.key, norm.key, norm, new, own_view(norm, link, new))
         known.add(url)
 
 

@@ -40,12 +40,21 @@ from robotkit.triage.moves import aside, growth_class, viewed
 from robotkit.url.normalization import NormalizedURL
 from robotkit.url.rewrites import param_name, query_states
 
-__all__ = ["BREADTH", "Breadth"]
+__all__ = ["BREADTH", "Breadth", "own_view"]
 
 BREADTH = 32
 """Pages of a class read before its links are weighed: a real kind of record whose
 first pages each link new ones (a wiki's first articles, blind10 ``tikiwiki``: 2 new
 and 2 known a page over its first 12) has linked what it has by then."""
+
+
+def own_view(page: NormalizedURL, link: NormalizedURL, new: bool) -> bool:
+    """Whether ``link`` shows ``page``'s own object: a view of it
+    (:func:`~robotkit.triage.moves.viewed`), or, new, a record beside the object the
+    page views (:func:`~robotkit.triage.moves.aside`). Such a link neither makes the
+    page yield (:class:`robotkit.triage.growth.Growth`) nor counts in its kind's
+    breadth; one answer serves both."""
+    return viewed(page, link) or (new and aside(page, link) is not None)
 
 
 def _kind(page: NormalizedURL) -> str:
@@ -69,16 +78,11 @@ class Breadth:
         self._last = ("", "")  # the last referer and its kind
 
     def linked(
-        self,
-        key: str,
-        link: NormalizedURL,
-        referer: str,
-        page: NormalizedURL,
-        new: bool,
-        seed: bool = False,
+        self, key: str, referer: str, page: NormalizedURL, new: bool, own: bool, seed: bool = False
     ) -> None:
-        """``link`` (under ``key``) offered by ``referer`` (parsed: ``page``, a ``seed``:
-        its links are the site's navigation), ``new`` to the crawl or known."""
+        """A link under ``key`` offered by ``referer`` (parsed: ``page``, a ``seed``: its
+        links are the site's navigation), ``new`` to the crawl or known, ``own`` when it
+        shows the page's own object (:func:`own_view`)."""
         if seed and len(self._nav) < self.max_remembered:
             self._nav.add(key)
         if self._last[0] != referer:  # a page's links are offered one after another
@@ -92,7 +96,7 @@ class Breadth:
         if referer not in self._read and len(self._read) < self.max_remembered:
             self._read[referer] = self.mints(kind)
             counts[0] += 1
-        if key == referer or viewed(page, link) or (new and aside(page, link)):
+        if key == referer or own:
             return
         if new:
             counts[1] += 1

@@ -317,9 +317,10 @@ class Entries:
         entry = not norm.query or norm.key in self._next
         entry = entry or (referer is not None and referer.path != norm.path)
         if entry and not _clause(norm):
-            ahead = next_pages(norm, [n for n, _ in links]) + offset_pages(norm, links, region)
+            linked = [n for n, _ in links]
+            ahead = next_pages(norm, linked) + offset_pages(norm, links, region)
             self._next.update(link.key for link in ahead)
-            if one_pager(norm, ahead, [n for n, _ in links]):
+            if one_pager(norm, ahead, linked):
                 self._paged.update(link.key for link in ahead)
 
     def named(self, norm: NormalizedURL) -> bool:

@@ -83,7 +83,7 @@ from typing import Any
 
 from robotkit.base.snapshot import header, opened, reading, typed
 from robotkit.base.snapshot import listed as typed_list
-from robotkit.triage.breadth import Breadth
+from robotkit.triage.breadth import Breadth, own_view
 from robotkit.triage.chains import Chain
 from robotkit.triage.moves import aside, crossed, growth_class, listed, move, neighbour, viewed
 from robotkit.triage.waste import Waiting, word_bag
@@ -181,8 +181,9 @@ class Growth:
         if referer is None or page is None:
             self._roots.add(key)
             return
-        self.breadth.linked(key, link, referer, page, new, referer in self._roots)
-        if new and kind != growth_class(page) and not (viewed(page, link) or aside(page, link)):
+        own = own_view(page, link, new)
+        self.breadth.linked(key, referer, page, new, own, referer in self._roots)
+        if new and kind != growth_class(page) and not own:
             self._yields.add(referer)  # a new URL of another class: the page yields
         elif new and listed(page, link) and len(self._lists) < self.max_remembered:
             self._lists.add(referer)  # a new record: the page is an index

@@ -351,9 +351,10 @@ class Guard:
         """The descents of the run of links under their pages' directories that
         ``norm`` ends, from ``referer``'s run (``max_descents``); an allowed link keeps
         its run."""
-        if self._referer[0] != referer:
+        limit = self.config.max_descents
+        if limit is not None and self._referer[0] != referer:
             self._referer = (referer, self._normalized(referer))
-        ref, limit = self._referer[1], self.config.max_descents
+        ref = self._referer[1]
         if limit is None or ref is None or ref.origin != norm.origin:
             return GuardVerdict(norm.original, True, Reason.ALLOWED)
         went, run = step(ref.path, norm.path), self._descents.get(ref.key, 0)

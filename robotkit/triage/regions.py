@@ -229,8 +229,8 @@ class Regions:
     def admitted(self, norm: NormalizedURL, region: str) -> bool:
         """Whether a URL is a next page an entry named (of a parked space, or of a page
         with one pager): the waste bound holds it only by its own pages."""
-        trapped = self._trapped(norm, region)
-        return self.entries.paged(norm) or (trapped and self.entries.named(norm))
+        paged = self.entries.paged(norm)
+        return paged or (self.entries.named(norm) and self._trapped(norm, region))
 
     def _admits(self, norm: NormalizedURL, region: str) -> bool:
         """Whether a URL with a query its region would hold is let in: an entry of it

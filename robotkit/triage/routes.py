@@ -229,8 +229,10 @@ class RouteLists:
 
     def item(self, norm: NormalizedURL, referer: NormalizedURL | None) -> bool:
         """Whether a page is an item of a list of its route: its referer listed it."""
-        route = route_of(norm) if referer is not None else None
-        return route is not None and referer is not None and (referer.key, route) in self.lists
+        if referer is None or not self.lists:
+            return False
+        route = route_of(norm)
+        return route is not None and (referer.key, route) in self.lists
 
 
 def saved_routes(routes: dict[str, Route]) -> list[Any]:
